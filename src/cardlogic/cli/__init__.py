@@ -1,0 +1,32 @@
+"""The ``cardlogic`` command line: one module per subcommand, each with ``register(subparsers)``.
+
+A subcommand's handler returns the exit code. Input problems are reported as
+``FILE:LINE: message`` on standard error with exit code 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+# Subcommand modules under cardlogic.cli, in the order ``--help`` lists them.
+COMMANDS: tuple[str, ...] = ()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cardlogic", description="Exact reasoning about hidden cards in Literature.")
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name in COMMANDS:
+        importlib.import_module(f"cardlogic.cli.{name}").register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.handler(args)
+    except BrokenPipeError:
+        sys.stderr.close()
+        return 0

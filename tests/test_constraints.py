@@ -1,0 +1,42 @@
+import pytest
+
+from cardlogic.constraints import DealModel, InconsistentError
+
+
+def test_placing_and_forbidding_narrow_allowed_sets():
+    model = DealModel(("A", "B", "C"), (1, 1, 1), [0, 1, 2])
+    model.place(0, 2)
+    model.forbid(1, 0)
+    assert model.certain_holder(0) == 2 and model.allowed[1] == 0b110
+    assert model.fixed_counts() == [0, 0, 1]
+
+
+def test_unit_clauses_become_placements_and_satisfied_clauses_vanish():
+    model = DealModel(("A", "B"), (2, 2), [0, 1, 2, 3])
+    model.forbid(0, 0)
+    model.require_one_of(0, [0, 1])  # 0 cannot be at A, so 1 must be
+    assert model.certain_holder(1) == 0 and model.clauses == []
+
+
+def test_subsumed_clauses_are_dropped():
+    model = DealModel(("A", "B"), (2, 2), [0, 1, 2, 3])
+    model.require_one_of(0, [0, 1, 2])
+    model.require_one_of(0, [0, 1])
+    assert [c.card_mask for c in model.clauses] == [0b11]
+
+
+def test_rejected_narrowing_leaves_model_unchanged():
+    model = DealModel(("A", "B"), (1, 1), [0, 1])
+    model.place(0, 0)
+    before = (dict(model.allowed), list(model.clauses))
+    with pytest.raises(InconsistentError):
+        model.place(1, 0)
+    with pytest.raises(InconsistentError):
+        model.forbid(0, 0)
+    assert (model.allowed, model.clauses) == before
+
+
+def test_consistency_of_a_deal():
+    model = DealModel(("A", "B"), (1, 1), [5, 6])
+    model.require_one_of(1, [5])
+    assert model.is_consistent({5: 1, 6: 0}) and not model.is_consistent({5: 0, 6: 1})
