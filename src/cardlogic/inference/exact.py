@@ -1,0 +1,326 @@
+"""Exact inference: count the consistent deals of a model and every card's exact marginals.
+
+The model is packed once into arrays (:func:`pack`): cards with a single allowed
+holder are *known* and taken off their holder's capacity; the others, the *free*
+cards, are grouped into blocks (connected components of cards sharing a clause)
+and ordered block by block. A dynamic program then walks the free cards one at a
+time over the box of remaining capacities (see :mod:`cardlogic.inference.kernels`
+for the state encoding). One forward and one backward pass give every marginal;
+the forward pass also carries the exact count as multi-limb integers, since
+counts pass 2**53 long before the 1e45 a 12-player deal can reach.
+
+The cost is known before running (:attr:`PackedModel.entries`, the table size,
+and :attr:`PackedModel.operations`), so callers can fall back to sampling.
+
+>>> from cardlogic.constraints import DealModel
+>>> model = DealModel(("A", "B"), (2, 2), range(4))
+>>> model.require_one_of(0, [0, 1])
+>>> backend = ExactBackend()
+>>> backend.count(model), round(backend.posterior(model).probability(0, 0), 4)
+(5, 0.6)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from cardlogic.cards import Card
+from cardlogic.constraints import DealModel, InconsistentError
+from cardlogic.inference import kernels
+from cardlogic.inference.base import InferenceError, Posterior
+
+MAX_CLAUSE_BITS = 30
+"""Most clauses one block may carry: the table grows as 2**bits."""
+
+
+@dataclass(frozen=True, eq=False)
+class PackedModel:
+    """A deal model as the arrays the kernels read (free cards in dynamic-programming order).
+
+    ``empty`` is set when packing already proves there is no consistent deal;
+    the arrays are then not meaningful.
+    """
+
+    holders: tuple[str, ...]
+    cards: tuple[Card, ...]
+    template: np.ndarray  # int8 per model card: its known holder, -1 when free
+    columns: np.ndarray  # model-card column of each free card
+    holder_ids: np.ndarray  # original holder index of each local holder
+    caps: np.ndarray  # capacity of each local holder for the free cards
+    choices: np.ndarray  # (n, H) local holders each free card may go to
+    nchoices: np.ndarray
+    allow: np.ndarray  # local holder bitmask of each free card
+    sat: np.ndarray  # (n, H) clause bits set by each (card, holder)
+    last: np.ndarray  # card ends its block
+    full: np.ndarray  # all clause bits of the card's block
+    widths: np.ndarray  # (n + 1,) 2**bits carried at each step
+    offsets: np.ndarray  # (n + 2,) start of each step's slice of a table; offsets[n + 1] is the table size
+    layer_sizes: np.ndarray  # (n + 1,) box states of each digit sum
+    clause_cards: np.ndarray  # free-card indices of the clause pairs, grouped by clause
+    clause_holders: np.ndarray  # local holder mask of each pair
+    clause_start: np.ndarray
+    card_clauses: np.ndarray  # clauses of each free card, grouped by card
+    card_clause_start: np.ndarray
+    empty: bool = False
+
+    @property
+    def free_count(self) -> int:
+        return len(self.columns)
+
+    @property
+    def box_size(self) -> int:
+        return int(np.prod(self.caps + 1, dtype=np.float64)) if len(self.caps) else 1
+
+    @property
+    def entries(self) -> int:
+        """Entries of one forward or backward table."""
+        return int(self.offsets[-1])
+
+    @property
+    def operations(self) -> float:
+        """Transitions one pass visits: the running time scale."""
+        n = self.free_count
+        return float(np.sum(self.layer_sizes[:n] * self.widths[:n] * self.nchoices, dtype=np.float64))
+
+    def limbs(self) -> int:
+        """62-bit limbs enough for the count: bounded by the multinomial of the free cards over the capacities."""
+        bound = math.factorial(self.free_count)
+        for cap in self.caps:
+            bound //= math.factorial(int(cap))
+        return bound.bit_length() // kernels.LIMB_BITS + 1
+
+    def memory(self, exact_count: bool = True) -> int:
+        """Bytes the tables of :class:`DealTables` take (box bookkeeping, forward, backward, limbs)."""
+        per_entry = 16 + (8 * self.limbs() if exact_count else 0)
+        return int(self.box_size * 16 + self.entries * per_entry)
+
+
+def pack(model: DealModel) -> PackedModel:
+    """Pack ``model`` for the kernels: known cards out, free cards ordered block by block."""
+    cards = model.cards
+    column = {card: i for i, card in enumerate(cards)}
+    n_holders = len(model.holders)
+    template = np.full(len(cards), -1, np.int8)
+    caps = list(model.sizes)
+    free: list[Card] = []
+    for card, mask in model.allowed.items():
+        holder = model.certain_holder(card)
+        if holder is None:
+            free.append(card)
+        elif mask:
+            template[column[card]] = holder
+            caps[holder] -= 1
+    empty = any(not mask for mask in model.allowed.values()) or any(cap < 0 for cap in caps)
+    active = [h for h in range(n_holders) if caps[h] > 0]
+    local = {h: j for j, h in enumerate(active)}
+
+    def to_local(mask: int) -> int:
+        return sum(1 << local[h] for h in active if mask >> h & 1)
+
+    allow = {card: to_local(model.allowed[card]) for card in free}
+    empty = empty or any(not m for m in allow.values()) or sum(caps[h] for h in active) != len(free)
+
+    # Clauses over free cards, as {card: local holder mask}; satisfied ones dropped.
+    clauses: list[dict[Card, int]] = []
+    for clause in model.clauses:
+        pairs: dict[Card, int] = {}
+        satisfied = False
+        for card, mask in clause.pairs:
+            known = template[column[card]]
+            if known >= 0:
+                satisfied = satisfied or bool(mask >> int(known) & 1)
+                continue
+            local_mask = to_local(mask) & allow[card]
+            if local_mask == allow[card]:
+                satisfied = True
+            if local_mask:
+                pairs[card] = pairs.get(card, 0) | local_mask
+        if satisfied:
+            continue
+        if not pairs:
+            empty = True
+            continue
+        clauses.append(pairs)
+
+    # Blocks: connected components of free cards sharing a clause.
+    parent = {card: card for card in free}
+
+    def root(card: Card) -> Card:
+        while parent[card] != card:
+            parent[card] = parent[parent[card]]
+            card = parent[card]
+        return card
+
+    for pairs in clauses:
+        first, *rest = pairs
+        for card in rest:
+            parent[root(card)] = root(first)
+    members: dict[Card, list[Card]] = {}
+    for card in free:
+        members.setdefault(root(card), []).append(card)
+    block_clauses: dict[Card, list[dict[Card, int]]] = {r: [] for r in members}
+    for pairs in clauses:
+        block_clauses[root(next(iter(pairs)))].append(pairs)
+    if any(len(cl) > MAX_CLAUSE_BITS for cl in block_clauses.values()):
+        raise InferenceError(f"a block carries more than {MAX_CLAUSE_BITS} clauses")
+    # Layers are narrowest at both ends of the order: put the blocks with most clauses there.
+    ranked = sorted(members, key=lambda r: (-len(block_clauses[r]), min(members[r])))
+    front, back = ranked[0::2], ranked[1::2]
+    block_order = front + back[::-1]
+
+    n = len(free)
+    h_count = len(active)
+    choices = np.zeros((n, max(h_count, 1)), np.int64)
+    nchoices = np.zeros(n, np.int64)
+    allow_arr = np.zeros(n, np.int64)
+    sat = np.zeros((n, max(h_count, 1)), np.int64)
+    last = np.zeros(n, np.bool_)
+    full = np.zeros(n, np.int64)
+    widths = np.ones(n + 1, np.int64)
+    columns = np.zeros(n, np.int64)
+    index: dict[Card, int] = {}
+    k = 0
+    for r in block_order:
+        block = members[r]
+        bits = len(block_clauses[r])
+        for pos, card in enumerate(block):
+            index[card] = k
+            columns[k] = column[card]
+            allow_arr[k] = allow[card]
+            options = [j for j in range(h_count) if allow[card] >> j & 1]
+            choices[k, :len(options)] = options
+            nchoices[k] = len(options)
+            for q, pairs in enumerate(block_clauses[r]):
+                mask = pairs.get(card, 0)
+                for j in options:
+                    if mask >> j & 1:
+                        sat[k, j] |= 1 << q
+            full[k] = (1 << bits) - 1
+            last[k] = pos == len(block) - 1
+            widths[k] = 1 if pos == 0 else 1 << bits
+            k += 1
+    clause_cards: list[int] = []
+    clause_holders: list[int] = []
+    clause_start = [0]
+    by_card: list[list[int]] = [[] for _ in range(n)]
+    for q, pairs in enumerate(clauses):
+        for card, mask in sorted(pairs.items(), key=lambda item: index[item[0]]):
+            clause_cards.append(index[card])
+            clause_holders.append(mask)
+            by_card[index[card]].append(q)
+        clause_start.append(len(clause_cards))
+    card_clause_start = np.cumsum([0] + [len(qs) for qs in by_card])
+
+    cap_arr = np.array([caps[h] for h in active], np.int64)
+    layer_sizes = np.ones(1, np.int64)
+    for cap in cap_arr:  # coefficients of prod (1 + x + ... + x**cap)
+        layer_sizes = np.convolve(layer_sizes, np.ones(int(cap) + 1, np.int64))
+    if len(layer_sizes) != n + 1:
+        empty = True
+        layer_sizes = np.resize(layer_sizes, n + 1)
+    offsets = np.zeros(n + 2, np.int64)
+    offsets[1:] = np.cumsum(layer_sizes * widths)
+
+    return PackedModel(
+        holders=model.holders, cards=cards, template=template, columns=columns,
+        holder_ids=np.array(active, np.int64), caps=cap_arr, choices=choices, nchoices=nchoices, allow=allow_arr,
+        sat=sat, last=last, full=full, widths=widths, offsets=offsets, layer_sizes=layer_sizes,
+        clause_cards=np.array(clause_cards, np.int64), clause_holders=np.array(clause_holders, np.int64),
+        clause_start=np.array(clause_start, np.int64),
+        card_clauses=np.array([q for qs in by_card for q in qs], np.int64),
+        card_clause_start=np.asarray(card_clause_start, np.int64), empty=empty)
+
+
+@lru_cache(maxsize=4)
+def _box(caps: tuple[int, ...]) -> tuple[np.ndarray, ...]:
+    arrays = kernels.build_box(np.array(caps, np.int64))
+    for array in arrays:
+        array.flags.writeable = False
+    return arrays
+
+
+class DealTables:
+    """The forward (and optionally backward) tables of one packed model.
+
+    ``count`` is exact when built with ``exact_count``; ``total`` is its float.
+    """
+
+    def __init__(self, packed: PackedModel, *, backward: bool = True, exact_count: bool = True) -> None:
+        self.packed = packed
+        self.count: int | None = 0 if exact_count else None
+        self.total = 0.0
+        self.backward: np.ndarray | None = None
+        self.raw_marginals: np.ndarray | None = None
+        if packed.empty:
+            return
+        p = packed
+        self.box = strides, rank, room, order, layer_start = _box(tuple(int(c) for c in p.caps))
+        limbs = p.limbs() if exact_count else 0
+        fwd, exact = kernels.forward(strides, rank, room, order, layer_start, p.offsets, p.widths, p.choices,
+                                     p.nchoices, p.sat, p.last, p.full, limbs)
+        final = int(p.offsets[p.free_count])
+        self.total = float(fwd[final])
+        if exact_count:
+            self.count = sum(int(limb) << (kernels.LIMB_BITS * i) for i, limb in enumerate(exact[final]))
+        if backward and self.total > 0:
+            self.backward, self.raw_marginals = kernels.backward(
+                strides, rank, room, order, layer_start, p.offsets, p.widths, p.choices, p.nchoices, p.sat,
+                p.last, p.full, fwd)
+
+    def marginals(self) -> np.ndarray:
+        """P(card dealt to holder), model cards x holders; raises InconsistentError without deals."""
+        p = self.packed
+        if self.total == 0:
+            raise InconsistentError("no deal satisfies the constraints")
+        out = np.zeros((len(p.cards), len(p.holders)))
+        known = np.flatnonzero(p.template >= 0)
+        out[known, p.template[known]] = 1.0
+        if p.free_count:
+            out[np.ix_(p.columns, p.holder_ids)] = self.raw_marginals / self.total
+        return out
+
+
+class ExactBackend:
+    """Exact counts and marginals by dynamic programming over remaining hand capacities.
+
+    ``max_bytes`` bounds the tables; a model needing more raises
+    :class:`~cardlogic.inference.base.InferenceError` before any work is done.
+    """
+
+    name = "exact"
+
+    def __init__(self, max_bytes: int = 2_000_000_000) -> None:
+        self.max_bytes = max_bytes
+
+    def _tables(self, model: DealModel, *, backward: bool, exact_count: bool) -> DealTables:
+        packed = pack(model)
+        if not packed.empty and packed.memory(exact_count) > self.max_bytes:
+            raise InferenceError(f"exact tables would take {packed.memory(exact_count) / 1e9:.1f} GB "
+                                 f"(limit {self.max_bytes / 1e9:.1f} GB)")
+        return DealTables(packed, backward=backward, exact_count=exact_count)
+
+    def posterior(self, model: DealModel) -> Posterior:
+        tables = self._tables(model, backward=True, exact_count=True)
+        marginals = tables.marginals()
+        return Posterior(self.name, model.holders, model.cards, marginals, count=tables.count)
+
+    def count(self, model: DealModel) -> int:
+        """The exact number of consistent deals (0 for an inconsistent model)."""
+        return int(self._tables(model, backward=False, exact_count=True).count)
+
+    def joint(self, model: DealModel, placements: Mapping[int, int]) -> float:
+        whole = self._tables(model, backward=False, exact_count=False).total
+        if whole == 0:
+            raise InconsistentError("no deal satisfies the constraints")
+        narrowed = model.copy()
+        try:
+            for card, holder in placements.items():
+                narrowed.place(card, holder)
+        except InconsistentError:
+            return 0.0
+        return self._tables(narrowed, backward=False, exact_count=False).total / whole

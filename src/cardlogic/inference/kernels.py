@@ -1,0 +1,373 @@
+"""Numba kernels of the exact counter and the samplers: plain functions over numpy arrays.
+
+Nothing here knows about cards, holders or models. :mod:`cardlogic.inference.exact`
+packs a :class:`~cardlogic.constraints.DealModel` into the arrays described below
+once, calls these kernels and interprets their results.
+
+The dynamic program runs over the ``n`` free cards in a fixed order. Its state
+after ``k`` cards is the vector of cards already given to each of the ``H``
+holders, encoded mixed-radix (digit ``j`` in ``0..caps[j]``, ``strides[j]`` its
+place value) into a *box index* ``s``; the digit sum of ``s`` is ``k``, so the
+states of step ``k`` form *layer* ``k`` of the box. Inside a block of cards
+linked by clauses the state also carries one bit per clause of the block, set
+once the clause is satisfied; the step that ends a block keeps only the states
+with every bit set and drops the bits. Tables hold one value per (state, bits)
+of every layer, packed densely: the value of box index ``s`` with bits ``b`` at
+step ``k`` lives at ``offsets[k] + rank[s] * widths[k] + b``, where ``rank[s]``
+numbers ``s`` within its layer and ``widths[k]`` is ``2**bits`` at step ``k``.
+
+Per card ``k`` (arrays of length ``n``; holder arrays of shape ``(n, H)``):
+
+* ``choices[k, :nchoices[k]]``: the holders the card may go to;
+* ``sat[k, j]``: clause bits set by giving card ``k`` to holder ``j``;
+* ``last[k]``: card ``k`` ends its block; ``full[k]``: every bit of its block.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+LIMB_BITS = 62
+LIMB_MASK = (1 << LIMB_BITS) - 1
+
+
+@njit(cache=True)
+def build_box(caps):
+    """Layer bookkeeping of the box ``prod(caps + 1)``.
+
+    Returns ``strides``, ``rank`` (index of each box state within its layer),
+    ``room`` (bitmask of holders with capacity left in each state), ``order``
+    (box states grouped by layer) and ``layer_start`` (``n + 2`` offsets into
+    ``order``).
+    """
+    h_count = caps.shape[0]
+    strides = np.empty(h_count, np.int64)
+    size = 1
+    total = 0
+    for j in range(h_count):
+        strides[j] = size
+        size *= caps[j] + 1
+        total += caps[j]
+    rank = np.empty(size, np.int32)
+    room = np.empty(size, np.int64)
+    layer_count = np.zeros(total + 1, np.int64)
+    digits = np.zeros(h_count, np.int64)
+    digit_sum = 0
+    for s in range(size):
+        mask = 0
+        for j in range(h_count):
+            if digits[j] < caps[j]:
+                mask |= 1 << j
+        room[s] = mask
+        rank[s] = layer_count[digit_sum]
+        layer_count[digit_sum] += 1
+        for j in range(h_count):  # odometer step
+            if digits[j] < caps[j]:
+                digits[j] += 1
+                digit_sum += 1
+                break
+            digit_sum -= digits[j]
+            digits[j] = 0
+    layer_start = np.zeros(total + 2, np.int64)
+    for k in range(total + 1):
+        layer_start[k + 1] = layer_start[k] + layer_count[k]
+    order = np.empty(size, np.int32)
+    digit_sum = 0
+    for s in range(size):
+        order[layer_start[digit_sum] + rank[s]] = s
+        for j in range(h_count):
+            if digits[j] < caps[j]:
+                digits[j] += 1
+                digit_sum += 1
+                break
+            digit_sum -= digits[j]
+            digits[j] = 0
+    return strides, rank, room, order, layer_start
+
+
+@njit(cache=True)
+def forward(strides, rank, room, order, layer_start, offsets, widths, choices, nchoices, sat, last, full, limbs):
+    """Forward table: the number of ways to reach each (state, bits) of every step.
+
+    Returns the float64 table; when ``limbs > 0`` also the exact counts as
+    ``limbs`` little-endian 62-bit limbs per entry (the dynamic program only
+    adds, so the limbs never lose a carry), else an empty limb table.
+    """
+    n = choices.shape[0]
+    size = offsets[n + 1]
+    table = np.zeros(size, np.float64)
+    exact = np.zeros((size if limbs > 0 else 0, max(limbs, 1)), np.int64)
+    table[0] = 1.0
+    if limbs > 0:
+        exact[0, 0] = 1
+    for k in range(n):
+        w_here = widths[k]
+        w_next = widths[k + 1]
+        o_here = offsets[k]
+        o_next = offsets[k + 1]
+        for t in range(layer_start[k], layer_start[k + 1]):
+            s = order[t]
+            base = o_here + rank[s] * w_here
+            free = room[s]
+            for b in range(w_here):
+                value = table[base + b]
+                if value == 0.0:
+                    continue
+                for c in range(nchoices[k]):
+                    j = choices[k, c]
+                    if not (free >> j) & 1:
+                        continue
+                    bits = b | sat[k, j]
+                    if last[k]:
+                        if bits != full[k]:
+                            continue
+                        bits = 0
+                    s2 = s + strides[j]
+                    dest = o_next + rank[s2] * w_next + bits
+                    table[dest] += value
+                    if limbs > 0:
+                        carry = 0
+                        for limb in range(limbs):
+                            x = exact[dest, limb] + exact[base + b, limb] + carry
+                            carry = x >> LIMB_BITS
+                            exact[dest, limb] = x & LIMB_MASK
+    return table, exact
+
+
+@njit(cache=True)
+def backward(strides, rank, room, order, layer_start, offsets, widths, choices, nchoices, sat, last, full, fwd):
+    """Backward table (completions from each (state, bits) to the end) and unnormalised marginals.
+
+    ``marginals[k, j]`` is the number of consistent deals giving card ``k`` to
+    holder ``j``, as a float: the sum of forward times backward over its edges.
+    """
+    n = choices.shape[0]
+    h_count = strides.shape[0]
+    table = np.zeros(fwd.shape[0], np.float64)
+    table[offsets[n]] = 1.0
+    marginals = np.zeros((n, h_count), np.float64)
+    for k in range(n - 1, -1, -1):
+        w_here = widths[k]
+        w_next = widths[k + 1]
+        o_here = offsets[k]
+        o_next = offsets[k + 1]
+        for t in range(layer_start[k], layer_start[k + 1]):
+            s = order[t]
+            base = o_here + rank[s] * w_here
+            free = room[s]
+            for b in range(w_here):
+                reach = fwd[base + b]
+                acc = 0.0
+                for c in range(nchoices[k]):
+                    j = choices[k, c]
+                    if not (free >> j) & 1:
+                        continue
+                    bits = b | sat[k, j]
+                    if last[k]:
+                        if bits != full[k]:
+                            continue
+                        bits = 0
+                    s2 = s + strides[j]
+                    value = table[o_next + rank[s2] * w_next + bits]
+                    acc += value
+                    if reach != 0.0:
+                        marginals[k, j] += reach * value
+                table[base + b] = acc
+    return table, marginals
+
+
+@njit(cache=True)
+def sample_exact(strides, rank, room, offsets, widths, choices, nchoices, sat, last, full, bwd,
+                 columns, holder_ids, template, count, seed):
+    """Draw ``count`` deals uniformly by walking the backward table.
+
+    Each card goes to a holder with probability proportional to the number of
+    completions after it, so every consistent deal has the same probability
+    (up to float64 rounding of the table, relative 1e-15). ``template`` is the
+    row of known holders; card ``k`` is written to column ``columns[k]`` as
+    original holder ``holder_ids[j]``.
+    """
+    np.random.seed(seed)
+    n = choices.shape[0]
+    out = np.empty((count, template.shape[0]), np.int8)
+    for i in range(count):
+        row = out[i]
+        row[:] = template
+        s = 0
+        b = 0
+        for k in range(n):
+            w_here = widths[k]
+            w_next = widths[k + 1]
+            o_next = offsets[k + 1]
+            u = np.random.random() * bwd[offsets[k] + rank[s] * w_here + b]
+            free = room[s]
+            pick = -1
+            pick_bits = 0
+            for c in range(nchoices[k]):
+                j = choices[k, c]
+                if not (free >> j) & 1:
+                    continue
+                bits = b | sat[k, j]
+                if last[k]:
+                    if bits != full[k]:
+                        continue
+                    bits = 0
+                value = bwd[o_next + rank[s + strides[j]] * w_next + bits]
+                if value > 0.0:
+                    pick = j
+                    pick_bits = bits
+                    u -= value
+                    if u < 0.0:
+                        break
+            row[columns[k]] = holder_ids[pick]
+            s += strides[pick]
+            b = pick_bits
+    return out
+
+
+@njit(cache=True)
+def find_deal(caps, choices, nchoices, clause_cards, clause_holders, clause_start, card_clauses, card_clause_start,
+              seed, max_nodes):
+    """A consistent deal by randomised depth-first search, or ``-1`` entries if none is found in ``max_nodes``.
+
+    The deal is the local holder of each free card. Clause ``q`` is the pairs
+    ``clause_cards[i], clause_holders[i]`` (a holder bitmask) for ``i`` in
+    ``clause_start[q]:clause_start[q+1]``; ``card_clauses[card_clause_start[k]:...]``
+    lists the clauses of card ``k``. A clause is checked as soon as its last card
+    (in index order) is placed.
+    """
+    np.random.seed(seed)
+    n = choices.shape[0]
+    left = caps.copy()
+    deal = np.full(n, -1, np.int64)
+    perm = np.empty((n, choices.shape[1]), np.int64)
+    position = np.zeros(n, np.int64)
+    for k in range(n):
+        for c in range(nchoices[k]):
+            perm[k, c] = choices[k, c]
+        for c in range(nchoices[k] - 1, 0, -1):
+            r = np.random.randint(0, c + 1)
+            perm[k, c], perm[k, r] = perm[k, r], perm[k, c]
+    k = 0
+    nodes = 0
+    while 0 <= k < n:
+        if deal[k] >= 0:
+            left[deal[k]] += 1
+            deal[k] = -1
+        placed = False
+        while position[k] < nchoices[k]:
+            j = perm[k, position[k]]
+            position[k] += 1
+            if left[j] == 0:
+                continue
+            deal[k] = j
+            ok = True
+            for t in range(card_clause_start[k], card_clause_start[k + 1]):
+                q = card_clauses[t]
+                if clause_cards[clause_start[q + 1] - 1] != k:
+                    continue  # checked when its last card is placed
+                hit = False
+                for i in range(clause_start[q], clause_start[q + 1]):
+                    if (clause_holders[i] >> deal[clause_cards[i]]) & 1:
+                        hit = True
+                        break
+                if not hit:
+                    ok = False
+                    break
+            if ok:
+                left[j] -= 1
+                placed = True
+                break
+            deal[k] = -1
+        nodes += 1
+        if nodes > max_nodes:
+            deal[:] = -1
+            return deal
+        if placed:
+            k += 1
+        else:
+            position[k] = 0
+            k -= 1
+    if k < 0:
+        deal[:] = -1
+    return deal
+
+
+@njit(cache=True)
+def clauses_hold(deal, clause_cards, clause_holders, clause_start, card_clauses, card_clause_start, k):
+    """Whether every clause of free card ``k`` holds in ``deal``."""
+    for t in range(card_clause_start[k], card_clause_start[k + 1]):
+        q = card_clauses[t]
+        hit = False
+        for i in range(clause_start[q], clause_start[q + 1]):
+            if (clause_holders[i] >> deal[clause_cards[i]]) & 1:
+                hit = True
+                break
+        if not hit:
+            return False
+    return True
+
+
+@njit(cache=True)
+def sample_mcmc(deal, allow, clause_cards, clause_holders, clause_start, card_clauses, card_clause_start,
+                columns, holder_ids, template, count, burn_in, thin, seed):
+    """Draw ``count`` deals by a Metropolis chain of swaps and 3-cycles started at ``deal``.
+
+    A move picks two (or three) free cards at different holders and rotates
+    their holders, which keeps every hand size; it is accepted when every card
+    may go to its new holder and every clause of the moved cards still holds.
+    The proposal is symmetric, so the chain's stationary law is uniform over the
+    deals it can reach: draws are asymptotically uniform, not exact, and
+    correlated (``thin`` moves apart after ``burn_in`` moves).
+    """
+    np.random.seed(seed)
+    n = deal.shape[0]
+    deal = deal.copy()
+    out = np.empty((count, template.shape[0]), np.int8)
+    if n < 2:
+        for i in range(count):
+            out[i, :] = template
+            for k in range(n):
+                out[i, columns[k]] = holder_ids[deal[k]]
+        return out
+    steps = burn_in + count * thin
+    i = 0
+    for step in range(steps):
+        a = np.random.randint(0, n)
+        b = np.random.randint(0, n)
+        ha = deal[a]
+        hb = deal[b]
+        if ha != hb:
+            if n >= 3 and np.random.random() < 0.5:
+                c = np.random.randint(0, n)
+                hc = deal[c]
+                # a -> hb, b -> hc, c -> ha
+                if hc != ha and hc != hb and (allow[a] >> hb) & 1 and (allow[b] >> hc) & 1 and (allow[c] >> ha) & 1:
+                    deal[a] = hb
+                    deal[b] = hc
+                    deal[c] = ha
+                    if not (clauses_hold(deal, clause_cards, clause_holders, clause_start, card_clauses,
+                                         card_clause_start, a)
+                            and clauses_hold(deal, clause_cards, clause_holders, clause_start, card_clauses,
+                                             card_clause_start, b)
+                            and clauses_hold(deal, clause_cards, clause_holders, clause_start, card_clauses,
+                                             card_clause_start, c)):
+                        deal[a] = ha
+                        deal[b] = hb
+                        deal[c] = hc
+            elif (allow[a] >> hb) & 1 and (allow[b] >> ha) & 1:
+                deal[a] = hb
+                deal[b] = ha
+                if not (clauses_hold(deal, clause_cards, clause_holders, clause_start, card_clauses,
+                                     card_clause_start, a)
+                        and clauses_hold(deal, clause_cards, clause_holders, clause_start, card_clauses,
+                                         card_clause_start, b)):
+                    deal[a] = ha
+                    deal[b] = hb
+        if step >= burn_in and (step - burn_in) % thin == thin - 1:
+            out[i, :] = template
+            for k in range(n):
+                out[i, columns[k]] = holder_ids[deal[k]]
+            i += 1
+    return out
