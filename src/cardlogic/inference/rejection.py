@@ -6,7 +6,8 @@ holder there, shuffles the other cards uniformly into the slots left open, and
 is kept only if it satisfies the whole model (allowed sets and clauses). Every
 consistent deal is a proposal equally likely as any other, so the kept deals are
 uniform over the consistent ones; the price is the acceptance rate, which falls
-fast as the model narrows. Numpy only, in batches of proposals.
+fast as the model narrows. Numpy only, in batches of proposals that double
+in size (up to a few million array cells) until enough deals are kept.
 
 >>> model = DealModel(("Ann", "Bob"), (1, 1), [0, 1])
 >>> model.require_one_of(0, [1])
@@ -77,11 +78,13 @@ class RejectionSampler:
         open_slots = [size - fixed for size, fixed in zip(model.sizes, model.fixed_counts())]
         slots = np.repeat(np.arange(holders, dtype=np.int8), open_slots)
 
-        batch = max(1, _BATCH_CELLS // max(1, len(cards) * (len(model.clauses) + 1)))
+        most = max(1, _BATCH_CELLS // max(1, len(cards) * (len(model.clauses) + 1)))
+        batch = min(most, 2 * n + 64)
         kept: list[np.ndarray] = []
         found = tries = 0
         while found < n and tries < max_tries:
             size = min(batch, max_tries - tries)
+            batch = min(most, 2 * batch)
             deals = np.tile(template, (size, 1))
             deals[:, free] = rng.permuted(np.tile(slots, (size, 1)), axis=1)
             ok = allowed[columns, deals].all(axis=1)
