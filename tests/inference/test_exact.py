@@ -1,0 +1,157 @@
+"""The exact backend agrees with brute-force enumeration, count for count and marginal for marginal."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from cardlogic.constraints import Clause, DealModel, InconsistentError
+from cardlogic.inference.base import InferenceError
+from cardlogic.inference.exact import ExactBackend, pack
+
+EXACT = ExactBackend()
+
+
+def brute_force_deals(model: DealModel) -> list[dict[int, int]]:
+    """Every consistent deal, by trying every assignment of cards to allowed holders."""
+    cards = model.cards
+    options = [[h for h in range(len(model.holders)) if model.allowed[c] >> h & 1] for c in cards]
+    sizes = list(model.sizes)
+    deals = []
+    for holders in itertools.product(*options):
+        if [holders.count(h) for h in range(len(sizes))] != sizes:
+            continue
+        deal = dict(zip(cards, holders))
+        if model.is_consistent(deal):
+            deals.append(deal)
+    return deals
+
+
+def brute_force_marginals(model: DealModel, deals: list[dict[int, int]]) -> np.ndarray:
+    out = np.zeros((len(model.cards), len(model.holders)))
+    for deal in deals:
+        for i, card in enumerate(model.cards):
+            out[i, deal[card]] += 1
+    return out / len(deals)
+
+
+@st.composite
+def small_models(draw: st.DrawFn) -> DealModel:
+    """2-5 holders, 3-10 cards, random sizes, allowed masks and clauses; often with no consistent deal."""
+    n_holders = draw(st.integers(2, 5))
+    n_cards = draw(st.integers(3, 10))
+    cuts = sorted(draw(st.lists(st.integers(0, n_cards), min_size=n_holders - 1, max_size=n_holders - 1)))
+    sizes = [b - a for a, b in zip([0, *cuts], [*cuts, n_cards])]
+    cards = draw(st.lists(st.integers(0, 53), min_size=n_cards, max_size=n_cards, unique=True))
+    model = DealModel([f"H{h}" for h in range(n_holders)], sizes, cards)
+    every = (1 << n_holders) - 1
+    holder_masks = st.integers(1, every)
+    for card in cards:
+        if draw(st.booleans()):
+            try:
+                model.restrict(card, draw(holder_masks))
+            except InconsistentError:
+                pass
+    for _ in range(draw(st.integers(0, 4))):
+        pairs = draw(st.lists(st.tuples(st.sampled_from(cards), holder_masks), min_size=1, max_size=4))
+        if draw(st.booleans()):
+            model.clauses.append(Clause(tuple(pairs)))  # raw, unsimplified
+        else:
+            try:
+                model.require(pairs)
+            except InconsistentError:
+                pass
+    assume(math.prod(bin(m).count("1") for m in model.allowed.values()) <= 20_000)
+    return model
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(small_models(), st.data())
+def test_exact_matches_brute_force(model: DealModel, data: st.DataObject) -> None:
+    deals = brute_force_deals(model)
+    assert EXACT.count(model) == len(deals)
+    if not deals:
+        with pytest.raises(InconsistentError):
+            EXACT.posterior(model)
+        with pytest.raises(InconsistentError):
+            EXACT.joint(model, {})
+        return
+    posterior = EXACT.posterior(model)
+    assert posterior.count == len(deals)
+    assert posterior.cards == model.cards and posterior.holders == model.holders
+    expected = brute_force_marginals(model, deals)
+    assert np.abs(posterior.marginals - expected).max() < 1e-12
+    assert ((posterior.marginals == 0) == (expected == 0)).all()  # impossibility is exact
+    chosen = data.draw(st.lists(st.sampled_from(model.cards), max_size=3, unique=True))
+    placements = {card: data.draw(st.integers(0, len(model.holders) - 1)) for card in chosen}
+    hits = sum(all(deal[c] == h for c, h in placements.items()) for deal in deals)
+    assert abs(EXACT.joint(model, placements) - hits / len(deals)) < 1e-12
+
+
+def test_doc_example() -> None:
+    model = DealModel(("A", "B"), (2, 2), range(4))
+    model.require_one_of(0, [0, 1])
+    posterior = EXACT.posterior(model)
+    assert posterior.count == 5
+    assert posterior.probability(0, 0) == pytest.approx(0.6, abs=1e-15)
+    assert EXACT.joint(model, {0: 0, 1: 0}) == pytest.approx(0.2, abs=1e-15)
+
+
+def test_counts_far_beyond_float_precision_are_exact() -> None:
+    # An 8-player observer view at the start: 7 unknown hands of 6.
+    model = DealModel([f"P{h}" for h in range(8)], [6] * 8, range(48))
+    for card in range(6):
+        model.place(card, 0)
+    assert EXACT.count(model) == math.factorial(42) // math.factorial(6) ** 7  # about 1.4e31
+    # Twelve hands of 4 with two cards of each known: 24 free cards, 2 per hand.
+    model = DealModel([f"P{h}" for h in range(12)], [4] * 12, range(48))
+    for h in range(12):
+        model.place(4 * h, h)
+        model.place(4 * h + 1, h)
+    expected = math.factorial(24) // 2 ** 12
+    assert expected > 2 ** 64
+    posterior = EXACT.posterior(model)
+    assert posterior.count == expected
+    assert posterior.probability(2, 5) == pytest.approx(1 / 12, abs=1e-14)
+
+
+def test_clauses_multiply_like_inclusion_exclusion() -> None:
+    # Two hands of 6 over one 6-card half-suit plus 6 other cards; A asked for the half-suit.
+    model = DealModel(("A", "B"), (6, 6), range(12))
+    model.require_one_of(0, range(6))
+    model.require_one_of(1, range(6))
+    # Total C(12,6); minus deals where A has none of 0..5 (1) and where B has none (1).
+    assert EXACT.count(model) == math.comb(12, 6) - 2
+
+
+def test_exact_zero_marks_impossible_placements() -> None:
+    model = DealModel(("A", "B", "C"), (1, 1, 1), [0, 1, 2])
+    model.restrict(0, 0b011)
+    model.restrict(1, 0b011)  # so 2 must be at C, and C holds nothing else
+    posterior = EXACT.posterior(model)
+    assert posterior.probability(2, 2) == 1.0
+    assert posterior.probability(0, 2) == 0.0 and posterior.probability(1, 2) == 0.0
+    assert EXACT.joint(model, {0: 2}) == 0.0
+
+
+def test_cost_is_known_before_running_and_bounded() -> None:
+    model = DealModel([f"P{h}" for h in range(12)], [4] * 12, range(48))
+    packed = pack(model)
+    assert packed.box_size == 5 ** 12 and packed.operations > 1e9
+    with pytest.raises(InferenceError):
+        ExactBackend(max_bytes=10 ** 9).count(model)
+
+
+def test_clause_order_does_not_change_counts() -> None:
+    model = DealModel(("A", "B", "C"), (3, 3, 3), range(9))
+    model.require_one_of(0, [0, 1, 2])
+    model.require([(3, 0b110), (4, 0b100), (5, 0b010)])
+    model.require_one_of(2, [5, 6, 7, 8])
+    shuffled = model.copy()
+    shuffled.clauses = shuffled.clauses[::-1]
+    assert EXACT.count(model) == EXACT.count(shuffled) == len(brute_force_deals(model)) > 0
