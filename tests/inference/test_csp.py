@@ -99,3 +99,9 @@ def test_reports_deals_per_second():
     assert backend.last is None
     assert backend.count(model) == 1680
     assert backend.last.deals == 1680 and backend.last.seconds > 0 and backend.last.rate > 0
+
+
+def test_single_card_model():
+    model = DealModel(("A", "B", "C"), (0, 1, 0), [5])
+    posterior = CspBackend().posterior(model)
+    assert posterior.count == 1 and posterior.marginals.tolist() == [[0.0, 1.0, 0.0]]

@@ -32,6 +32,7 @@ import math
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from operator import itemgetter
 
 import numpy as np
 from constraint import FunctionConstraint, OptimizedBacktrackingSolver, Problem, SomeInSetConstraint
@@ -78,7 +79,7 @@ class CspBackend:
         offsets = np.arange(cards, dtype=np.int64) * holders
 
         def tally(chunk: np.ndarray) -> None:
-            np.add.at(tallies, (chunk + offsets).ravel(), 1)
+            tallies[:] += np.bincount((chunk + offsets).ravel(), minlength=tallies.size)
 
         count = self._enumerate(model, tally)
         if count == 0:
@@ -107,7 +108,10 @@ class CspBackend:
         return self._enumerate(model, lambda chunk: None)
 
     def deals(self, model: DealModel) -> Iterator[dict[Card, int]]:
-        """Every consistent deal as a dict card -> holder index, in the solver's order."""
+        """Every consistent deal as a dict card -> holder index, in the solver's order.
+
+        A model over ``max_deals`` raises :class:`InferenceError` at the first ``next()``.
+        """
         self._check_size(model)
         if not model.cards:
             yield {}
@@ -126,10 +130,12 @@ class CspBackend:
         """Feed every consistent deal to ``tally`` as int8 rows (deals x model.cards), record timing, count."""
         start = time.perf_counter()
         cards = model.cards
+        # with at most one card the dict's value order is the card order, and itemgetter needs two keys for a tuple
+        row = itemgetter(*cards) if len(cards) > 1 else lambda deal: tuple(deal.values())
         rows: list[tuple[int, ...]] = []
         count = 0
         for deal in self.deals(model):
-            rows.append(tuple(deal[card] for card in cards))
+            rows.append(row(deal))
             if len(rows) == _CHUNK:
                 tally(np.array(rows, dtype=np.int8))
                 count += len(rows)
