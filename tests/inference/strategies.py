@@ -24,8 +24,9 @@ def deal_models(draw: st.DrawFn, min_holders: int = 2, max_holders: int = 5, min
     the card count (zeros allowed). Then up to ``max_restrictions`` calls of
     :meth:`DealModel.restrict` (half of them forbidding a single holder) and up to
     ``max_clauses`` calls of :meth:`DealModel.require` with 1-4 pairs, each on its
-    own card and holder mask (half of them a single holder); a step that raises :class:`InconsistentError` is skipped, so the
-    model is never obviously empty but may still have no consistent deal.
+    own card and holder mask (half of them a single holder). A step that raises
+    :class:`InconsistentError` is skipped, so the model is never obviously empty
+    but may still have no consistent deal.
     """
     holders = draw(st.integers(min_holders, max_holders))
     cards = draw(st.lists(st.integers(0, CARD_COUNT - 1), min_size=min_cards, max_size=max_cards, unique=True))
