@@ -236,6 +236,11 @@ def pack(model: DealModel) -> PackedModel:
         card_clause_start=np.asarray(card_clause_start, np.int64), empty=empty)
 
 
+def box_of(packed: PackedModel) -> tuple[np.ndarray, ...]:
+    """Layer bookkeeping of ``packed``'s capacity box (see :func:`kernels.build_box`), cached by capacities."""
+    return _box(tuple(int(c) for c in packed.caps))
+
+
 @lru_cache(maxsize=4)
 def _box(caps: tuple[int, ...]) -> tuple[np.ndarray, ...]:
     arrays = kernels.build_box(np.array(caps, np.int64))
@@ -259,7 +264,7 @@ class DealTables:
         if packed.empty:
             return
         p = packed
-        self.box = strides, rank, room, order, layer_start = _box(tuple(int(c) for c in p.caps))
+        self.box = strides, rank, room, order, layer_start = box_of(p)
         limbs = p.limbs() if exact_count else 0
         fwd, exact = kernels.forward(strides, rank, room, order, layer_start, p.offsets, p.widths, p.choices,
                                      p.nchoices, p.sat, p.last, p.full, limbs)

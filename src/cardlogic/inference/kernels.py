@@ -32,6 +32,21 @@ LIMB_BITS = 62
 LIMB_MASK = (1 << LIMB_BITS) - 1
 
 
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+
+
+@njit(cache=True, inline="always")
+def _unit(counter):
+    """A uniform float in [0, 1) from a SplitMix64 counter (advance the counter by ``_GOLDEN`` per draw)."""
+    z = counter
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    z = z ^ (z >> np.uint64(31))
+    return np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
 @njit(cache=True)
 def build_box(caps):
     """Layer bookkeeping of the box ``prod(caps + 1)``.
@@ -178,60 +193,97 @@ def backward(strides, rank, room, order, layer_start, offsets, widths, choices, 
 
 
 @njit(cache=True)
-def sample_exact(strides, rank, room, offsets, widths, choices, nchoices, sat, last, full, bwd,
+def choice_table(strides, rank, room, order, layer_start, offsets, widths, choices, nchoices, sat, last, full, bwd):
+    """Cumulative probabilities of each card's choices from every (state, bits), read off the backward table.
+
+    ``cdf[e, c]`` is P(the card of entry ``e`` goes to one of its first ``c + 1``
+    choices); the last used column is exactly 1 for entries with completions.
+    """
+    n = choices.shape[0]
+    cdf = np.zeros((bwd.shape[0], max(choices.shape[1], 1)), np.float64)
+    for k in range(n):
+        w_here = widths[k]
+        w_next = widths[k + 1]
+        o_here = offsets[k]
+        o_next = offsets[k + 1]
+        for t in range(layer_start[k], layer_start[k + 1]):
+            s = order[t]
+            base = o_here + rank[s] * w_here
+            free = room[s]
+            for b in range(w_here):
+                total = bwd[base + b]
+                if total == 0.0:
+                    continue
+                acc = 0.0
+                for c in range(nchoices[k]):
+                    j = choices[k, c]
+                    if (free >> j) & 1:
+                        bits = b | sat[k, j]
+                        if not last[k] or bits == full[k]:
+                            if last[k]:
+                                bits = 0
+                            acc += bwd[o_next + rank[s + strides[j]] * w_next + bits]
+                    cdf[base + b, c] = acc / total
+                cdf[base + b, nchoices[k] - 1] = 1.0
+    return cdf
+
+
+@njit(cache=True)
+def sample_exact(strides, rank, offsets, widths, choices, nchoices, sat, last, full, cdf,
                  columns, holder_ids, template, count, seed):
-    """Draw ``count`` deals uniformly by walking the backward table.
+    """Draw ``count`` deals uniformly by walking the choice table of :func:`choice_table`.
 
     Each card goes to a holder with probability proportional to the number of
     completions after it, so every consistent deal has the same probability
     (up to float64 rounding of the table, relative 1e-15). ``template`` is the
     row of known holders; card ``k`` is written to column ``columns[k]`` as
-    original holder ``holder_ids[j]``.
+    original holder ``holder_ids[j]``. Uniform numbers come from a SplitMix64
+    stream started at ``seed``: a few integer operations per draw.
     """
-    np.random.seed(seed)
+    rng = np.uint64(seed) * _GOLDEN + _GOLDEN
     n = choices.shape[0]
     out = np.empty((count, template.shape[0]), np.int8)
-    for i in range(count):
-        row = out[i]
-        row[:] = template
-        s = 0
-        b = 0
+    # Deals advance card by card in batches so that their table reads overlap in memory.
+    batch = 32
+    state = np.zeros(batch, np.int64)
+    entry = np.zeros(batch, np.int64)
+    bits = np.zeros(batch, np.int64)
+    for first in range(0, count, batch):
+        size = min(batch, count - first)
+        for i in range(size):
+            out[first + i, :] = template
+            state[i] = 0
+            entry[i] = 0
+            bits[i] = 0
         for k in range(n):
-            w_here = widths[k]
-            w_next = widths[k + 1]
+            column = columns[k]
             o_next = offsets[k + 1]
-            u = np.random.random() * bwd[offsets[k] + rank[s] * w_here + b]
-            free = room[s]
-            pick = -1
-            pick_bits = 0
-            for c in range(nchoices[k]):
+            w_next = widths[k + 1]
+            last_choice = nchoices[k] - 1
+            for i in range(size):
+                rng += _GOLDEN
+                u = _unit(rng)
+                e = entry[i]
+                c = 0
+                for t in range(last_choice):  # branch-free: the cdf is non-decreasing
+                    c += u >= cdf[e, t]
                 j = choices[k, c]
-                if not (free >> j) & 1:
-                    continue
-                bits = b | sat[k, j]
-                if last[k]:
-                    if bits != full[k]:
-                        continue
-                    bits = 0
-                value = bwd[o_next + rank[s + strides[j]] * w_next + bits]
-                if value > 0.0:
-                    pick = j
-                    pick_bits = bits
-                    u -= value
-                    if u < 0.0:
-                        break
-            row[columns[k]] = holder_ids[pick]
-            s += strides[pick]
-            b = pick_bits
+                out[first + i, column] = holder_ids[j]
+                s = state[i] + strides[j]
+                b = 0 if last[k] else bits[i] | sat[k, j]
+                state[i] = s
+                bits[i] = b
+                entry[i] = o_next + rank[s] * w_next + b
     return out
 
 
 @njit(cache=True)
 def find_deal(caps, choices, nchoices, clause_cards, clause_holders, clause_start, card_clauses, card_clause_start,
               seed, max_nodes):
-    """A consistent deal by randomised depth-first search, or ``-1`` entries if none is found in ``max_nodes``.
+    """A consistent deal by randomised depth-first search, and a status.
 
-    The deal is the local holder of each free card. Clause ``q`` is the pairs
+    The deal is the local holder of each free card; the status is 1 when found,
+    0 when the search proved there is none, -1 when it gave up after ``max_nodes``. Clause ``q`` is the pairs
     ``clause_cards[i], clause_holders[i]`` (a holder bitmask) for ``i`` in
     ``clause_start[q]:clause_start[q+1]``; ``card_clauses[card_clause_start[k]:...]``
     lists the clauses of card ``k``. A clause is checked as soon as its last card
@@ -283,7 +335,7 @@ def find_deal(caps, choices, nchoices, clause_cards, clause_holders, clause_star
         nodes += 1
         if nodes > max_nodes:
             deal[:] = -1
-            return deal
+            return deal, -1
         if placed:
             k += 1
         else:
@@ -291,7 +343,8 @@ def find_deal(caps, choices, nchoices, clause_cards, clause_holders, clause_star
             k -= 1
     if k < 0:
         deal[:] = -1
-    return deal
+        return deal, 0
+    return deal, 1
 
 
 @njit(cache=True)

@@ -1,0 +1,82 @@
+"""Inference over deal models: one interface to the exact, sampling and CSP backends.
+
+>>> from cardlogic.constraints import DealModel
+>>> model = DealModel(("A", "B"), (2, 2), range(4))
+>>> model.require_one_of(0, [0, 1])
+>>> count(model), infer(model).method, round(joint(model, {0: 0, 1: 0}), 3)
+(5, 'exact', 0.2)
+>>> infer(model, method="sample", samples=1000).samples
+1000
+
+``method="auto"`` is exact while the exact tables are cheap (see
+:func:`exact_is_practical`) and sampling beyond. An inconsistent model raises
+:class:`~cardlogic.constraints.InconsistentError` from every method.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from cardlogic.constraints import DealModel
+from cardlogic.inference.base import Backend, InferenceError, Posterior
+from cardlogic.inference.exact import ExactBackend, pack
+from cardlogic.inference.sampler import SamplerBackend
+
+__all__ = ["Backend", "CspBackend", "ExactBackend", "InferenceError", "Posterior", "SamplerBackend", "backend",
+           "count", "exact_is_practical", "infer", "joint", "sample"]
+
+METHODS = ("auto", "exact", "sample", "csp")
+AUTO_MAX_OPERATIONS = 6e7
+"""Transitions of one exact pass above which ``auto`` samples (about 1 s; measured 15-20 ns each)."""
+AUTO_MAX_BYTES = 1_000_000_000
+
+
+def __getattr__(name: str) -> Any:
+    if name == "CspBackend":  # python-constraint2 is loaded only when asked for
+        from cardlogic.inference.csp import CspBackend
+        return CspBackend
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def exact_is_practical(model: DealModel) -> bool:
+    """Whether exact inference on ``model`` should take under about a second and a gigabyte."""
+    packed = pack(model)
+    return packed.empty or (packed.operations <= AUTO_MAX_OPERATIONS and packed.memory() <= AUTO_MAX_BYTES)
+
+
+def backend(model: DealModel, method: str = "auto", samples: int = 20_000, seed: int = 0) -> Backend:
+    """The backend ``method`` names (``auto`` choosing for ``model``)."""
+    if method == "auto":
+        method = "exact" if exact_is_practical(model) else "sample"
+    if method == "exact":
+        return ExactBackend()
+    if method == "sample":
+        return SamplerBackend(samples, seed)
+    if method == "csp":
+        from cardlogic.inference.csp import CspBackend
+        return CspBackend()
+    raise ValueError(f"unknown inference method {method!r}; expected one of {', '.join(METHODS)}")
+
+
+def infer(model: DealModel, method: str = "auto", samples: int = 20_000, seed: int = 0) -> Posterior:
+    """Every card's distribution over holders, by ``method``."""
+    return backend(model, method, samples, seed).posterior(model)
+
+
+def joint(model: DealModel, placements: Mapping[int, int], method: str = "auto", samples: int = 20_000,
+          seed: int = 0) -> float:
+    """P(every card of ``placements`` was dealt to its holder), by ``method``."""
+    return backend(model, method, samples, seed).joint(model, placements)
+
+
+def count(model: DealModel) -> int:
+    """The exact number of consistent deals (0 when inconsistent); InferenceError when too large to count."""
+    return ExactBackend().count(model)
+
+
+def sample(model: DealModel, n: int, seed: int = 0) -> np.ndarray:
+    """``n`` consistent deals, ``n x len(model.cards)`` int8 holder indices (exactly uniform where tables fit)."""
+    return SamplerBackend().sample(model, n, seed)

@@ -1,0 +1,122 @@
+"""Sampled inference: draw consistent deals, reproducibly from a seed, and estimate marginals from them.
+
+Where the exact tables fit (:class:`~cardlogic.inference.exact.DealTables`), deals
+are drawn *exactly* uniformly by walking the backward table card by card: each
+card goes to a holder with probability proportional to the number of consistent
+completions, so late-game models with few deals are as cheap as early ones (no
+rejection). Where the tables would be too large (10-12 players early in the
+game), a Metropolis chain of card swaps and 3-cycles, started from a deal found
+by randomised search, draws *asymptotically* uniform, correlated deals instead
+(method ``"mcmc"``); its standard errors assume independent draws and so are
+optimistic.
+
+>>> from cardlogic.constraints import DealModel
+>>> model = DealModel(("A", "B"), (1, 1), [0, 1])
+>>> SamplerBackend().sample(model, 3, seed=1).shape
+(3, 2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from cardlogic.constraints import DealModel, InconsistentError
+from cardlogic.inference import kernels
+from cardlogic.inference.base import InferenceError, Posterior
+from cardlogic.inference.exact import DealTables, PackedModel, box_of, pack
+
+
+class SamplerBackend:
+    """Marginals estimated from ``samples`` deals drawn with ``seed``.
+
+    Exact uniform sampling is used while the tables take at most ``max_bytes``
+    and one pass at most ``max_operations`` transitions; beyond, the chain of
+    :func:`~cardlogic.inference.kernels.sample_mcmc` with ``burn_in`` and
+    ``thin`` counted in moves per free card.
+    """
+
+    name = "sample"
+
+    def __init__(self, samples: int = 20_000, seed: int = 0, *, max_bytes: int = 1_000_000_000,
+                 max_operations: float = 3e8, burn_in: int = 500, thin: int = 4) -> None:
+        self.samples = samples
+        self.seed = seed
+        self.max_bytes = max_bytes
+        self.max_operations = max_operations
+        self.burn_in = burn_in
+        self.thin = thin
+
+    def uses_tables(self, packed: PackedModel) -> bool:
+        """Whether ``packed`` is sampled exactly (else by the chain)."""
+        cdf_bytes = 8 * packed.entries * max(len(packed.caps), 1)
+        return packed.empty or (packed.memory(exact_count=False) + cdf_bytes <= self.max_bytes
+                                and packed.operations <= self.max_operations)
+
+    def sample(self, model: DealModel, n: int, seed: int) -> np.ndarray:
+        """``n`` deals as an int8 array ``n x len(model.cards)`` of holder indices (known cards included)."""
+        return self._draw(model, n, seed)[0]
+
+    def posterior(self, model: DealModel) -> Posterior:
+        deals, method = self._draw(model, self.samples, self.seed)
+        marginals = frequencies(deals, len(model.holders))
+        stderr = np.sqrt(marginals * (1 - marginals) / len(deals))
+        return Posterior(method, model.holders, model.cards, marginals, samples=len(deals), stderr=stderr)
+
+    def joint(self, model: DealModel, placements: Mapping[int, int]) -> float:
+        """The fraction of sampled deals with every card of ``placements`` at its holder."""
+        deals, _ = self._draw(model, self.samples, self.seed)
+        hit = np.ones(len(deals), bool)
+        for card, holder in placements.items():
+            hit &= deals[:, model.cards.index(card)] == holder
+        return float(hit.mean())
+
+    def _draw(self, model: DealModel, n: int, seed: int) -> tuple[np.ndarray, str]:
+        packed = pack(model)
+        if self.uses_tables(packed):
+            return sample_exact(packed, n, seed), "sample"
+        return sample_mcmc(packed, n, seed, burn_in=self.burn_in, thin=self.thin), "mcmc"
+
+
+def frequencies(deals: np.ndarray, holders: int) -> np.ndarray:
+    """Fraction of ``deals`` (samples x cards of holder indices) giving each card to each holder."""
+    n, cards = deals.shape
+    flat = np.arange(cards) * holders + deals.astype(np.int64)
+    return np.bincount(flat.ravel(), minlength=cards * holders).reshape(cards, holders) / max(n, 1)
+
+
+def sample_exact(packed: PackedModel, n: int, seed: int, cdf: np.ndarray | None = None) -> np.ndarray:
+    """``n`` exactly uniform deals of ``packed``, from its choice table (built unless given)."""
+    p = packed
+    strides, rank = box_of(p)[:2]
+    cdf = choice_table(p) if cdf is None else cdf
+    return kernels.sample_exact(strides, rank, p.offsets, p.widths, p.choices, p.nchoices, p.sat, p.last, p.full,
+                                cdf, p.columns, p.holder_ids, p.template, n, seed)
+
+
+def choice_table(packed: PackedModel) -> np.ndarray:
+    """The cumulative choice probabilities of every table entry (see :func:`kernels.choice_table`)."""
+    tables = DealTables(packed, backward=True, exact_count=False)
+    if tables.total == 0:
+        raise InconsistentError("no deal satisfies the constraints")
+    p = packed
+    return kernels.choice_table(*tables.box, p.offsets, p.widths, p.choices, p.nchoices, p.sat, p.last, p.full,
+                                tables.backward)
+
+
+def sample_mcmc(packed: PackedModel, n: int, seed: int, *, burn_in: int = 500, thin: int = 4,
+                max_nodes: int = 10_000_000) -> np.ndarray:
+    """``n`` deals of ``packed`` from the swap chain: ``burn_in`` and ``thin`` moves per free card."""
+    if packed.empty:
+        raise InconsistentError("no deal satisfies the constraints")
+    p = packed
+    clause_args = (p.clause_cards, p.clause_holders, p.clause_start, p.card_clauses, p.card_clause_start)
+    start, status = kernels.find_deal(p.caps, p.choices, p.nchoices, *clause_args, seed, max_nodes)
+    if status == 0:
+        raise InconsistentError("no deal satisfies the constraints")
+    if status < 0:
+        raise InferenceError(f"no consistent deal found within {max_nodes} search nodes")
+    free = max(p.free_count, 1)
+    return kernels.sample_mcmc(start, p.allow, *clause_args, p.columns, p.holder_ids, p.template, n,
+                               burn_in * free, thin * free, seed)
