@@ -1,0 +1,193 @@
+"""Sampled deals follow the uniform law over consistent deals: chi-square tests against exact answers."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from cardlogic.constraints import Clause, DealModel, InconsistentError
+from cardlogic.inference.exact import ExactBackend, pack
+from cardlogic.inference.sampler import SamplerBackend, frequencies, sample_mcmc
+
+SAMPLER = SamplerBackend()
+CHAIN = SamplerBackend(max_operations=0)  # always the Markov chain
+
+
+def chi2_sf(statistic: float, df: int) -> float:
+    """P(chi-square with ``df`` degrees of freedom >= ``statistic``): the regularised upper incomplete gamma Q."""
+    a, x = df / 2, statistic / 2
+    if x <= 0:
+        return 1.0
+    log_prefix = a * math.log(x) - x - math.lgamma(a)
+    if x < a + 1:  # series for P(a, x)
+        term = total = 1 / a
+        n = 0
+        while abs(term) > abs(total) * 1e-15:
+            n += 1
+            term *= x / (a + n)
+            total += term
+        return max(0.0, 1 - math.exp(log_prefix) * total)
+    # Continued fraction for Q(a, x) (modified Lentz).
+    tiny = 1e-300
+    b = x + 1 - a
+    c, d = 1 / tiny, 1 / b
+    h = d
+    for i in range(1, 10_000):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = tiny if abs(d) < tiny else d
+        c = b + an / c
+        c = tiny if abs(c) < tiny else c
+        d = 1 / d
+        h *= d * c
+        if abs(d * c - 1) < 1e-15:
+            break
+    return math.exp(log_prefix) * h
+
+
+def chi2_pvalue(observed: np.ndarray, expected: np.ndarray) -> float:
+    """Goodness of fit of ``observed`` counts to ``expected`` counts (cells with expectation 0 must be empty)."""
+    assert observed[expected == 0].sum() == 0
+    keep = expected > 0
+    statistic = float((((observed - expected) ** 2)[keep] / expected[keep]).sum())
+    return chi2_sf(statistic, int(keep.sum()) - 1)
+
+
+def test_chi2_sf_matches_known_values() -> None:
+    assert chi2_sf(3.841458820694124, 1) == pytest.approx(0.05, rel=1e-9)
+    assert chi2_sf(18.307038053275146, 10) == pytest.approx(0.05, rel=1e-9)
+    assert chi2_sf(2.0, 2) == pytest.approx(math.exp(-1), rel=1e-12)
+    assert chi2_sf(150.0, 100) == pytest.approx(0.000896, rel=1e-2)
+
+
+def all_deals(model: DealModel) -> list[tuple[int, ...]]:
+    """Every consistent deal as the tuple of holders in ``model.cards`` order."""
+    options = [[h for h in range(len(model.holders)) if model.allowed[c] >> h & 1] for c in model.cards]
+    return [holders for holders in itertools.product(*options)
+            if model.is_consistent(dict(zip(model.cards, holders)))]
+
+
+def small_models() -> list[DealModel]:
+    plain = DealModel(("A", "B", "C"), (2, 2, 2), range(6))
+    asked = DealModel(("A", "B", "C"), (3, 2, 2), range(7))
+    asked.require_one_of(0, [0, 1, 2])
+    asked.require_one_of(1, [0, 1, 2])
+    asked.require([(3, 0b110), (4, 0b100)])
+    asked.forbid(5, 2)
+    late = DealModel(("A", "B", "C", "D"), (2, 2, 1, 3), range(8))
+    late.require_one_of(3, [0, 1])
+    late.require_one_of(2, [0, 1, 2])
+    late.require([(c, 0b0111) for c in (4, 5, 6)])  # a wrong claim: D did not hold all of 4, 5, 6
+    late.forbid(7, 0)
+    late.forbid(7, 1)
+    return [plain, asked, late]
+
+
+@pytest.mark.parametrize("model", small_models(), ids=["plain", "asked", "late"])
+def test_whole_deals_are_uniform(model: DealModel) -> None:
+    deals = all_deals(model)
+    index = {deal: i for i, deal in enumerate(deals)}
+    n = 60 * len(deals) + 20_000
+    drawn = SAMPLER.sample(model, n, seed=7)
+    counts = np.zeros(len(deals))
+    for row in map(tuple, drawn.tolist()):
+        counts[index[row]] += 1  # a KeyError would be an inconsistent deal
+    assert chi2_pvalue(counts, np.full(len(deals), n / len(deals))) > 1e-3
+
+
+def late_game_model() -> DealModel:
+    """Six players, three half-suits gone, some cards known, asks and a wrong claim recorded."""
+    rng = np.random.default_rng(3)
+    truth = rng.permutation(np.repeat(np.arange(6), 8))
+    model = DealModel([f"P{h}" for h in range(6)], [8] * 6, range(48))
+    for card in range(48):
+        if truth[card] == 0 or card < 18 or rng.random() < 0.15:
+            model.place(card, int(truth[card]))
+        else:
+            for holder in range(1, 6):
+                if holder != truth[card] and rng.random() < 0.25:
+                    model.forbid(card, holder)
+    for suit in range(3, 8):
+        cards = range(6 * suit, 6 * suit + 6)
+        for holder in sorted({int(truth[c]) for c in cards} - {0})[:2]:
+            model.require_one_of(holder, cards)
+    claimed = {c: (int(truth[c]) + 1) % 6 for c in range(42, 48)}
+    model.require((c, 63 & ~(1 << h)) for c, h in claimed.items())
+    return model
+
+
+def test_late_game_marginals_fit_the_exact_ones() -> None:
+    model = late_game_model()
+    packed = pack(model)
+    assert packed.free_count >= 15 and len(model.clauses) >= 6 and int(packed.widths.max()) > 1
+    exact = ExactBackend().posterior(model).marginals
+    n = 200_000
+    posterior = SamplerBackend(samples=n, seed=11).posterior(model)
+    assert posterior.method == "sample" and posterior.samples == n and posterior.count is None
+    pvalues = [chi2_pvalue(posterior.marginals[i] * n, exact[i] * n) for i in range(len(model.cards))]
+    assert min(pvalues) * len(pvalues) > 1e-3  # Bonferroni over the cards
+    assert np.allclose(posterior.stderr, np.sqrt(posterior.marginals * (1 - posterior.marginals) / n))
+
+
+def test_the_chain_agrees_with_exact_marginals() -> None:
+    model = late_game_model()
+    exact = ExactBackend().posterior(model).marginals
+    posterior = SamplerBackend(samples=50_000, seed=5, max_operations=0).posterior(model)
+    assert posterior.method == "mcmc"
+    assert np.abs(posterior.marginals - exact).max() < 0.02
+    assert ((posterior.marginals > 0) <= (exact > 0)).all()  # never an impossible placement
+
+
+def test_the_chain_reaches_deals_needing_a_three_cycle() -> None:
+    model = DealModel(("A", "B", "C"), (1, 1, 1), [0, 1, 2])
+    model.restrict(0, 0b011)
+    model.restrict(1, 0b110)
+    model.restrict(2, 0b101)  # only (A, B, C) and (B, C, A): no swap links them
+    drawn = CHAIN.sample(model, 4000, seed=2)
+    assert 0.4 < (drawn[:, 0] == 0).mean() < 0.6
+
+
+def test_same_seed_same_deals() -> None:
+    model = late_game_model()
+    for backend in (SAMPLER, CHAIN):
+        first = backend.sample(model, 500, seed=42)
+        assert first.dtype == np.int8 and first.shape == (500, len(model.cards))
+        assert np.array_equal(first, backend.sample(model, 500, seed=42))
+        assert not np.array_equal(first, backend.sample(model, 500, seed=43))
+
+
+def test_known_cards_are_in_every_deal() -> None:
+    model = late_game_model()
+    drawn = SAMPLER.sample(model, 1000, seed=0)
+    for i, card in enumerate(model.cards):
+        holder = model.certain_holder(card)
+        if holder is not None:
+            assert (drawn[:, i] == holder).all()
+    assert all(model.is_consistent(dict(zip(model.cards, row))) for row in drawn[:50].tolist())
+
+
+def test_inconsistent_models_raise() -> None:
+    model = DealModel(("A", "B"), (1, 1), [0, 1])
+    model.clauses.append(Clause(((0, 0b01), (1, 0b10))))
+    model.clauses.append(Clause(((0, 0b10), (1, 0b01))))
+    model.clauses.append(Clause(((0, 0b01), (1, 0b01))))  # only A-A or B-B would satisfy all three
+    for backend in (SAMPLER, CHAIN):
+        with pytest.raises(InconsistentError):
+            backend.sample(model, 10, seed=0)
+
+
+def test_frequencies_and_joint_from_samples() -> None:
+    deals = np.array([[0, 1], [1, 0], [0, 1], [0, 1]], np.int8)
+    assert np.array_equal(frequencies(deals, 2), [[0.75, 0.25], [0.25, 0.75]])
+    model = DealModel(("A", "B"), (1, 1), [0, 1])
+    assert SAMPLER.joint(model, {0: 0, 1: 1}) == pytest.approx(0.5, abs=0.02)
+
+
+def test_mcmc_burn_in_and_thinning_are_per_free_card() -> None:
+    packed = pack(late_game_model())
+    drawn = sample_mcmc(packed, 10, seed=1, burn_in=0, thin=1)
+    assert drawn.shape == (10, 48)
