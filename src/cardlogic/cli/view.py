@@ -1,0 +1,45 @@
+"""``cardlogic view RECORD --as NAME``: the record as one player saw it."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import replace
+
+from cardlogic.literature import RecordError, read_record, write_record
+
+
+def _count(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number of events, not {text}")
+    return value
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "view", help="write the record as one player saw it",
+        description="Write the record with Me set to NAME and every other hand removed (the record must show "
+                    "NAME's hand). The events are not checked; use 'cardlogic check' for that.")
+    parser.add_argument("record", help="game record file")
+    parser.add_argument("--as", dest="player", required=True, metavar="NAME", help="the player whose view to write")
+    parser.add_argument("--events", type=_count, metavar="N", help="keep only the first N events")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    path = args.record
+    try:
+        with open(path, encoding="utf-8") as handle:
+            record = read_record(handle.read(), source=path)
+        view = record.view_as(args.player)
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"{path}: {getattr(error, 'strerror', None) or error}", file=sys.stderr)
+        return 1
+    except RecordError as error:
+        print(f"{path}:{error.line}: {error.message}" if error.line else f"{path}: {error.message}", file=sys.stderr)
+        return 1
+    if args.events is not None:
+        view = replace(view, events=view.events[:args.events], lines=view.lines[:args.events])
+    sys.stdout.write(write_record(view))
+    return 0
