@@ -348,6 +348,145 @@ def find_deal(caps, choices, nchoices, clause_cards, clause_holders, clause_star
 
 
 @njit(cache=True)
+def match_deal(caps, choices, nchoices, seed):
+    """A deal respecting allowed holders and capacities (clauses ignored) by augmenting paths, and a status.
+
+    The status is 1 when found and 0 when none exists (then no consistent deal exists either).
+    """
+    np.random.seed(seed)
+    n = choices.shape[0]
+    h_count = caps.shape[0]
+    left = caps.copy()
+    deal = np.full(n, -1, np.int64)
+    parent = np.empty(h_count, np.int64)
+    via = np.empty(h_count, np.int64)
+    queue = np.empty(h_count, np.int64)
+    for k in np.random.permutation(n):
+        parent[:] = -2
+        head = 0
+        tail = 0
+        for c in np.random.permutation(nchoices[k]):
+            j = choices[k, c]
+            parent[j] = -1
+            via[j] = k
+            queue[tail] = j
+            tail += 1
+        found = -1
+        while head < tail:
+            j = queue[head]
+            head += 1
+            if left[j] > 0:
+                found = j
+                break
+            for other in range(n):
+                if deal[other] != j:
+                    continue
+                for c in range(nchoices[other]):
+                    j2 = choices[other, c]
+                    if parent[j2] == -2:
+                        parent[j2] = j
+                        via[j2] = other
+                        queue[tail] = j2
+                        tail += 1
+        if found < 0:
+            return deal, 0
+        left[found] -= 1
+        j = found
+        while j != -1:
+            deal[via[j]] = j
+            j = parent[j]
+    return deal, 1
+
+
+@njit(cache=True)
+def _violated(deal, clause_cards, clause_holders, clause_start, card_clauses, card_clause_start, a, b, c):
+    """Violated clauses among those of free cards ``a``, ``b`` and ``c`` (``c`` may be -1), with repeats."""
+    total = 0
+    for k in (a, b, c):
+        if k < 0:
+            continue
+        for t in range(card_clause_start[k], card_clause_start[k + 1]):
+            q = card_clauses[t]
+            hit = False
+            for i in range(clause_start[q], clause_start[q + 1]):
+                if (clause_holders[i] >> deal[clause_cards[i]]) & 1:
+                    hit = True
+                    break
+            if not hit:
+                total += 1
+    return total
+
+
+@njit(cache=True)
+def repair_deal(deal, allow, clause_cards, clause_holders, clause_start, card_clauses, card_clause_start,
+                seed, max_steps):
+    """Make ``deal`` satisfy every clause by local search over swaps and 3-cycles; returns it and whether it did.
+
+    Moves keep hand sizes and allowed holders; one that breaks more clauses than
+    it fixes is still taken with probability ``0.2**extra``, to leave plateaus.
+    """
+    np.random.seed(seed)
+    n = deal.shape[0]
+    deal = deal.copy()
+    n_clauses = clause_start.shape[0] - 1
+    broken = 0
+    for q in range(n_clauses):
+        hit = False
+        for i in range(clause_start[q], clause_start[q + 1]):
+            if (clause_holders[i] >> deal[clause_cards[i]]) & 1:
+                hit = True
+                break
+        if not hit:
+            broken += 1
+    if broken == 0:
+        return deal, True
+    if n < 2:
+        return deal, False
+    for step in range(max_steps):
+        a = np.random.randint(0, n)
+        b = np.random.randint(0, n)
+        c = np.random.randint(0, n) if n >= 3 and np.random.random() < 0.5 else -1
+        ha = deal[a]
+        hb = deal[b]
+        if ha == hb:
+            continue
+        if c >= 0:
+            hc = deal[c]
+            if hc == ha or hc == hb or not ((allow[a] >> hb) & 1 and (allow[b] >> hc) & 1 and (allow[c] >> ha) & 1):
+                continue
+        elif not ((allow[a] >> hb) & 1 and (allow[b] >> ha) & 1):
+            continue
+        before = _violated(deal, clause_cards, clause_holders, clause_start, card_clauses, card_clause_start, a, b, c)
+        if c >= 0:
+            deal[a] = hb
+            deal[b] = deal[c]
+            deal[c] = ha
+        else:
+            deal[a] = hb
+            deal[b] = ha
+        after = _violated(deal, clause_cards, clause_holders, clause_start, card_clauses, card_clause_start, a, b, c)
+        if after > before and np.random.random() >= 0.2 ** (after - before):
+            if c >= 0:
+                deal[c] = deal[b]
+            deal[a] = ha
+            deal[b] = hb
+            continue
+        if after < before:
+            broken = 0
+            for q in range(n_clauses):
+                hit = False
+                for i in range(clause_start[q], clause_start[q + 1]):
+                    if (clause_holders[i] >> deal[clause_cards[i]]) & 1:
+                        hit = True
+                        break
+                if not hit:
+                    broken += 1
+            if broken == 0:
+                return deal, True
+    return deal, False
+
+
+@njit(cache=True)
 def clauses_hold(deal, clause_cards, clause_holders, clause_start, card_clauses, card_clause_start, k):
     """Whether every clause of free card ``k`` holds in ``deal``."""
     for t in range(card_clause_start[k], card_clause_start[k + 1]):

@@ -105,18 +105,38 @@ def choice_table(packed: PackedModel) -> np.ndarray:
                                 tables.backward)
 
 
-def sample_mcmc(packed: PackedModel, n: int, seed: int, *, burn_in: int = 500, thin: int = 4,
-                max_nodes: int = 10_000_000) -> np.ndarray:
+def sample_mcmc(packed: PackedModel, n: int, seed: int, *, burn_in: int = 500, thin: int = 4) -> np.ndarray:
     """``n`` deals of ``packed`` from the swap chain: ``burn_in`` and ``thin`` moves per free card."""
-    if packed.empty:
-        raise InconsistentError("no deal satisfies the constraints")
+    start = starting_deal(packed, seed)
     p = packed
-    clause_args = (p.clause_cards, p.clause_holders, p.clause_start, p.card_clauses, p.card_clause_start)
-    start, status = kernels.find_deal(p.caps, p.choices, p.nchoices, *clause_args, seed, max_nodes)
+    free = max(p.free_count, 1)
+    return kernels.sample_mcmc(start, p.allow, p.clause_cards, p.clause_holders, p.clause_start, p.card_clauses,
+                               p.card_clause_start, p.columns, p.holder_ids, p.template, n, burn_in * free,
+                               thin * free, seed)
+
+
+def starting_deal(packed: PackedModel, seed: int, search_nodes: int = 20_000, repair_steps: int = 2_000_000
+                  ) -> np.ndarray:
+    """A consistent deal (local holder per free card) to start the chain from.
+
+    A short depth-first search settles small models either way; otherwise a
+    deal respecting allowed holders and sizes is found by augmenting paths
+    (proving inconsistency when there is none) and its clauses are repaired by
+    local search, which raises InferenceError when it does not succeed.
+    """
+    p = packed
+    if p.empty:
+        raise InconsistentError("no deal satisfies the constraints")
+    clauses = (p.clause_cards, p.clause_holders, p.clause_start, p.card_clauses, p.card_clause_start)
+    deal, status = kernels.find_deal(p.caps, p.choices, p.nchoices, *clauses, seed, search_nodes)
+    if status == 1:
+        return deal
     if status == 0:
         raise InconsistentError("no deal satisfies the constraints")
-    if status < 0:
-        raise InferenceError(f"no consistent deal found within {max_nodes} search nodes")
-    free = max(p.free_count, 1)
-    return kernels.sample_mcmc(start, p.allow, *clause_args, p.columns, p.holder_ids, p.template, n,
-                               burn_in * free, thin * free, seed)
+    deal, status = kernels.match_deal(p.caps, p.choices, p.nchoices, seed)
+    if status == 0:
+        raise InconsistentError("no deal gives every holder its size from its allowed cards")
+    deal, repaired = kernels.repair_deal(deal, p.allow, *clauses, seed, repair_steps)
+    if not repaired:
+        raise InferenceError(f"no deal satisfying every clause found in {repair_steps} repair steps")
+    return deal
