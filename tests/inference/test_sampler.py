@@ -10,7 +10,7 @@ import pytest
 
 from cardlogic.constraints import Clause, DealModel, InconsistentError
 from cardlogic.inference.exact import ExactBackend, pack
-from cardlogic.inference.sampler import SamplerBackend, frequencies, sample_mcmc
+from cardlogic.inference.sampler import SamplerBackend, frequencies, sample_mcmc, starting_deal
 
 SAMPLER = SamplerBackend()
 CHAIN = SamplerBackend(max_operations=0)  # always the Markov chain
@@ -191,3 +191,20 @@ def test_mcmc_burn_in_and_thinning_are_per_free_card() -> None:
     packed = pack(late_game_model())
     drawn = sample_mcmc(packed, 10, seed=1, burn_in=0, thin=1)
     assert drawn.shape == (10, 48)
+
+
+def test_chain_start_by_matching_and_repair() -> None:
+    model = late_game_model()
+    packed = pack(model)
+    deal = starting_deal(packed, seed=3, search_nodes=0)  # skip the search: match, then repair the clauses
+    holders = {model.cards[col]: int(packed.holder_ids[j]) for col, j in zip(packed.columns, deal)}
+    holders |= {card: int(h) for card, h in zip(model.cards, packed.template) if h >= 0}
+    assert model.is_consistent(holders)
+
+
+def test_matching_proves_sizes_unreachable() -> None:
+    model = DealModel(("A", "B", "C"), (1, 1, 1), [0, 1, 2])
+    for card in range(3):
+        model.forbid(card, 2)  # C must hold a card, but none may go there
+    with pytest.raises(InconsistentError):
+        starting_deal(pack(model), seed=0, search_nodes=0)
