@@ -523,9 +523,6 @@ class _Reader:
             self.problem(self.hand_lines[0][0], "give every player's hand (a full record), only the Me player's "
                                                 "(a view) or none (a spectator's record)")
             return None
-        if observer is not None and hands and observer not in hands:
-            self.problem(self.headers["Me"][0], f"Me is {game.players[observer]} but their hand is not given")
-            return None
         if observer is not None and not hands:
             self.problem(self.headers["Me"][0], f"Me needs a 'Hand {game.players[observer]}:' line")
             return None
