@@ -32,7 +32,8 @@ class Ask:
     yes: bool | None = None
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "card", Card(self.card))
+        if type(self.card) is not Card:
+            object.__setattr__(self, "card", Card(self.card))
 
 
 def _placements(pairs: Iterable[tuple[int, int]]) -> tuple[tuple[Card, int], ...]:

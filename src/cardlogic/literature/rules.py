@@ -123,6 +123,8 @@ class Game:
     without a dealer :attr:`first_to_move` is None and whoever acts first moves
     first.
 
+    ``set_masks`` (derived) holds the card mask of every set of the deck.
+
     Raises :class:`GameError` unless there are 4 to 12 players with distinct names
     (compared case-insensitively; no whitespace or any of ``:;=|()#,``), two
     non-empty teams, and sizes of at least one card each summing to the deck size.
@@ -134,6 +136,8 @@ class Game:
     rules: Rules = field(default_factory=Rules)
     dealer: int | None = None
     sizes: tuple[int, ...] = ()
+    set_masks: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    _members: tuple[tuple[int, ...], tuple[int, ...]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         players = tuple(self.players)
@@ -175,6 +179,8 @@ class Game:
             raise GameError("sizes must give at least one card for every player", "sizes")
         if sum(sizes) != cards:
             raise GameError(f"sizes add up to {sum(sizes)}, but the deck has {cards} cards", "sizes")
+        object.__setattr__(self, "set_masks", tuple(card_set.mask for card_set in self.deck.sets))
+        object.__setattr__(self, "_members", tuple(tuple(p for p in range(n) if teams[p] == t) for t in (0, 1)))
 
     def player_index(self, name: str) -> int:
         """The seat of the player called ``name`` (case-insensitive); :class:`GameError` if none is."""
@@ -189,7 +195,7 @@ class Game:
 
     def members(self, team: int) -> tuple[int, ...]:
         """The players of ``team`` in seating order."""
-        return tuple(p for p, t in enumerate(self.teams) if t == team)
+        return self._members[team]
 
     def teammates(self, player: int) -> tuple[int, ...]:
         """The other players of ``player``'s team, in seating order (``player`` excluded)."""

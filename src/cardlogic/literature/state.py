@@ -230,7 +230,7 @@ class PublicState:
             assert event.revealed is not None and event.outcome is not None
             for _, holder in event.revealed:
                 sizes[holder] -= 1
-            cards = self.game.deck.sets[event.set_index].mask
+            cards = self.game.set_masks[event.set_index]
             self._known = {card: holder for card, holder in self._known.items() if not cards >> card & 1}
             team = self.game.team_of(event.claimer)
             winner = {"correct": team, "void": None, "opponents": 1 - team}[event.outcome]
@@ -304,7 +304,8 @@ class PublicState:
             raise IllegalEventError(f"only claims are possible: {self._name(asker)}'s opponents have no cards")
         if not self._sizes[target]:
             raise IllegalEventError(f"{self._name(asker)} cannot ask {self._name(target)}: they have no cards")
-        if knowledge.holder_of(card) == asker and not game.rules.bluff:
+        holder = knowledge.holder_of(card)
+        if holder == asker and not game.rules.bluff:
             raise IllegalEventError(f"{self._name(asker)} holds {card} and cannot ask for it (bluff=off)")
         if not any(knowledge.may_hold(asker, other) for other in card_set.cards if other != card):
             raise IllegalEventError(f"{self._name(asker)} holds no other card of {card_set.name}")
@@ -313,7 +314,6 @@ class PublicState:
                 if index not in self._claimed and all(knowledge.holder_of(c) == asker for c in whole.cards):
                     raise IllegalEventError(f"{self._name(asker)} holds all of {whole.name} and must claim it "
                                             "before asking (must-declare=on)")
-        holder = knowledge.holder_of(card)
         if holder is not None:
             truth: bool | None = holder == target
         elif not knowledge.may_hold(target, card):
@@ -464,7 +464,7 @@ class _HandsState:
             if event.asker in hands:
                 hands[event.asker] |= event.card.mask
         elif isinstance(event, Claim):
-            out = ~self.game.deck.sets[event.set_index].mask
+            out = ~self.game.set_masks[event.set_index]
             hands = {player: hand & out for player, hand in hands.items()}
         self._hands = hands
         return event
@@ -589,15 +589,18 @@ class State(_HandsState):
         team_hand = 0
         for mate in game.members(game.team_of(mover)):
             team_hand |= self._hands[mate]
-        unclaimed = [(index, card_set) for index, card_set in enumerate(game.deck.sets) if index not in public.claimed]
-        for index, card_set in unclaimed:
-            if card_set.mask & ~team_hand == 0:
-                yield Claim(mover, index, tuple((card, self.holder_of(card)) for card in card_set.cards))
+        unclaimed = [index for index in range(len(game.set_masks)) if index not in public._claimed]
+        for index in unclaimed:
+            if game.set_masks[index] & ~team_hand == 0:
+                yield Claim(mover, index, tuple((card, self.holder_of(card)) for card in game.deck.sets[index].cards))
         targets = [p for p in game.opponents(mover) if public.sizes[p]]
-        if game.rules.must_declare and any(card_set.mask & ~hand == 0 for _, card_set in unclaimed):
+        if game.rules.must_declare and any(game.set_masks[index] & ~hand == 0 for index in unclaimed):
             return
-        for _, card_set in unclaimed:
-            for card in card_set.cards:
-                if (hand >> card & 1 and not game.rules.bluff) or not hand & card_set.mask & ~card.mask:
+        for index in unclaimed:
+            held = hand & game.set_masks[index]
+            if not held:
+                continue
+            for card in game.deck.sets[index].cards:
+                if (held >> card & 1 and not game.rules.bluff) or not held & ~(1 << card):
                     continue
                 yield from (Ask(mover, target, card) for target in targets)
