@@ -44,7 +44,7 @@ class SamplerBackend:
     name = "sample"
 
     def __init__(self, samples: int = 20_000, seed: int = 0, *, max_bytes: int = 1_000_000_000,
-                 max_operations: float = 3e8, burn_in: int = 500, thin: int = 4) -> None:
+                 max_operations: float = 6e7, burn_in: int = 500, thin: int = 4) -> None:
         self.samples = samples
         self.seed = seed
         self.max_bytes = max_bytes
