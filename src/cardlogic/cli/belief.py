@@ -1,0 +1,86 @@
+"""``cardlogic belief RECORD``: where every card in play is, from the record's observer's view."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from rich.console import Console
+from rich.table import Table
+
+from cardlogic.belief import Belief, Marginals
+from cardlogic.cli.common import load_record, report
+from cardlogic.literature import RecordError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("belief", help="probability of every card at every player",
+                                   description="Print P(player holds card) for every card in play, as the record's "
+                                               "observer (Me:) sees it, or as a spectator when the record names none.")
+    parser.add_argument("record", help="game record file")
+    parser.add_argument("--method", choices=("auto", "exact", "sample", "csp"), default="auto",
+                        help="inference backend (default: exact where practical, else sampling)")
+    parser.add_argument("--samples", type=int, default=20000, help="deals to draw when sampling (default 20000)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed for sampling (default 0)")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    record = load_record(args.record)
+    if record is None:
+        return 1
+    try:
+        belief = Belief.from_record(record, method=args.method, samples=args.samples, seed=args.seed)
+        marginals = belief.marginals()
+    except RecordError as error:
+        return report(args.record, error)
+    observer = None if belief.observer is None else belief.game.players[belief.observer]
+    if args.json:
+        json.dump(as_json(marginals, observer), sys.stdout)
+        print()
+    else:
+        print_table(marginals, observer, belief)
+    return 0
+
+
+def as_json(marginals: Marginals, observer: str | None) -> dict:
+    return {
+        "observer": observer,
+        "method": marginals.method,
+        "deals": None if marginals.count is None else str(marginals.count),
+        "samples": marginals.samples,
+        "players": list(marginals.players),
+        "cards": {str(card): {player: float(p) for player, p in zip(marginals.players, row)}
+                  for card, row in zip(marginals.cards, marginals.probabilities)},
+    }
+
+
+def print_table(marginals: Marginals, observer: str | None, belief: Belief) -> None:
+    if marginals.count is not None:
+        source = f"exact over {marginals.count:,} consistent deals"
+    else:
+        source = f"sampled from {marginals.samples:,} deals"
+    title = f"{observer or 'Spectator'}'s view: P(player holds card), {source}"
+    table = Table(title=title, title_justify="left")
+    table.add_column("set")
+    table.add_column("card")
+    for player in marginals.players:
+        table.add_column(player + (" (me)" if player == observer else ""), justify="right")
+    deck = belief.game.deck
+    previous_set = None
+    for card, row in zip(marginals.cards, marginals.probabilities):
+        card_set = deck.set_of(card).name
+        table.add_row(card_set if card_set != previous_set else "", str(card), *(_cell(p) for p in row),
+                      end_section=False)
+        previous_set = card_set
+    Console().print(table)
+
+
+def _cell(probability: float) -> str:
+    if probability == 1.0:
+        return "[bold green]yes[/]"
+    if probability == 0.0:
+        return "[dim]·[/]"
+    return f"{probability:.3f}"

@@ -1,0 +1,1 @@
+"""Per-game translators from public events to constraints on the initial deal."""

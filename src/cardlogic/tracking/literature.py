@@ -1,0 +1,132 @@
+"""Literature's public history as constraints on the initial deal.
+
+Every card that moves in Literature moves in public, so a card whose place is
+unknown has never moved since the deal. :class:`LiteratureTracker` therefore
+keeps one :class:`~cardlogic.constraints.DealModel` over the *initial* deal and
+a map of the cards that have moved (with their current holders); each event
+narrows the model:
+
+* an ask says the asker held another card of the set at that moment: if no card
+  of the set has publicly reached the asker, one of the set's unmoved cards was
+  dealt to the asker (a clause); it says the asker lacked the asked card (not
+  under ``bluff=on``);
+* "no" says the target lacked the card; "yes" says where it was, and it moves;
+* under ``must-declare=on`` an asker held no whole set;
+* a claim reveals who held each card of its set (the record states it, or the
+  claim was correct, or every card's place was known): those cards are fixed.
+  (Claimed cards are shown and hand sizes are public, so a record of a wrong
+  claim names who held each card; see :class:`~cardlogic.literature.PublicState`.)
+
+The tracker checks only what the model can see cheaply; whether any deal is
+still consistent is for an inference backend (see :mod:`cardlogic.belief`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from cardlogic.cards import Card, card_mask
+from cardlogic.constraints import DealModel, InconsistentError
+from cardlogic.literature import Ask, Claim, Event, Game, PlayerState, PublicState
+
+
+class LiteratureTracker:
+    """The constraints one observer (or a spectator, ``observer=None``) can derive.
+
+    ``position`` is the observer's :class:`PlayerState` (a spectator's
+    :class:`PublicState`), which checks the rules; ``model`` constrains the deal.
+
+    >>> from cardlogic.literature import Game
+    >>> from cardlogic.decks import Deck
+    >>> game = Game(("A", "B", "C", "D"), deck=Deck.named("no-8s", sets=["LS", "HS"]), dealer=3)
+    >>> tracker = LiteratureTracker(game)
+    >>> tracker.push(Ask(3, 0, Card.parse("2S"), yes=False))
+    >>> tracker.model.allowed[Card.parse("2S")] & 0b1001
+    0
+    """
+
+    def __init__(self, game: Game, observer: int | None = None, hand: Iterable[int] = ()) -> None:
+        self.game = game
+        self.observer = observer
+        self.model = DealModel(game.players, game.sizes, game.deck.cards)
+        self._undo: list[DealModel] = []
+        mask = card_mask(hand)
+        if observer is None:
+            if mask:
+                raise ValueError("a spectator has no hand")
+            self.position: PublicState | PlayerState = PublicState(game)
+            self.public = self.position
+            return
+        self.position = PlayerState(game, observer, mask)
+        self.public = self.position.public
+        for card in self.model.cards:
+            if mask >> card & 1:
+                self.model.place(card, observer)
+            else:
+                self.model.forbid(card, observer)
+
+    def push(self, event: Event) -> Event:
+        """Apply ``event`` and return it as recorded (a claim with its revealed holders).
+
+        On :class:`IllegalEventError` or :class:`InconsistentError` nothing changes.
+        """
+        known = dict(self.public.known)
+        claimed = set(self.public.claimed)
+        event = self.position.push(event)
+        model = self.model.copy()
+        try:
+            self._constrain(model, known, claimed, event)
+        except InconsistentError:
+            self.position.pop()
+            raise
+        self._undo.append(self.model)
+        self.model = model
+        return event
+
+    def pop(self) -> Event:
+        """Undo the last event and return it."""
+        event = self.position.pop()
+        self.model = self._undo.pop()
+        return event
+
+    def in_play(self) -> list[Card]:
+        """Cards of sets not yet claimed, in deck order."""
+        return [card for i, card_set in enumerate(self.game.deck.sets) if i not in self.public.claimed
+                for card in card_set.cards]
+
+    # -- translation -------------------------------------------------------------------------------------------------
+
+    def _constrain(self, model: DealModel, known: dict[Card, int], claimed: set[int], event: Event) -> None:
+        """Narrow ``model`` by ``event``, given the cards ``known`` and sets ``claimed`` before it."""
+        if isinstance(event, Ask):
+            self._constrain_ask(model, known, claimed, event)
+        elif isinstance(event, Claim):
+            for card, holder in event.revealed or ():
+                _require_at(model, known, card, 1 << holder)
+
+    def _constrain_ask(self, model: DealModel, known: dict[Card, int], claimed: set[int], ask: Ask) -> None:
+        rules, deck = self.game.rules, self.game.deck
+        others = [c for c in deck.set_of(ask.card).cards if c != ask.card]
+        if not any(known.get(c) == ask.asker for c in others):
+            _require_somewhere(model, known, others, 1 << ask.asker)
+        if rules.must_declare:
+            for index, card_set in enumerate(deck.sets):
+                if index not in claimed:
+                    _require_somewhere(model, known, card_set.cards, ~(1 << ask.asker))
+        if not rules.bluff:
+            _require_at(model, known, ask.card, ~(1 << ask.asker))
+        _require_at(model, known, ask.card, (1 << ask.target) if ask.yes else ~(1 << ask.target))
+
+
+def _require_at(model: DealModel, known: dict[Card, int], card: Card, holders: int) -> None:
+    """``card`` is now at a holder in ``holders``: a card that never moved was dealt there."""
+    if card not in known:
+        model.restrict(card, holders)
+    elif not holders >> known[card] & 1:
+        raise InconsistentError(f"{card} is known to be with {model.holders[known[card]]}")
+
+
+def _require_somewhere(model: DealModel, known: dict[Card, int], cards: Iterable[Card], holders: int) -> None:
+    """At least one of ``cards`` is now at a holder in ``holders``."""
+    if not any(c in known and holders >> known[c] & 1 for c in cards):
+        model.require((c, holders) for c in cards if c not in known)
