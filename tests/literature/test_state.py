@@ -9,7 +9,7 @@ from cardlogic.cards import Card, card_mask, parse_cards
 from cardlogic.literature import (Ask, Claim, Game, GameError, IllegalEventError, Pass, PlayerState, PublicState,
                                   Result, State, read_record)
 
-from .helpers import MINI, mini, play, rejection
+from .helpers import mini, play, rejection
 
 C = Card.parse
 ANN, BOB, CAT, DAN = range(4)

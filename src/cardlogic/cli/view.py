@@ -6,7 +6,8 @@ import argparse
 import sys
 from dataclasses import replace
 
-from cardlogic.literature import RecordError, read_record, write_record
+from cardlogic.cli.common import load_record
+from cardlogic.literature import RecordError, write_record
 
 
 def _count(text: str) -> int:
@@ -28,16 +29,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    path = args.record
-    try:
-        with open(path, encoding="utf-8") as handle:
-            record = read_record(handle.read(), source=path)
-        view = record.view_as(args.player)
-    except (OSError, UnicodeDecodeError) as error:
-        print(f"{path}: {getattr(error, 'strerror', None) or error}", file=sys.stderr)
+    record = load_record(args.record)
+    if record is None:
         return 1
+    try:
+        view = record.view_as(args.player)
     except RecordError as error:
-        print(f"{path}:{error.line}: {error.message}" if error.line else f"{path}: {error.message}", file=sys.stderr)
+        print(f"{args.record}: {error.message}", file=sys.stderr)
         return 1
     if args.events is not None:
         view = replace(view, events=view.events[:args.events], lines=view.lines[:args.events])
