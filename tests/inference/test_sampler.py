@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
-import math
 
 import numpy as np
 import pytest
@@ -11,64 +9,16 @@ import pytest
 from cardlogic.constraints import Clause, DealModel, InconsistentError
 from cardlogic.inference.exact import ExactBackend, pack
 from cardlogic.inference.sampler import SamplerBackend, frequencies, sample_mcmc, starting_deal
+from tests.inference.brute_force import consistent_deals
+from tests.stats import chi_square_pvalue
 
 SAMPLER = SamplerBackend()
 CHAIN = SamplerBackend(max_operations=0)  # always the Markov chain
 
 
-def chi2_sf(statistic: float, df: int) -> float:
-    """P(chi-square with ``df`` degrees of freedom >= ``statistic``): the regularised upper incomplete gamma Q."""
-    a, x = df / 2, statistic / 2
-    if x <= 0:
-        return 1.0
-    log_prefix = a * math.log(x) - x - math.lgamma(a)
-    if x < a + 1:  # series for P(a, x)
-        term = total = 1 / a
-        n = 0
-        while abs(term) > abs(total) * 1e-15:
-            n += 1
-            term *= x / (a + n)
-            total += term
-        return max(0.0, 1 - math.exp(log_prefix) * total)
-    # Continued fraction for Q(a, x) (modified Lentz).
-    tiny = 1e-300
-    b = x + 1 - a
-    c, d = 1 / tiny, 1 / b
-    h = d
-    for i in range(1, 10_000):
-        an = -i * (i - a)
-        b += 2
-        d = an * d + b
-        d = tiny if abs(d) < tiny else d
-        c = b + an / c
-        c = tiny if abs(c) < tiny else c
-        d = 1 / d
-        h *= d * c
-        if abs(d * c - 1) < 1e-15:
-            break
-    return math.exp(log_prefix) * h
-
-
-def chi2_pvalue(observed: np.ndarray, expected: np.ndarray) -> float:
-    """Goodness of fit of ``observed`` counts to ``expected`` counts (cells with expectation 0 must be empty)."""
-    assert observed[expected == 0].sum() == 0
-    keep = expected > 0
-    statistic = float((((observed - expected) ** 2)[keep] / expected[keep]).sum())
-    return chi2_sf(statistic, int(keep.sum()) - 1)
-
-
-def test_chi2_sf_matches_known_values() -> None:
-    assert chi2_sf(3.841458820694124, 1) == pytest.approx(0.05, rel=1e-9)
-    assert chi2_sf(18.307038053275146, 10) == pytest.approx(0.05, rel=1e-9)
-    assert chi2_sf(2.0, 2) == pytest.approx(math.exp(-1), rel=1e-12)
-    assert chi2_sf(150.0, 100) == pytest.approx(0.000896, rel=1e-2)
-
-
 def all_deals(model: DealModel) -> list[tuple[int, ...]]:
     """Every consistent deal as the tuple of holders in ``model.cards`` order."""
-    options = [[h for h in range(len(model.holders)) if model.allowed[c] >> h & 1] for c in model.cards]
-    return [holders for holders in itertools.product(*options)
-            if model.is_consistent(dict(zip(model.cards, holders)))]
+    return [tuple(deal[c] for c in model.cards) for deal in consistent_deals(model)]
 
 
 def small_models() -> list[DealModel]:
@@ -96,7 +46,7 @@ def test_whole_deals_are_uniform(model: DealModel) -> None:
     counts = np.zeros(len(deals))
     for row in map(tuple, drawn.tolist()):
         counts[index[row]] += 1  # a KeyError would be an inconsistent deal
-    assert chi2_pvalue(counts, np.full(len(deals), n / len(deals))) > 1e-3
+    assert chi_square_pvalue(counts, np.full(len(deals), n / len(deals))) > 1e-3
 
 
 def late_game_model() -> DealModel:
@@ -128,7 +78,7 @@ def test_late_game_marginals_fit_the_exact_ones() -> None:
     n = 200_000
     posterior = SamplerBackend(samples=n, seed=11).posterior(model)
     assert posterior.method == "sample" and posterior.samples == n and posterior.count is None
-    pvalues = [chi2_pvalue(posterior.marginals[i] * n, exact[i] * n) for i in range(len(model.cards))]
+    pvalues = [chi_square_pvalue(posterior.marginals[i] * n, exact[i] * n) for i in range(len(model.cards))]
     assert min(pvalues) * len(pvalues) > 1e-3  # Bonferroni over the cards
     assert np.allclose(posterior.stderr, np.sqrt(posterior.marginals * (1 - posterior.marginals) / n))
 
