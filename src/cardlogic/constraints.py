@@ -111,12 +111,7 @@ class DealModel:
 
     def fixed_counts(self) -> list[int]:
         """How many cards are placed at each holder by their allowed sets alone."""
-        counts = [0] * len(self.holders)
-        for card in self.allowed:
-            holder = self.certain_holder(card)
-            if holder is not None:
-                counts[holder] += 1
-        return counts
+        return _fixed_counts(self.allowed.values(), len(self.holders))
 
     def is_consistent(self, deal: Mapping[int, int]) -> bool:
         """Whether ``deal`` (card -> holder index, every card of the model) satisfies the model."""
@@ -168,15 +163,21 @@ class DealModel:
             for card, mask in units.items():
                 new_allowed[CARDS[card]] &= mask
             pending = kept
-        counts = [0] * len(self.holders)
-        for mask in new_allowed.values():
-            if mask & (mask - 1) == 0:
-                counts[mask.bit_length() - 1] += 1
+        counts = _fixed_counts(new_allowed.values(), len(self.holders))
         for holder, (count, size) in enumerate(zip(counts, self.sizes)):
             if count > size:
                 raise InconsistentError(f"{self.holders[holder]} would hold {count} known cards of {size}")
         self.allowed = new_allowed
         self.clauses = _without_subsumed(kept)
+
+
+def _fixed_counts(masks: Iterable[int], holders: int) -> list[int]:
+    """How many of the allowed-holder ``masks`` name exactly one holder, per holder."""
+    counts = [0] * holders
+    for mask in masks:
+        if mask & (mask - 1) == 0:
+            counts[mask.bit_length() - 1] += 1
+    return counts
 
 
 def _without_subsumed(clauses: list[Clause]) -> list[Clause]:
