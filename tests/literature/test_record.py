@@ -253,6 +253,8 @@ class TestRecords:
             view.view_as("Ann")
         with pytest.raises(RecordError, match="unknown player 'Zed'"):
             record.view_as("Zed")
+        with pytest.raises(RecordError, match="no player has index 4"):
+            record.view_as(4)
 
     def test_spectator_records(self):
         record = replace(mini("Dan asks Ann for 9S: yes"), hands={})

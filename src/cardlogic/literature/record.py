@@ -228,6 +228,8 @@ class Record:
         Raises :class:`RecordError` when the record does not show that player's hand.
         """
         index = player if isinstance(player, int) else _record_player(self.game, player)
+        if not 0 <= index < len(self.game.players):
+            raise RecordError(0, f"no player has index {index}")
         if index not in self.hands:
             raise RecordError(0, f"the record does not show {self.game.players[index]}'s hand")
         return Record(self.game, index, {index: self.hands[index]}, list(self.events), list(self.lines))
