@@ -21,6 +21,9 @@ Per card ``k`` (arrays of length ``n``; holder arrays of shape ``(n, H)``):
 * ``choices[k, :nchoices[k]]``: the holders the card may go to;
 * ``sat[k, j]``: clause bits set by giving card ``k`` to holder ``j``;
 * ``last[k]``: card ``k`` ends its block; ``full[k]``: every bit of its block.
+
+The edge rule (room left, clause bits, block end) is written out in each table
+kernel: factored into an inlined helper it measured four times slower.
 """
 
 from __future__ import annotations
