@@ -62,8 +62,8 @@ def print_table(marginals: Marginals, observer: str | None, belief: Belief) -> N
         source = f"exact over {marginals.count:,} consistent deals"
     else:
         source = f"sampled from {marginals.samples:,} deals"
-    title = f"{observer or 'Spectator'}'s view: P(player holds card), {source}"
-    table = Table(title=title, title_justify="left")
+    title = f"{observer or 'Spectator'}'s view: P(player holds card)"
+    table = Table(title=title, title_justify="left", caption=source, caption_justify="left")
     table.add_column("set")
     table.add_column("card")
     for player in marginals.players:
