@@ -91,14 +91,19 @@ class Belief:
     def observer(self) -> int | None:
         return self.tracker.observer
 
-    def push(self, event: Event) -> None:
-        """Apply ``event``; if it is illegal or leaves no consistent deal, raise and change nothing."""
-        self.tracker.push(event)
+    def push(self, event: Event) -> Event:
+        """Apply ``event`` and return it as recorded (a claim with its revealed holders).
+
+        If it is illegal (:class:`~cardlogic.literature.IllegalEventError`) or leaves
+        no consistent deal (:class:`InconsistentError`), raise and change nothing.
+        """
+        recorded = self.tracker.push(event)
         self._posterior = None
         if not self.is_consistent():
             self.tracker.pop()
             self._posterior = None
-            raise InconsistentError(f"no deal is consistent with {event}")
+            raise InconsistentError("no deal is consistent with this event and what came before")
+        return recorded
 
     def pop(self) -> Event:
         """Undo the last event and return it."""

@@ -1,0 +1,70 @@
+"""``cardlogic live``: typed events grow the belief; bad lines are reported by number and change nothing."""
+
+import io
+
+import pytest
+
+from cardlogic.cli import main
+from cardlogic.literature import read_record
+
+SETUP = """Players: Ann Bob Cat Dan
+Deck: no-8s
+Sets: LS HS LH
+Dealer: Bob
+Me: Ann
+Hand Ann: 3S AS 5H 6H
+"""
+
+
+def run_live(tmp_path, monkeypatch, capsys, typed: str, setup: str = SETUP):
+    record = tmp_path / "game.txt"
+    record.write_text(setup)
+    monkeypatch.setattr("sys.stdin", io.StringIO(typed))
+    code = main(["live", str(record)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_accepted_events_report_new_certainties(tmp_path, monkeypatch, capsys):
+    code, out, err = run_live(tmp_path, monkeypatch, capsys,
+                              "Bob asks Ann for AS: yes\nBob asks Cat for 10S: no\nCat asks Dan for 3S: no\n"
+                              "Dan asks Ann for 3S: yes\n")
+    assert code == 0 and err == ""
+    assert "ok: Bob asks Ann for AS: yes; Bob to move" in out
+    assert "ok: Dan asks Ann for 3S: yes; Dan to move" in out
+
+
+def test_rejected_lines_are_numbered_and_change_nothing(tmp_path, monkeypatch, capsys):
+    typed = ("Ann asks Bob for 5H: yes\n"      # 1: not Ann's turn
+             "Bob asks Ann for 2D: no\n"       # 2: 2D is not in play
+             "Bob asks Ann for 3S: no\n"       # 3: Ann holds 3S, the answer must be yes
+             "Bob asks Cat for KS: no\n"       # 4: fine
+             "undo\nundo\n"                    # 5, 6: the second has nothing to undo
+             "save " + str(tmp_path / "out.txt") + "\n")
+    code, out, err = run_live(tmp_path, monkeypatch, capsys, typed)
+    assert code == 1
+    lines = err.splitlines()
+    assert [line.split(":")[1] for line in lines] == ["1", "2", "3", "6"]
+    assert "nothing to undo" in lines[-1]
+    saved = read_record((tmp_path / "out.txt").read_text())
+    assert saved.events == []
+
+
+# Bob and Ann ask each other in turn, all answered no: each ask rules a card out of Bob's hand, until the
+# eleventh leaves Bob fewer possible cards than he holds. Only counting deals finds that.
+CHAIN = ["Bob asks Ann for 2S: no", "Ann asks Bob for 4S: no", "Bob asks Ann for 9S: no", "Ann asks Bob for 10S: no",
+         "Bob asks Ann for 2H: no", "Ann asks Bob for JS: no", "Bob asks Ann for 3H: no", "Ann asks Bob for QS: no",
+         "Bob asks Ann for 4H: no", "Ann asks Bob for 6S: no", "Bob asks Ann for 7S: no"]
+
+
+def test_contradiction_found_by_inference_is_rejected(tmp_path, monkeypatch, capsys):
+    typed = "\n".join(CHAIN) + "\nsave " + str(tmp_path / "out.txt") + "\n"
+    code, out, err = run_live(tmp_path, monkeypatch, capsys, typed)
+    assert code == 1 and err.startswith("<input>:11: no deal is consistent")
+    assert len(read_record((tmp_path / "out.txt").read_text()).events) == 10
+
+
+@pytest.mark.parametrize("bad", ["Players: Ann\n", "Players: Ann Bob Cat Dan\nHand Zed: 2S\n"])
+def test_bad_setup_exits_1_with_file_and_line(tmp_path, monkeypatch, capsys, bad):
+    code, out, err = run_live(tmp_path, monkeypatch, capsys, "", setup=bad)
+    assert code == 1 and err.startswith(str(tmp_path / "game.txt") + ":")
