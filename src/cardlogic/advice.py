@@ -1,0 +1,498 @@
+"""Advice for one Literature player: how safe each claim is, what each question is worth, and what to do now.
+
+Everything is computed from the player's :class:`~cardlogic.belief.Belief`, the
+uniform distribution over the deals consistent with what they have seen:
+
+* a claim of a set: P(the player's team holds all of it), the most likely
+  complete assignment of its cards to teammates (the joint maximum, found by a
+  best-first search over exact conditional marginals) and P(that claim is
+  correct), and the expected points of claiming now under the house rules;
+* an ask: P(yes); the information it gains, ``H2(P(yes))`` bits (the belief is
+  uniform over consistent deals, so its entropy is ``log2(count)`` and a yes/no
+  answer removes exactly the answer's entropy; the asker's teammates learn the
+  same answer); the information it leaks, ``-log2 P_public(the asker holds
+  another card of the set and lacks the asked one)``, what a spectator learns
+  about the asker's hand from the question; and a value from looking ahead over
+  the asker's own turn;
+* one recommendation: ask, claim, pass the turn, or wait, with a one-line reason.
+
+>>> from cardlogic.literature import read_record
+>>> advice = advise_record(read_record(open("examples/mini.txt").read()))  # doctest: +SKIP
+>>> advice.recommendation.reason  # doctest: +SKIP
+'ask Bob for 4H: yes with probability 0.67'
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from cardlogic import inference
+from cardlogic.belief import Belief
+from cardlogic.cards import Card, iter_cards
+from cardlogic.constraints import DealModel, InconsistentError
+from cardlogic.literature import Ask, Claim, Event, Pass, PlayerState, Record
+
+CERTAIN = 1.0 - 1e-12
+"""Probabilities at least this large are treated as certainty (exact counts give exactly 1.0)."""
+
+SEARCH_LIMIT = 64
+"""Posteriors the joint-maximum search may compute for one set before completing greedily."""
+
+
+def entropy_bits(p: float) -> float:
+    """The entropy of a yes/no answer that is yes with probability ``p``, in bits.
+
+    >>> entropy_bits(0.5), entropy_bits(1.0)
+    (1.0, 0.0)
+    """
+    if p <= 0.0 or p >= 1.0:
+        return 0.0
+    return -(p * math.log2(p) + (1.0 - p) * math.log2(1.0 - p))
+
+
+@dataclass(frozen=True)
+class ClaimAdvice:
+    """What claiming set ``set_index`` now is worth to the observer's team.
+
+    ``assignment`` pairs every card of the set with a teammate: the most likely
+    complete placement (the joint maximum). ``p_correct`` is P(that claim is
+    correct), ``p_team_holds`` P(the team holds the whole set), and
+    ``expected_points`` the expected change of the score difference (team minus
+    opponents) from claiming now: ``value * (p_correct - P(the set goes to the
+    opponents))``. ``certain``: the claim is correct in every consistent deal;
+    ``forced``: the opponents have no cards, so the team must claim.
+    """
+
+    set_index: int
+    name: str
+    assignment: tuple[tuple[Card, int], ...]
+    p_correct: float
+    p_team_holds: float
+    expected_points: float
+    certain: bool
+    forced: bool
+
+    def event(self, claimer: int) -> Claim:
+        """The claim itself, made by ``claimer``."""
+        return Claim(claimer, self.set_index, self.assignment)
+
+
+@dataclass(frozen=True)
+class AskAdvice:
+    """One legal ask and what it is worth (see the module docstring for each number).
+
+    ``value`` is the expected number of cards the asker's turn collects from
+    this ask on, looking ahead over the turn, plus a bonus for completing a set;
+    ``leak_bits`` is None when not computed.
+    """
+
+    target: int
+    card: Card
+    p_yes: float
+    info_bits: float
+    leak_bits: float | None
+    value: float
+
+    def event(self, asker: int) -> Ask:
+        return Ask(asker, self.target, self.card)
+
+
+@dataclass(frozen=True)
+class Recommendation:
+    """The advised event (None: it is someone else's turn) and why, in one line."""
+
+    event: Event | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class Advice:
+    """Everything :func:`advise` works out for ``observer``.
+
+    ``asks`` lists the observer's legal asks (empty unless the observer is to
+    move), best value first; ``claims`` every unclaimed set (with ``thorough``
+    off, only those worth considering), safest first; ``hold`` the certain sets
+    worth holding back as stalemate breakers: a certain claim can be made at any
+    later turn and lets the claimer hand the turn to a teammate, and the
+    opponents cannot take its cards (they hold none of the set, so they cannot
+    ask for them).
+    """
+
+    observer: int
+    to_move: int | None
+    asks: tuple[AskAdvice, ...]
+    claims: tuple[ClaimAdvice, ...]
+    hold: tuple[int, ...]
+    recommendation: Recommendation
+
+
+# -- legal asks ------------------------------------------------------------------------------------------------------
+
+
+def legal_asks(view: PlayerState) -> list[Ask]:
+    """Every ask the viewing player may make now (``yes`` left open); empty when it is not their turn.
+
+    Asks for a card the player holds (legal under ``bluff=on``) are left out:
+    they are always answered no.
+    """
+    game, public, player = view.game, view.public, view.player
+    if public.is_over or (public.to_move is not None and public.to_move != player):
+        return []
+    hand = view.hand
+    if not hand:
+        return []
+    targets = [p for p in game.opponents(player) if public.sizes[p]]
+    if not targets:
+        return []
+    unclaimed = [index for index in range(len(game.set_masks)) if index not in public.claimed]
+    if game.rules.must_declare and any(game.set_masks[index] & ~hand == 0 for index in unclaimed):
+        return []
+    asks = []
+    for index in unclaimed:
+        if not hand & game.set_masks[index]:
+            continue
+        for card in iter_cards(game.set_masks[index] & ~hand):
+            asks.extend(Ask(player, target, card) for target in targets)
+    return asks
+
+
+# -- claims ----------------------------------------------------------------------------------------------------------
+
+
+def claim_advice(belief: Belief, set_index: int, total: int | None = None) -> ClaimAdvice:
+    """How safe claiming ``set_index`` is for the belief's observer (exact; ``total`` is ``belief.count()``)."""
+    game, tracker = belief.game, belief.tracker
+    observer = _observer(belief)
+    team = game.members(game.team_of(observer))
+    team_mask = sum(1 << p for p in team)
+    cards = game.deck.sets[set_index].cards
+    known = tracker.public.known
+    value = game.set_value(set_index)
+    forced = not tracker.public.team_cards(1 - game.team_of(observer))
+    fixed = {card: known[card] for card in cards if card in known}
+    unmoved = [card for card in cards if card not in known]
+    p_team, restricted = 0.0, None
+    if all(team_mask >> holder & 1 for holder in fixed.values()):
+        restricted = tracker.model.copy()
+        try:
+            for card in unmoved:
+                restricted.restrict(card, team_mask)
+            total = belief.count() if total is None else total
+            p_team = inference.count(restricted) / total
+        except InconsistentError:
+            p_team = 0.0
+    if p_team > 0.0:
+        assert restricted is not None
+        placements, p_given = _joint_maximum(restricted, unmoved)
+        assignment = {**fixed, **placements}
+        p_correct = p_team * p_given
+    else:
+        assignment = {card: fixed.get(card, observer) if team_mask >> fixed.get(card, observer) & 1 else observer
+                      for card in cards}
+        p_correct = 0.0
+    p_lost = 1.0 - p_team if game.rules.wrong_claim == "split" else 1.0 - p_correct
+    return ClaimAdvice(set_index, game.deck.sets[set_index].name, tuple(sorted(assignment.items())), p_correct,
+                       p_team, value * (p_correct - p_lost), p_correct >= CERTAIN, forced)
+
+
+def _joint_maximum(model: DealModel, cards: Sequence[Card]) -> tuple[dict[Card, int], float]:
+    """The most likely joint placement of ``cards`` in ``model`` and its probability (exact best-first search).
+
+    A node is a partial placement with its exact probability; its children place
+    one more card, with probabilities from the node's exact posterior. Nodes are
+    expanded most probable first, so the first complete node taken out is the
+    joint maximum. Cards the node's posterior makes certain are placed at once.
+    """
+    tie = 0
+    heap: list[tuple[float, int, dict[Card, int]]] = [(-1.0, tie, {})]
+    expansions = 0
+    while True:
+        negative, _, prefix = heapq.heappop(heap)
+        if len(prefix) == len(cards):
+            return prefix, -negative
+        node = model.copy()
+        for card, holder in prefix.items():
+            node.place(card, holder)
+        posterior = inference.infer(node, "exact")
+        rows = {card: i for i, card in enumerate(posterior.cards)}
+        open_cards = [card for card in cards if card not in prefix]
+        prefix = dict(prefix)
+        for card in list(open_cards):
+            row = posterior.marginals[rows[card]]
+            holder = int(np.argmax(row))
+            if row[holder] >= CERTAIN:
+                prefix[card] = holder
+                open_cards.remove(card)
+        expansions += 1
+        if not open_cards:
+            tie += 1
+            heapq.heappush(heap, (negative, tie, prefix))
+            continue
+        # Branch on the card whose placement is most settled: the search stays narrow.
+        card = max(open_cards, key=lambda c: posterior.marginals[rows[c]].max())
+        row = posterior.marginals[rows[card]]
+        if expansions >= SEARCH_LIMIT:  # give up exhaustiveness: complete this node greedily
+            for other in open_cards:
+                prefix[other] = int(np.argmax(posterior.marginals[rows[other]]))
+            joint = inference.joint(model, prefix, method="exact")
+            return prefix, joint
+        for holder in np.flatnonzero(row):
+            tie += 1
+            heapq.heappush(heap, (negative * float(row[holder]), tie, {**prefix, card: int(holder)}))
+
+
+# -- asks ------------------------------------------------------------------------------------------------------------
+
+
+def ask_advice(belief: Belief, public: Belief | None = None, lookahead: int = 6) -> list[AskAdvice]:
+    """Every legal ask of the observer with its numbers, best value first.
+
+    ``public`` is a spectator's belief over the same history (for ``leak_bits``;
+    None leaves them out). ``lookahead`` is how many of the most likely asks get
+    an exact second step (the belief after a yes); the others are valued by their
+    first step.
+    """
+    view = belief.tracker.position
+    assert isinstance(view, PlayerState)
+    asks = legal_asks(view)
+    if not asks:
+        return []
+    table = _current_table(belief)
+    leaks: dict[Card, float | None] = {}
+    first = [(float(table[ask.card][ask.target]), ask) for ask in asks]
+    bonus = {ask.card: _completion_bonus(belief, table, ask.card) for ask in asks}
+    ranked = sorted(first, key=lambda item: -(item[0] * (1.0 + bonus[item[1].card])))
+    second: dict[Ask, float] = {}
+    for p, ask in ranked[:lookahead]:
+        if 0.0 < p:
+            second[ask] = _best_next(belief, ask)
+    advice = []
+    for p, ask in first:
+        if ask.card not in leaks:
+            leaks[ask.card] = None if public is None else leak_bits(public, ask)
+        value = p * (1.0 + bonus[ask.card] + second.get(ask, p))
+        advice.append(AskAdvice(ask.target, ask.card, p, entropy_bits(p), leaks[ask.card], value))
+    advice.sort(key=lambda a: (-a.value, -a.p_yes, a.card, a.target))
+    return advice
+
+
+def leak_bits(public: Belief, ask: Ask) -> float:
+    """What a spectator learns about the asker's hand from ``ask`` being asked, in bits.
+
+    ``-log2 q`` with q the spectator's P(the asker may make this ask: holds
+    another card of its set, and lacks the card unless ``bluff=on``), from exact
+    counts: the deals where the ask is possible are those where it is answered
+    yes plus those where it is answered no.
+    """
+    total = public.count()
+    possible = 0
+    for yes in (True, False):
+        try:
+            public.tracker.push(Ask(ask.asker, ask.target, ask.card, yes))
+        except ValueError:
+            continue
+        try:
+            possible += inference.count(public.tracker.model)
+        finally:
+            public.tracker.pop()
+    return max(0.0, -math.log2(possible / total)) if possible else math.inf
+
+
+def _current_table(belief: Belief) -> dict[Card, np.ndarray]:
+    marginals = belief.marginals()
+    return dict(zip(marginals.cards, marginals.probabilities))
+
+
+def _completion_bonus(belief: Belief, table: dict[Card, np.ndarray], card: Card) -> float:
+    """A bonus for an ask whose yes would leave the opponents with no other card of its set (by marginals)."""
+    game, observer = belief.game, _observer(belief)
+    opponents = list(game.opponents(observer))
+    set_index = game.deck.set_index_of(card)
+    outside = sum(float(table[c][opponents].sum()) for c in game.deck.sets[set_index].cards if c != card)
+    return game.set_value(set_index) * max(0.0, 1.0 - outside)
+
+
+def _best_next(belief: Belief, ask: Ask) -> float:
+    """The best P(yes) of the asker's next ask after ``ask`` is answered yes (exact)."""
+    try:
+        belief.push(Ask(ask.asker, ask.target, ask.card, True))
+    except ValueError:
+        return 0.0
+    try:
+        view = belief.tracker.position
+        assert isinstance(view, PlayerState)
+        asks = legal_asks(view)
+        if not asks:
+            return 1.0 if view.hand else 0.0  # nothing left to ask: the team may claim or pass
+        table = _current_table(belief)
+        return max(float(table[a.card][a.target]) for a in asks)
+    finally:
+        belief.pop()
+
+
+# -- passing the turn ------------------------------------------------------------------------------------------------
+
+
+def prospects(belief: Belief, player: int, samples: int = 64, seed: int = 0) -> float:
+    """The observer's estimate of the best P(yes) ``player`` (a teammate) could ask for on their turn.
+
+    Averages, over deals drawn from the belief, the best of the observer's
+    P(target holds card) over the asks ``player`` could make in that deal.
+    """
+    game, public = belief.game, belief.tracker.public
+    table = _current_table(belief)
+    cards, deals = belief.sample(samples, seed)
+    column = {card: j for j, card in enumerate(cards)}
+    targets = [p for p in game.opponents(player) if public.sizes[p]]
+    if not targets or not public.sizes[player]:
+        return 0.0
+    live = [index for index in range(len(game.deck.sets)) if index not in public.claimed]
+    best_total = 0.0
+    for deal in deals:
+        best = 0.0
+        for index in live:
+            set_cards = game.deck.sets[index].cards
+            mine = [c for c in set_cards if deal[column[c]] == player]
+            if not mine:
+                continue
+            for card in set_cards:
+                if deal[column[card]] != player:
+                    best = max(best, max(float(table[card][t]) for t in targets))
+        best_total += best
+    return best_total / len(deals)
+
+
+# -- the recommendation ----------------------------------------------------------------------------------------------
+
+
+def advise(belief: Belief, public: Belief | None = None, *, thorough: bool = True, seed: int = 0) -> Advice:
+    """Claims, asks and one recommended event for the belief's observer.
+
+    ``public``: a spectator's belief over the same history, for leak figures.
+    With ``thorough`` off (for bots), claims are worked out exactly only for sets
+    whose marginals allow P(team holds all) of at least one half, and asks get
+    no leak figures.
+    """
+    game, public_state = belief.game, belief.tracker.public
+    observer = _observer(belief)
+    to_move = public_state.to_move
+    claims = _claims(belief, thorough)
+    hold = tuple(c.set_index for c in claims if c.certain and not c.forced)
+    moving = not public_state.is_over and to_move in (None, observer)
+    asks = tuple(ask_advice(belief, public if thorough else None)) if moving else ()
+    if not moving:
+        who = "nobody: the game is over" if public_state.is_over else f"{game.players[to_move]} is to move"
+        return Advice(observer, to_move, asks, claims, hold, Recommendation(None, f"wait: {who}"))
+    if not thorough and (not asks or asks[0].p_yes == 0.0):  # a claim may be needed: weigh every set
+        claims = _claims(belief, True)
+    recommendation = _recommend(belief, claims, asks, seed)
+    if isinstance(recommendation.event, Claim):
+        hold = tuple(index for index in hold if index != recommendation.event.set_index)
+    return Advice(observer, to_move, asks, claims, hold, recommendation)
+
+
+def _claims(belief: Belief, thorough: bool) -> tuple[ClaimAdvice, ...]:
+    game, public = belief.game, belief.tracker.public
+    observer = _observer(belief)
+    live = [index for index in range(len(game.deck.sets)) if index not in public.claimed]
+    if not live:
+        return ()
+    total = belief.count()
+    if not thorough:
+        table = _current_table(belief)
+        team = list(game.members(game.team_of(observer)))
+        live = [index for index in live
+                if min(float(table[c][team].sum()) for c in game.deck.sets[index].cards) >= 0.5]
+    claims = [claim_advice(belief, index, total) for index in live]
+    claims.sort(key=lambda c: (-c.p_correct, -c.expected_points, c.set_index))
+    return tuple(claims)
+
+
+HOLD_ASK = 0.999
+"""A best ask at least this likely is taken before claiming a certain set (the set can wait)."""
+RISKY_CLAIM = 0.8
+"""An uncertain claim is made when P(correct) reaches this and the opponents could still take its cards."""
+
+
+def _recommend(belief: Belief, claims: Sequence[ClaimAdvice], asks: Sequence[AskAdvice], seed: int) -> Recommendation:
+    game, public = belief.game, belief.tracker.public
+    observer = _observer(belief)
+    view = belief.tracker.position
+    assert isinstance(view, PlayerState)
+    names = game.players
+    mates = [p for p in game.teammates(observer) if public.sizes[p]]
+    if public.may_pass and mates:
+        own = max((a.p_yes for a in asks), default=0.0) if view.hand else -1.0
+        scored = [(prospects(belief, mate, seed=seed), mate) for mate in mates]
+        best, mate = max(scored)
+        if best > own:
+            return Recommendation(Pass(observer, mate), f"pass to {names[mate]}: best ask about {best:.2f} likely "
+                                                        f"against {max(own, 0.0):.2f} for me")
+        if not view.hand:
+            return Recommendation(Pass(observer, mate), f"pass to {names[mate]}: I have no cards")
+    certain = [c for c in claims if c.certain]
+    if claims and claims[0].forced:
+        claim = claims[0]
+        return Recommendation(claim.event(observer), f"claim {claim.name}: the opponents have no cards "
+                                                     f"(correct with probability {claim.p_correct:.2f})")
+    if not asks:
+        if certain:
+            return Recommendation(certain[0].event(observer), f"claim {certain[0].name}: certain, and no ask is left")
+        claim = max(claims, key=lambda c: (c.expected_points, c.p_correct)) if claims else None
+        if claim is None:
+            claim = claim_advice(belief, min(i for i in range(len(game.deck.sets)) if i not in public.claimed))
+        return Recommendation(claim.event(observer), f"claim {claim.name}: no ask is possible "
+                                                     f"(correct with probability {claim.p_correct:.2f})")
+    best = asks[0]
+    if best.p_yes == 0.0 and claims:  # every ask is surely answered no: only a claim makes progress
+        claim = certain[0] if certain else max(claims, key=lambda c: (c.expected_points, c.p_correct))
+        return Recommendation(claim.event(observer), f"claim {claim.name}: no ask can succeed (correct with "
+                                                     f"probability {claim.p_correct:.2f})")
+    risky = [c for c in claims if not c.certain and c.p_team_holds < CERTAIN and c.p_correct >= RISKY_CLAIM]
+    if risky and best.p_yes < HOLD_ASK:
+        claim = risky[0]
+        return Recommendation(claim.event(observer), f"claim {claim.name} before the opponents break it: correct "
+                              f"with probability {claim.p_correct:.2f}, {claim.expected_points:+.2f} points expected")
+    if certain and best.p_yes < HOLD_ASK:
+        scored = [(prospects(belief, mate, seed=seed), mate) for mate in mates]
+        if scored and max(scored)[0] > best.p_yes:
+            claim = certain[0]
+            return Recommendation(claim.event(observer), f"claim {claim.name} (certain) to hand the turn to "
+                                  f"{names[max(scored)[1]]}: stalemate breaker")
+    reason = f"ask {names[best.target]} for {best.card}: yes with probability {best.p_yes:.2f}"
+    if certain:
+        reason += f"; hold {', '.join(c.name for c in certain)} back (certain)"
+    return Recommendation(best.event(observer), reason)
+
+
+# -- records ---------------------------------------------------------------------------------------------------------
+
+
+def advise_record(record: Record, **options) -> Advice:
+    """The advice for a record's observer (``Me:``) after its last event; ValueError for a spectator's record.
+
+    ``options`` go to :class:`Belief` (``method`` and so on). Raises
+    :class:`~cardlogic.literature.RecordError` like :meth:`Belief.from_record`.
+    """
+    if record.observer is None:
+        raise ValueError("advice needs a player's view: the record names no Me player")
+    belief = Belief.from_record(record, **options)
+    public = Belief(record.game)
+    for event in belief.tracker.public.history:
+        public.tracker.push(event)
+    return advise(belief, public)
+
+
+def _observer(belief: Belief) -> int:
+    if belief.observer is None:
+        raise ValueError("advice needs a player's belief, not a spectator's")
+    return belief.observer
+
+
+__all__ = ["Advice", "AskAdvice", "ClaimAdvice", "Recommendation", "advise", "advise_record", "ask_advice",
+           "claim_advice", "entropy_bits", "leak_bits", "legal_asks", "prospects"]

@@ -1,0 +1,227 @@
+"""Literature players: bots that see only their own view and choose the next event.
+
+Every bot follows :class:`Bot`: it is built for one seat of one game with the
+hand it was dealt, and ``choose(view)`` returns its event when it is to move,
+where ``view`` is its :class:`~cardlogic.literature.PlayerState` (own hand and
+the public history, kept up to date by the referee). Bots read new history
+events incrementally, so a game costs each of them about one update per event.
+
+* ``random``: a uniformly random legal ask; claims only sets in its own hand, or
+  a guess when it cannot ask.
+* ``counting``: what strong public bots and careful players do without
+  probability: the has/lacks matrix with elimination rules
+  (:class:`~cardlogic.tracking.counting.CountingTracker`); asks for cards known
+  to be at an opponent first, else the most likely card by counting unknown
+  slots; claims as soon as every card of a set is known to be with its team.
+* ``advisor``: exact inference (:class:`~cardlogic.belief.Belief`) and the
+  recommendation of :func:`cardlogic.advice.advise`.
+
+>>> import random
+>>> from cardlogic.literature import Game, PlayerState, State
+>>> game = Game(("Ann", "Bob", "Cat", "Dan"), dealer=0)
+>>> state = State.deal(game, random.Random(1))
+>>> bot = make_bot("counting", game, 0, state.hands[0], seed=1)
+>>> state.push(bot.choose(PlayerState(game, 0, state.hands[0]))).asker
+0
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Protocol
+
+from cardlogic.advice import advise, legal_asks
+from cardlogic.belief import Belief
+from cardlogic.cards import Card, iter_cards
+from cardlogic.literature import Ask, Claim, Event, Game, Pass, PlayerState
+from cardlogic.tracking.counting import CountingTracker
+
+
+class Bot(Protocol):
+    """A player for one seat: ``choose(view)`` gives its event when ``view.player`` is to move."""
+
+    name: str
+
+    def choose(self, view: PlayerState) -> Event: ...
+
+
+class _Seat:
+    """What every bot keeps: the game, its seat, its dealt hand, a random generator and the events read so far."""
+
+    name = "seat"
+
+    def __init__(self, game: Game, player: int, hand: int, seed: int = 0) -> None:
+        self.game, self.player, self.dealt = game, player, hand
+        self.rng = random.Random(seed)
+        self._seen = 0
+
+    def _new_events(self, view: PlayerState) -> tuple[Event, ...]:
+        history = view.history
+        fresh = history[self._seen:]
+        self._seen = len(history)
+        return fresh
+
+    def _mates_with_cards(self, view: PlayerState) -> list[int]:
+        return [p for p in self.game.teammates(self.player) if view.public.sizes[p]]
+
+    def _live_sets(self, view: PlayerState) -> list[int]:
+        return [i for i in range(len(self.game.deck.sets)) if i not in view.public.claimed]
+
+    def _own_whole_set(self, view: PlayerState) -> Claim | None:
+        """A claim of a set entirely in the bot's own hand (always correct), if there is one."""
+        for index in self._live_sets(view):
+            mask = self.game.set_masks[index]
+            if mask & ~view.hand == 0:
+                return Claim(self.player, index, tuple((card, self.player) for card in iter_cards(mask)))
+        return None
+
+
+class RandomBot(_Seat):
+    """A random legal ask; claims only a set it holds entirely, or a guess when it cannot ask.
+
+    Unlike :class:`cardlogic.literature.RandomBot` it sees only its own hand.
+    After its claim it passes to a random teammate half the time.
+    """
+
+    name = "random"
+
+    def choose(self, view: PlayerState) -> Event:
+        mates = self._mates_with_cards(view)
+        if view.public.may_pass and mates and (not view.hand or self.rng.random() < 0.5):
+            return Pass(self.player, self.rng.choice(mates))
+        claim = self._own_whole_set(view)
+        if claim is not None:
+            return claim
+        asks = legal_asks(view)
+        if asks:
+            return self.rng.choice(asks)
+        index = self.rng.choice(self._live_sets(view))
+        team = [self.player] + list(self.game.teammates(self.player))
+        return Claim(self.player, index, tuple(
+            (card, self.player if view.hand >> card & 1 else self.rng.choice(team))
+            for card in self.game.deck.sets[index].cards))
+
+
+class CountingBot(_Seat):
+    """The has/lacks-matrix player: known cards first, then the likeliest by counting, claims only when sure.
+
+    * Asks for a card known to be at an opponent when it can (preferring the set
+      with the fewest cards still outside its team).
+    * Otherwise asks for the card and opponent with the best counting estimate:
+      the opponent's unknown slots over the unknown slots of every player who
+      may hold the card.
+    * Claims a set as soon as every card of it is known to be with its team.
+    * After a claim it keeps the turn if it knows where a card is, else passes to
+      a teammate who can ask for a known card, if any.
+    * When it must claim (the opponents have no cards, or no ask is possible) it
+      places each card with its known holder, or the teammate who may hold it
+      with the most unknown slots.
+    """
+
+    name = "counting"
+
+    def __init__(self, game: Game, player: int, hand: int, seed: int = 0) -> None:
+        super().__init__(game, player, hand, seed)
+        self.tracker = CountingTracker(game, player, iter_cards(hand))
+
+    def choose(self, view: PlayerState) -> Event:
+        for event in self._new_events(view):
+            self.tracker.push(event)
+        game, tracker, player = self.game, self.tracker, self.player
+        team = game.members(game.team_of(player))
+        mates = self._mates_with_cards(view)
+        live = self._live_sets(view)
+        if not view.hand:
+            return Pass(player, max(mates, key=lambda p: (view.public.sizes[p], -p)))
+        for index in live:
+            cards = game.deck.sets[index].cards
+            if all(tracker.known_holder(c) in team for c in cards):
+                return Claim(player, index, tuple((c, tracker.known_holder(c)) for c in cards))  # type: ignore[misc]
+        if not view.public.team_cards(1 - game.team_of(player)):
+            return self._guess(live)
+        asks = legal_asks(view)
+        known = [a for a in asks if tracker.known_holder(a.card) == a.target]
+        if view.public.may_pass and not known and mates:
+            for mate in mates:
+                if self._known_ask_for(mate, view):
+                    return Pass(player, mate)
+        if known:
+            return min(known, key=lambda a: (self._outside_team(a.card), self.rng.random()))
+        if asks:
+            return max(asks, key=lambda a: (self._estimate(a), self.rng.random()))
+        return self._guess(live)
+
+    def _estimate(self, ask: Ask) -> float:
+        tracker = self.tracker
+        if not tracker.may_hold(ask.target, ask.card):
+            return 0.0
+        slots = {p: tracker.unknown_slots(p) for p in range(len(self.game.players))
+                 if p != self.player and tracker.may_hold(p, ask.card)}
+        total = sum(slots.values())
+        return slots[ask.target] / total if total else 0.0
+
+    def _outside_team(self, card: Card) -> int:
+        team = self.game.members(self.game.team_of(self.player))
+        cards = self.game.deck.set_of(card).cards
+        return sum(1 for c in cards if self.tracker.known_holder(c) not in team)
+
+    def _known_ask_for(self, mate: int, view: PlayerState) -> bool:
+        """Whether ``mate`` surely holds a card of a set with another card known at an opponent."""
+        game, tracker = self.game, self.tracker
+        opponents = game.opponents(self.player)
+        for index in self._live_sets(view):
+            cards = game.deck.sets[index].cards
+            if tracker.minimum[mate][index] and any(tracker.known_holder(c) in opponents for c in cards):
+                return True
+        return False
+
+    def _guess(self, live: list[int]) -> Claim:
+        game, tracker, player = self.game, self.tracker, self.player
+        team = game.members(game.team_of(player))
+
+        def known_at_team(index: int) -> int:
+            return sum(1 for c in game.deck.sets[index].cards if tracker.known_holder(c) in team)
+
+        index = max(live, key=lambda i: (known_at_team(i), -i))
+        placements = []
+        for card in game.deck.sets[index].cards:
+            holder = tracker.known_holder(card)
+            if holder not in team:
+                candidates = [p for p in team if tracker.may_hold(p, card)] or list(team)
+                holder = max(candidates, key=lambda p: (tracker.unknown_slots(p), -p))
+            placements.append((card, holder))
+        return Claim(player, index, tuple(placements))
+
+
+class AdvisorBot(_Seat):
+    """Plays the recommendation of :func:`cardlogic.advice.advise` from an exact, incrementally updated belief."""
+
+    name = "advisor"
+
+    def __init__(self, game: Game, player: int, hand: int, seed: int = 0) -> None:
+        super().__init__(game, player, hand, seed)
+        self.belief = Belief(game, player, iter_cards(hand))
+        self._decisions = 0
+
+    def choose(self, view: PlayerState) -> Event:
+        for event in self._new_events(view):
+            self.belief.push(event)
+        self._decisions += 1
+        advice = advise(self.belief, thorough=False, seed=self.rng.randrange(1 << 30))
+        event = advice.recommendation.event
+        assert event is not None, advice.recommendation.reason
+        return event
+
+
+BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "counting": CountingBot, "advisor": AdvisorBot}
+"""Bot classes by name; each is built as ``BOTS[name](game, player, dealt_hand, seed=...)``."""
+
+
+def make_bot(name: str, game: Game, player: int, hand: int, seed: int = 0) -> Bot:
+    """The bot called ``name`` for ``player``'s seat, dealt ``hand`` (a card mask); ValueError for an unknown name."""
+    try:
+        factory = BOTS[name]
+    except KeyError:
+        raise ValueError(f"unknown bot {name!r} (expected one of {', '.join(BOTS)})") from None
+    return factory(game, player, hand, seed=seed)

@@ -1,0 +1,104 @@
+"""``cardlogic advise RECORD``: claim safety, every question's worth and one recommendation for the record's observer."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+
+from rich.console import Console
+from rich.table import Table
+
+from cardlogic.advice import Advice, advise_record
+from cardlogic.cli.common import load_record, report
+from cardlogic.literature import Ask, Claim, Game, Pass, RecordError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "advise", help="claim safety, the value of every question, and what to do now",
+        description="For the record's observer (Me:): every unclaimed set's claim (P(team holds it), the most likely "
+                    "assignment and P(it is correct), expected points), every legal ask when the observer is to move "
+                    "(P(yes), bits gained, bits leaked to the table, look-ahead value), and one recommendation.")
+    parser.add_argument("record", help="game record file (a player's view: it must name Me)")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    record = load_record(args.record)
+    if record is None:
+        return 1
+    if record.observer is None:
+        print(f"{args.record}: advice needs a player's view: add a Me: line", file=sys.stderr)
+        return 1
+    try:
+        advice = advise_record(record)
+    except RecordError as error:
+        return report(args.record, error)
+    if args.json:
+        json.dump(as_json(advice, record.game), sys.stdout)
+        print()
+    else:
+        print_advice(advice, record.game)
+    return 0
+
+
+def _bits(value: float | None) -> float | None:
+    return None if value is None or math.isinf(value) else value
+
+
+def event_json(event: Ask | Claim | Pass | None, game: Game) -> dict:
+    names = game.players
+    if isinstance(event, Ask):
+        return {"action": "ask", "player": names[event.asker], "target": names[event.target], "card": str(event.card)}
+    if isinstance(event, Claim):
+        return {"action": "claim", "player": names[event.claimer], "set": game.deck.sets[event.set_index].name,
+                "assignment": {str(card): names[holder] for card, holder in event.assignment}}
+    if isinstance(event, Pass):
+        return {"action": "pass", "player": names[event.giver], "receiver": names[event.receiver]}
+    return {"action": "wait"}
+
+
+def as_json(advice: Advice, game: Game) -> dict:
+    names = game.players
+    return {
+        "observer": names[advice.observer],
+        "to_move": None if advice.to_move is None else names[advice.to_move],
+        "asks": [{"target": names[a.target], "card": str(a.card), "p_yes": a.p_yes, "info_bits": a.info_bits,
+                  "leak_bits": _bits(a.leak_bits), "value": a.value} for a in advice.asks],
+        "claims": [{"set": c.name, "assignment": {str(card): names[holder] for card, holder in c.assignment},
+                    "p_correct": c.p_correct, "p_team_holds": c.p_team_holds, "expected_points": c.expected_points,
+                    "certain": c.certain, "forced": c.forced} for c in advice.claims],
+        "hold": [game.deck.sets[index].name for index in advice.hold],
+        "recommendation": {**event_json(advice.recommendation.event, game), "reason": advice.recommendation.reason},
+    }
+
+
+def print_advice(advice: Advice, game: Game) -> None:
+    names = game.players
+    console = Console()
+    claims = Table(title=f"{names[advice.observer]}'s claims", title_justify="left")
+    for column in ("set", "P(team holds)", "best assignment", "P(correct)", "expected points", ""):
+        claims.add_column(column, justify="left" if column in ("set", "best assignment", "") else "right")
+    for c in advice.claims:
+        by_holder: dict[int, list[str]] = {}
+        for card, holder in c.assignment:
+            by_holder.setdefault(holder, []).append(str(card))
+        placed = "; ".join(f"{names[h]} {' '.join(cards)}" for h, cards in by_holder.items())
+        flags = " ".join(flag for flag, on in (("certain", c.certain), ("forced", c.forced),
+                                                ("hold", c.set_index in advice.hold)) if on)
+        claims.add_row(c.name, f"{c.p_team_holds:.3f}", placed, f"{c.p_correct:.3f}", f"{c.expected_points:+.2f}",
+                       flags)
+    console.print(claims)
+    if advice.asks:
+        asks = Table(title=f"{names[advice.observer]}'s asks, best first", title_justify="left")
+        for column in ("ask", "P(yes)", "bits gained", "bits leaked", "value"):
+            asks.add_column(column, justify="left" if column == "ask" else "right")
+        for a in advice.asks:
+            leak = _bits(a.leak_bits)
+            asks.add_row(f"{names[a.target]} for {a.card}", f"{a.p_yes:.3f}", f"{a.info_bits:.3f}",
+                         "-" if leak is None else f"{leak:.3f}", f"{a.value:.3f}")
+        console.print(asks)
+    console.print(f"[bold]Recommendation:[/] {advice.recommendation.reason}")

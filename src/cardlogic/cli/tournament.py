@@ -1,0 +1,87 @@
+"""``cardlogic tournament --bots A,B``: paired games between two bots' teams, with win rates and 95% intervals."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from cardlogic.bots import BOTS
+from cardlogic.decks import DECK_NAMES
+from cardlogic.literature import GameError, Rules
+from cardlogic.literature.rules import MAX_PLAYERS, MIN_PLAYERS
+from cardlogic.tournament import TournamentResult, tournament
+
+
+def _bots(text: str) -> tuple[str, str]:
+    names = tuple(name.strip() for name in text.split(","))
+    if len(names) != 2 or any(name not in BOTS for name in names) or names[0] == names[1]:
+        raise argparse.ArgumentTypeError(f"expected two different bots out of {', '.join(BOTS)}, as A,B")
+    return names  # type: ignore[return-value]
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive number, not {text}")
+    return value
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "tournament", help="play two bots' teams against each other and report win rates",
+        description="Play GAMES games between a team of bot A and a team of bot B (one bot per team, every seat of "
+                    "the team), in pairs on the same deal with the teams (so seats and the first move) swapped, and "
+                    "print win, tie and loss rates with 95%% Wilson intervals. Bots: " + ", ".join(BOTS) + ".")
+    parser.add_argument("--bots", type=_bots, required=True, metavar="A,B", help="the two bots, e.g. advisor,counting")
+    parser.add_argument("--players", type=int, default=6, choices=range(MIN_PLAYERS, MAX_PLAYERS + 1), metavar="N",
+                        help=f"players, {MIN_PLAYERS} to {MAX_PLAYERS} (default 6)")
+    parser.add_argument("--games", type=_positive, default=100, help="games to play (default 100)")
+    parser.add_argument("--seed", type=int, default=0, help="seed for the deals and the bots (default 0)")
+    parser.add_argument("--deck", default="no-8s", choices=DECK_NAMES, help="deck variant (default no-8s)")
+    parser.add_argument("--rules", default="", help="house rules, e.g. \"wrong-claim=opponents high-double=on\"")
+    parser.add_argument("--jobs", type=_positive, default=os.cpu_count() or 1,
+                        help="processes to play in parallel (default: every core); results do not depend on it")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        rules = Rules.parse(args.rules)
+    except GameError as error:
+        print(f"cardlogic tournament: {error}", file=sys.stderr)
+        return 2
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+               TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task(f"{args.bots[0]} v {args.bots[1]}", total=args.games)
+        result = tournament(args.bots, players=args.players, games=args.games, seed=args.seed, deck=args.deck,
+                            rules=rules, jobs=args.jobs, progress=lambda n: progress.advance(task, n))
+    if args.json:
+        json.dump(result.as_json(), sys.stdout)
+        print()
+    else:
+        print_result(result)
+    return 0
+
+
+def print_result(result: TournamentResult) -> None:
+    summary = result.as_json()
+    first, second = result.bots
+    table = Table(title=f"{first} v {second}: {result.games} games, {result.players} players, deck {result.deck}, "
+                        f"seed {result.seed}", title_justify="left")
+    for column in ("result", "games", "rate", "95% interval"):
+        table.add_column(column, justify="left" if column == "result" else "right")
+    counts = {f"{first} wins": summary["wins"][first], "ties": summary["ties"], f"{second} wins": summary["wins"][second]}
+    for label, rate in summary["rates"].items():
+        table.add_row(label, str(counts[label]), f"{rate['rate']:.1%}", f"{rate['low']:.1%} - {rate['high']:.1%}")
+    console = Console()
+    console.print(table)
+    console.print(f"average sets: {first} {result.points(first):.2f}, {second} {result.points(second):.2f}; "
+                  f"{summary['unfinished']} unfinished; {result.seconds:.1f} s")

@@ -1,0 +1,176 @@
+"""Matches between two bots' teams on a full-information referee, with win rates and 95% intervals.
+
+Games come in pairs on the same deal: in the first the first bot plays team 0
+(the even seats) and the second team 1; in the second they swap, so each bot
+plays every hand and moves first once. Game ``2k`` and ``2k + 1`` use pair
+``k``'s deal and dealer, drawn from ``seed`` and ``k`` alone, so results do not
+depend on how many processes play them.
+
+>>> result = tournament(("counting", "random"), players=4, games=2, seed=1, deck="no-8s")
+>>> result.games, sum(result.wins.values()) + result.ties
+(2, 2)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from cardlogic.bots import BOTS, make_bot
+from cardlogic.decks import Deck
+from cardlogic.literature import Game, PlayerState, Rules, State
+
+NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou")
+EVENT_LIMIT = 40
+"""Events per card of the deck after which a game is stopped; its unclaimed sets count for nobody."""
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One game: which bot played each team, the final scores and the winning bot (None for a tie)."""
+
+    index: int
+    teams: tuple[str, str]
+    scores: tuple[int, int]
+    winner: str | None
+    events: int
+    finished: bool
+
+
+def wilson(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The Wilson score interval for a binomial rate (95% by default).
+
+    >>> [round(x, 3) for x in wilson(70, 100)]
+    [0.604, 0.781]
+    """
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denominator = 1.0 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    """Every game's result, and the totals by bot."""
+
+    bots: tuple[str, str]
+    players: int
+    deck: str
+    seed: int
+    results: tuple[GameResult, ...]
+    seconds: float
+
+    @property
+    def games(self) -> int:
+        return len(self.results)
+
+    @property
+    def wins(self) -> dict[str, int]:
+        return {bot: sum(1 for r in self.results if r.winner == bot) for bot in self.bots}
+
+    @property
+    def ties(self) -> int:
+        return sum(1 for r in self.results if r.winner is None)
+
+    def points(self, bot: str) -> float:
+        """The average score of ``bot``'s team per game."""
+        return sum(r.scores[r.teams.index(bot)] for r in self.results) / max(1, self.games)
+
+    def as_json(self) -> dict:
+        first, second = self.bots
+        wins = self.wins
+        rates = {}
+        for label, count in ((f"{first} wins", wins[first]), ("ties", self.ties), (f"{second} wins", wins[second])):
+            low, high = wilson(count, self.games)
+            rates[label] = {"rate": count / max(1, self.games), "low": low, "high": high}
+        return {
+            "games": self.games, "bots": list(self.bots), "players": self.players, "deck": self.deck,
+            "seed": self.seed, "wins": wins, "ties": self.ties, "rates": rates,
+            "points": {bot: self.points(bot) for bot in self.bots},
+            "unfinished": sum(1 for r in self.results if not r.finished), "seconds": round(self.seconds, 3),
+        }
+
+
+def pair_setup(players: int, deck: Deck, rules: Rules, seed: int, pair: int) -> tuple[Game, random.Random]:
+    """The game (with its dealer) and the dealing generator of pair ``pair``."""
+    rng = random.Random(seed * 1_000_003 + pair)
+    game = Game(NAMES[:players], deck=deck, rules=rules, dealer=rng.randrange(players))
+    return game, rng
+
+
+def play_game(game: Game, hands: Sequence[int], teams: tuple[str, str], seed: int) -> tuple[tuple[int, int], int, bool]:
+    """Play one game from ``hands`` with bot ``teams[t]`` in every seat of team ``t``.
+
+    Returns the scores, the number of events and whether the game finished
+    within :data:`EVENT_LIMIT`. A bot's illegal event raises
+    :class:`~cardlogic.literature.IllegalEventError`.
+    """
+    state = State(game, hands)
+    n = len(game.players)
+    views = [PlayerState(game, p, hands[p]) for p in range(n)]
+    bots = [make_bot(teams[game.team_of(p)], game, p, hands[p], seed=seed * 64 + p) for p in range(n)]
+    limit = EVENT_LIMIT * len(game.deck.cards)
+    events = 0
+    while not state.is_over and events < limit:
+        mover = state.to_move if state.to_move is not None else 0
+        event = state.push(bots[mover].choose(views[mover]))
+        for view in views:
+            view.push(event)
+        events += 1
+    return state.public.scores, events, state.is_over
+
+
+def _play_pair(args: tuple[tuple[str, str], int, str, str, int, int, int]) -> list[GameResult]:
+    bots, players, deck_name, rules_text, seed, pair, count = args
+    game, rng = pair_setup(players, Deck.named(deck_name), Rules.parse(rules_text), seed, pair)
+    hands = State.deal(game, rng).hands
+    results = []
+    for swap in range(count):
+        index = 2 * pair + swap
+        teams = (bots[swap], bots[1 - swap])
+        scores, events, finished = play_game(game, hands, teams, seed * 1_000_003 + index)
+        winner = None if scores[0] == scores[1] else teams[int(scores[1] > scores[0])]
+        results.append(GameResult(index, teams, scores, winner, events, finished))
+    return results
+
+
+def tournament(bots: tuple[str, str], players: int = 6, games: int = 100, seed: int = 0, deck: str = "no-8s",
+               rules: Rules | None = None, jobs: int = 1,
+               progress: Callable[[int], None] | None = None) -> TournamentResult:
+    """Play ``games`` games between the two bots' teams (an odd count ends with half a pair).
+
+    ``jobs`` processes play pairs in parallel; ``progress(n)`` is called as each
+    pair of ``n`` games finishes. The two bots must differ (ValueError otherwise,
+    and for an unknown bot).
+    """
+    for name in bots:
+        if name not in BOTS:
+            raise ValueError(f"unknown bot {name!r} (expected one of {', '.join(BOTS)})")
+    if bots[0] == bots[1]:
+        raise ValueError("a tournament needs two different bots")
+    rules = rules or Rules()
+    Deck.named(deck)  # fail early on a bad deck name
+    pairs = (games + 1) // 2
+    work = [(bots, players, deck, str(rules), seed, pair, min(2, games - 2 * pair)) for pair in range(pairs)]
+    start = time.perf_counter()
+    results: list[GameResult] = []
+    if jobs > 1 and pairs > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for pair_results in pool.map(_play_pair, work):
+                results.extend(pair_results)
+                if progress:
+                    progress(len(pair_results))
+    else:
+        for item in work:
+            pair_results = _play_pair(item)
+            results.extend(pair_results)
+            if progress:
+                progress(len(pair_results))
+    return TournamentResult(bots, players, deck, seed, tuple(results), time.perf_counter() - start)
