@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 # Subcommand modules under cardlogic.cli, in the order ``--help`` lists them.
-COMMANDS: tuple[str, ...] = ("check", "simulate", "view", "belief", "live", "advise", "tournament")
+COMMANDS: tuple[str, ...] = ("check", "simulate", "view", "belief", "live", "advise", "tournament", "bench")
 
 
 def build_parser() -> argparse.ArgumentParser:

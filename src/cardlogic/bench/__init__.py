@@ -1,0 +1,1 @@
+"""The benchmark suite (see benchmarks/README and ``cardlogic bench``)."""

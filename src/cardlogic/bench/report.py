@@ -1,0 +1,288 @@
+"""The benchmark results as tables: the targets, met or not, and every figure; in the terminal or in Markdown.
+
+Every table is built once as plain cells (:func:`sections`) and rendered by
+:func:`print_report` (rich) or :func:`markdown` (for the README). A target's
+``ratio`` is how far past its bar the measurement is, so at least 1 means met:
+measured / target for rates, target / measured for times.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any
+
+SAMPLER_TARGET = 1_000_000
+"""Consistent deals per second per core on 6-player middle-game records."""
+CSP_SPEEDUP_TARGET = 1_000
+CSP_MEANINGFUL_DEALS = 1_000
+"""Enumerations shorter than this are mostly set-up; the per-deal comparison uses the longer ones."""
+EXACT_TARGETS = {6: 0.050, 8: 1.0}
+ADVICE_TARGET = 0.100
+
+Section = tuple[str, list[str], list[list[str]]]
+
+
+# -- targets -------------------------------------------------------------------------------------------------------
+
+def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each target with its measured value, same-run baseline, ratio and whether it is met (None: not measured)."""
+    figures = results["figures"]
+    rows = [_sampler_target(figures), _csp_target(figures)]
+    rows += [_exact_target(figures, players, limit) for players, limit in EXACT_TARGETS.items()]
+    rows.append(_advice_target(figures))
+    return rows
+
+
+def _target(name: str, target: str, measured: float | None, unit: str, ratio: float | None, baseline: str = "",
+            note: str = "") -> dict[str, Any]:
+    met = None if ratio is None or measured is None else bool(ratio >= 1)
+    return {"name": name, "target": target, "measured": measured, "unit": unit, "baseline": baseline, "ratio": ratio,
+            "met": met, "note": note}
+
+
+def _sampler_target(figures: dict[str, Any]) -> dict[str, Any]:
+    name = "sampler deals/s per core, 6 players middle game"
+    rows = [r for r in figures["sampler"] if r["scenario"].startswith("06p-") and r["scenario"].endswith("-middle")]
+    if not rows:
+        return _target(name, ">= 1,000,000", None, "deals/s", None, note="no 6-player middle-game scenario run")
+    worst = min(r["deals_per_cpu_second"]["median"] for r in rows)
+    shuffle = figures["baseline"]["deals_per_cpu_second"]["median"]
+    return _target(name, ">= 1,000,000", worst, "deals/s", worst / SAMPLER_TARGET,
+                   f"unconstrained numpy shuffle dealer: {shuffle:,.0f} deals/s",
+                   f"slowest deck of {len(rows)}; {worst / shuffle:.2f}x the unconstrained shuffle")
+
+
+def _csp_target(figures: dict[str, Any]) -> dict[str, Any]:
+    name = "sampler per-deal speed vs python-constraint2"
+    both = [r for r in figures["csp"] if r["status"] == "ok" and r.get("sampler_ratio")]
+    long = [r for r in both if r["deals"] >= CSP_MEANINGFUL_DEALS] or both
+    if not long:
+        return _target(name, ">= 1,000x", None, "x", None, note="no scenario both handle")
+    worst = min(long, key=lambda r: r["sampler_ratio"])
+    return _target(name, ">= 1,000x", worst["sampler_ratio"], "x", worst["sampler_ratio"] / CSP_SPEEDUP_TARGET,
+                   f"CSP {worst['deals_per_second']['median']:,.0f} deals/s on {worst['scenario']}",
+                   f"smallest ratio over {len(long)} scenarios with >= {CSP_MEANINGFUL_DEALS:,} deals")
+
+
+def _exact_target(figures: dict[str, Any], players: int, limit: float) -> dict[str, Any]:
+    name = f"exact marginals, {players} players, every stage"
+    rows = [r for r in figures["exact"] if r["scenario"].startswith(f"{players:02d}p-")]
+    bar = f"< {limit * 1000:,.0f} ms"
+    if not rows:
+        return _target(name, bar, None, "ms", None, note="no scenario run")
+    if any(r["status"] != "ok" for r in rows):
+        return _target(name, bar, math.inf, "ms", 0.0, note="some stage is beyond the exact limit")
+    worst = max(rows, key=lambda r: r["seconds"]["median"])
+    seconds = worst["seconds"]["median"]
+    return _target(name, bar, seconds * 1000, "ms", limit / seconds, f"slowest: {worst['scenario']}",
+                   f"max of medians over {len(rows)} scenarios")
+
+
+def _advice_target(figures: dict[str, Any]) -> dict[str, Any]:
+    name = "advice latency, 6 players, warm"
+    advice = figures["advice"]
+    rows = [r for r in advice.get("rows", []) if r["status"] == "ok"]
+    if not rows:
+        return _target(name, "< 100 ms", None, "ms", None, note=advice.get("note") or advice["status"])
+    worst = max(rows, key=lambda r: r["seconds"]["median"])
+    seconds = worst["seconds"]["median"]
+    return _target(name, "< 100 ms", seconds * 1000, "ms", ADVICE_TARGET / seconds, f"slowest: {worst['scenario']}",
+                   f"max of medians over {len(rows)} scenarios")
+
+
+# -- tables --------------------------------------------------------------------------------------------------------
+
+def _ms(stats: dict[str, float]) -> str:
+    return f"{stats['median'] * 1000:.2f} ({stats['min'] * 1000:.2f}-{stats['max'] * 1000:.2f})"
+
+
+def _rate(value: float) -> str:
+    if value >= 1e6:
+        return f"{value / 1e6:.2f} M"
+    if value >= 1e3:
+        return f"{value / 1e3:.1f} k"
+    return f"{value:.0f}"
+
+
+def _measured(row: dict[str, Any]) -> str:
+    value = row["measured"]
+    if value is None:
+        return "not measured yet"
+    if math.isinf(value):
+        return "n/a"
+    return f"{value:,.0f} {row['unit']}" if value >= 100 else f"{value:,.2f} {row['unit']}"
+
+
+def _met(met: bool | None) -> str:
+    return {True: "met", False: "NOT met", None: "not measured yet"}[met]
+
+
+def sections(results: dict[str, Any]) -> list[Section]:
+    """Every table of the report as (title, columns, rows of cells)."""
+    f = results["figures"]
+    out: list[Section] = [(
+        "Targets (ratio >= 1 means met)", ["target", "bar", "measured", "same-run baseline", "ratio", "status", "note"],
+        [[t["name"], t["target"], _measured(t), t["baseline"], "" if t["ratio"] is None else f"{t['ratio']:.2f}",
+          _met(t["met"]), t["note"]] for t in results["targets"]])]
+
+    exact = {r["scenario"]: r for r in f["exact"]}
+    sampler = {r["scenario"]: r for r in f["sampler"]}
+    csp = {r["scenario"]: r for r in f["csp"]}
+    rejection = {r["scenario"]: r for r in f["rejection"]}
+    rows = []
+    for s in results["scenarios"]:
+        name = s["name"]
+        e, p, c, r = exact[name], sampler[name], csp[name], rejection[name]
+        rows.append([
+            name, f"{s['unplaced_cards']}", _ms(e["seconds"]) if e["status"] == "ok" else "beyond limit",
+            f"{_rate(p['deals_per_cpu_second']['median'])} ({p['method']})",
+            _rate(c["deals_per_second"]["median"]) if c["status"] == "ok" else "gave up",
+            f"{c['sampler_ratio']:,.0f}x" if c.get("sampler_ratio") else "",
+            f"{r['acceptance']:.2e}" if r["kept"] else f"< {r['acceptance_below']:.0e}",
+        ])
+    out.append(("Per scenario: exact ms median (min-max); deals/s per core; CSP; rejection acceptance",
+                ["scenario", "unplaced", "exact ms", "sampler deals/s", "CSP deals/s", "sampler/CSP",
+                 "rejection accept"], rows))
+
+    acceptance: dict[int, dict[str, list[float]]] = {}
+    players = {s["name"]: s["players"] for s in results["scenarios"]}
+    for r in f["rejection"]:
+        acceptance.setdefault(players[r["scenario"]], {}).setdefault(r["stage"], []).append(r["acceptance"])
+    stage_names = list(dict.fromkeys(r["stage"] for r in f["rejection"]))
+    out.append(("Rejection sampler acceptance (kept / proposed; median over decks; 0 = none kept within the cap)",
+                ["players", *stage_names],
+                [[str(n), *(f"{_median(by[stage]):.1e}" if stage in by else "" for stage in stage_names)]
+                 for n, by in sorted(acceptance.items())]))
+
+    out.append(("Sampler marginal error vs exact (total variation over uncertain cards, median over seeds)",
+                ["scenario", "method", "samples", "TV mean", "TV max"],
+                [[r["scenario"], r["method"], f"{r['samples']:,}", f"{r['tv_mean']['median']:.4f}",
+                  f"{r['tv_max']['median']:.4f}"] for r in f["accuracy"]]))
+
+    advice = f["advice"]
+    out.append(("Advice latency, warm, for the player to move: advise(belief); advise_record(record) from scratch",
+                ["scenario", "advise ms median (min-max)", "advise_record ms"],
+                [[r["scenario"], _ms(r["seconds"]) if r["status"] == "ok" else r["status"],
+                  _ms(r["record_seconds"]) if "record_seconds" in r else ""]
+                 for r in advice.get("rows", [])] or [["-", advice["status"], ""]]))
+
+    cold = f["cold_start"]
+    out.append((f"CLI start: {cold['command']} (new process)", ["numba cache", "seconds median (min-max)",
+                                                                 "peak RSS MB"], [
+        ["empty (compiles)", _s(cold["cold_seconds"]), _mb(cold["cold_peak_mb"])],
+        ["warm", _s(cold["warm_seconds"]), _mb(cold["warm_peak_mb"])],
+        ["imports only (warm)", f"{cold['imports_seconds']:.2f}", _mb(cold["imports_mb"])],
+        ["cold / warm", f"{cold['cold_over_warm']:.1f}x", ""]]))
+
+    memory = f["memory"]
+    out.append(("Peak memory", ["what", "scenario", "MB"],
+                [[m["what"] + " (tracemalloc)", m["scenario"], f"{m['peak_mb']:.1f}"] for m in memory["traced"]]
+                + [[m["what"] + " (process peak RSS)", m.get("scenario", ""),
+                    _mb(m["peak_mb"]) + (f" (+{m['over_imports_mb']:.0f})" if m.get("over_imports_mb") is not None
+                                         else "")]
+                   for m in memory["processes"]]))
+
+    base = f["baseline"]
+    out.append(("Same-run baseline", ["what", "deals/s per core"],
+                [[base["what"], _rate(base["deals_per_cpu_second"]["median"])]]))
+
+    lit = f["literature_pkg"]
+    out.append(("PyPI literature package: its deductions vs our certain facts", ["figure", "value"],
+                _literature_rows(lit)))
+    return out
+
+
+def _literature_rows(lit: dict[str, Any]) -> list[list[str]]:
+    if lit["status"] != "ok":
+        return [["status", lit["status"]]]
+    r = lit["result"]
+    rows = [["games (players)", f"{lit['games']} ({', '.join(map(str, lit['options'].get('players', ())))})"]]
+    if {"moments", "their_facts", "our_facts", "own_facts"} <= r.keys():
+        moments = max(r["moments"], 1)
+        theirs, ours, own = r["their_facts"] - r["own_facts"], r["our_facts"] - r["own_facts"], r["own_facts"]
+        rows += [["events / moments compared", f"{r.get('events', '')} / {r['moments']:,}"],
+                 ["facts beyond own hand, theirs (per moment)", f"{theirs:,} ({theirs / moments:.1f})"],
+                 ["facts beyond own hand, ours (per moment)", f"{ours:,} ({ours / moments:.1f})"],
+                 ["ours / theirs", f"{ours / theirs:.2f}x" if theirs else "n/a"],
+                 ["our certain facts they lack", f"{r.get('extra', '')}"],
+                 ["their facts not certain for us", f"{r.get('unconfirmed', '')} {r.get('verdicts') or ''}"]]
+        if "their_seconds_per_game" in r:
+            rows += [["deduction s/game, theirs", f"{r['their_seconds_per_game']:.3f}"],
+                     ["deduction s/game, ours (exact inference)", f"{r['our_seconds_per_game']:.3f}"]]
+    else:
+        rows += [[key, _short(value)] for key, value in _flat(r)]
+    rows.append(["wall s/game (play + both engines{})".format(", judged" if lit["options"].get("judge") else ""),
+                 f"{lit['seconds_per_game']:.2f}"])
+    return rows
+
+
+def _mb(value: float | dict[str, float] | None) -> str:
+    if value is None:
+        return "n/a"
+    return f"{value['median'] if isinstance(value, dict) else value:.0f}"
+
+
+def _s(stats: dict[str, float]) -> str:
+    return f"{stats['median']:.2f} ({stats['min']:.2f}-{stats['max']:.2f})"
+
+
+def _median(values: list[float]) -> float:
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def _flat(value: Any, prefix: str = "") -> Iterable[tuple[str, Any]]:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _flat(item, f"{prefix}{key}.")
+    else:
+        yield prefix.rstrip(".") or "result", value
+
+
+def _short(value: Any) -> str:
+    text = f"{value:.4g}" if isinstance(value, float) else str(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _footer(results: dict[str, Any]) -> str:
+    m = results["machine"]
+    return (f"{results['mode']} mode, {results['elapsed_seconds']:.0f} s, {results['date']}, commit "
+            f"{results['commit']}; Python {m['python']}, numba {m['numba']}, {m['cpus']} CPUs, load "
+            f"{', '.join(f'{x:.1f}' for x in m['load_average'] or [])}")
+
+
+def print_report(results: dict[str, Any]) -> None:
+    """The tables in the terminal, with rich."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=170)
+    for title, columns, rows in sections(results):
+        table = Table(title=title, title_justify="left")
+        for column in columns:
+            table.add_column(column)
+        for row in rows:
+            table.add_row(*(_colour(cell) for cell in row))
+        console.print(table)
+    console.print(_footer(results))
+
+
+def _colour(cell: str) -> str:
+    return {"met": "[green]met[/]", "NOT met": "[bold red]NOT met[/]"}.get(cell, cell)
+
+
+def markdown(results: dict[str, Any]) -> str:
+    """The tables in Markdown, for the README."""
+    parts = []
+    for title, columns, rows in sections(results):
+        parts.append(f"**{title}**\n")
+        parts.append("| " + " | ".join(columns) + " |")
+        parts.append("|" + "---|" * len(columns))
+        parts.extend("| " + " | ".join(cell.replace("|", "/") for cell in row) + " |" for row in rows)
+        parts.append("")
+    parts.append(f"_{_footer(results)}_")
+    return "\n".join(parts) + "\n"

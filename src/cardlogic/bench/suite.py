@@ -1,0 +1,537 @@
+"""The benchmark suite: every contender measured on the stored scenarios, side by side in one process and run.
+
+:func:`run_suite` loads the scenarios, measures each figure (exact marginals,
+sampler throughput and accuracy, the python-constraint2 oracle, the naive
+rejection sampler, advice latency, CLI cold start, peak memory, the PyPI
+``literature`` package) and checks the targets; it returns one JSON-ready dict
+(see :mod:`cardlogic.bench.report` for its tables). A :class:`Plan` sets how
+much work each figure does: ``full``, ``quick`` (under 2 minutes on 2 cores) or
+``smoke`` (a few scenarios, for the test suite). Every time is a median with its
+spread over repeats; rates that the targets compare are per CPU second of this
+process (the kernels run on one core), so they hold on a busy machine.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import importlib
+import importlib.util
+import inspect
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from cardlogic.belief import Belief
+from cardlogic.constraints import DealModel
+from cardlogic.inference import ExactBackend, InferenceError, SamplerBackend, exact_is_practical, pack
+from cardlogic.inference.rejection import RejectionSampler
+from cardlogic.inference.sampler import frequencies
+from cardlogic.bench.scenarios import Scenario, load_scenarios
+from cardlogic.bench.timing import repeat, summarize
+
+Tick = Callable[[str], None]
+
+ADVICE_MODULE = "cardlogic.advice"
+LITERATURE_ADAPTER = "cardlogic.peers.literature_pkg"
+NOT_YET = "not measured yet"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How much work each figure does."""
+
+    mode: str
+    repeats: int
+    sampler_deals: int
+    chain_deals: int
+    accuracy_sizes: tuple[int, ...]
+    accuracy_seeds: int
+    accuracy_scenarios: tuple[str, ...]
+    chain_sizes: tuple[int, ...]
+    csp_max_deals: int
+    rejection_deals: int
+    rejection_tries: int
+    cold_repeats: int
+    warm_repeats: int
+    literature_games: int
+    literature_players: tuple[int, ...] = (4, 6, 8)
+    literature_judge: bool = False
+    """Judge every disagreement with a counterexample search (slow)."""
+    only: tuple[str, ...] = ()
+    """Scenario names to keep (all when empty)."""
+
+
+PLANS = {
+    "full": Plan("full", repeats=7, sampler_deals=1_000_000, chain_deals=50_000,
+                 accuracy_sizes=(1_000, 10_000, 100_000, 1_000_000), accuracy_seeds=5,
+                 accuracy_scenarios=("06p-no-8s-early", "06p-no-8s-middle", "06p-jokers-middle", "08p-no-8s-early",
+                                     "10p-no-8s-middle"),
+                 chain_sizes=(1_000, 10_000, 100_000), csp_max_deals=1_000_000, rejection_deals=10_000,
+                 rejection_tries=10_000_000, cold_repeats=3, warm_repeats=5, literature_games=12,
+                 literature_judge=True),
+    "quick": Plan("quick", repeats=3, sampler_deals=100_000, chain_deals=10_000,
+                  accuracy_sizes=(1_000, 10_000, 100_000), accuracy_seeds=3,
+                  accuracy_scenarios=("06p-no-8s-early", "06p-no-8s-middle", "08p-no-8s-early"),
+                  chain_sizes=(1_000, 10_000), csp_max_deals=100_000, rejection_deals=1_000,
+                  rejection_tries=200_000, cold_repeats=1, warm_repeats=2, literature_games=2,
+                  literature_players=(4, 6)),
+    "smoke": Plan("smoke", repeats=2, sampler_deals=10_000, chain_deals=1_000, accuracy_sizes=(1_000, 10_000),
+                  accuracy_seeds=2, accuracy_scenarios=("06p-no-8s-middle",), chain_sizes=(1_000,),
+                  csp_max_deals=20_000, rejection_deals=200, rejection_tries=50_000, cold_repeats=1,
+                  warm_repeats=1, literature_games=1, literature_players=(4,),
+                  only=("04p-no-8s-early", "04p-no-8s-middle", "04p-no-8s-late", "06p-no-8s-middle")),
+}
+
+@dataclass
+class Case:
+    """A loaded scenario with its observer's belief and deal model."""
+
+    scenario: Scenario
+    belief: Belief
+    model: DealModel
+    exact: np.ndarray | None = None
+
+    @property
+    def name(self) -> str:
+        return self.scenario.name
+
+
+# -- the figures ---------------------------------------------------------------------------------------------------
+
+def measure_baseline(plan: Plan, tick: Tick) -> dict[str, Any]:
+    """Unconstrained deals per second: the rejection sampler's numpy shuffle on a 4 x 13 bridge deal (all kept)."""
+    model = DealModel(("N", "E", "S", "W"), (13, 13, 13, 13), range(52))
+    n = plan.sampler_deals
+    wall, cpu = repeat(lambda: RejectionSampler().sample(model, n, seed=1), plan.repeats)
+    tick("baseline")
+    return {"what": "numpy shuffle dealer, 4 hands x 13 cards, unconstrained", "deals": n,
+            "deals_per_second": summarize([n / t for t in wall]),
+            "deals_per_cpu_second": summarize([n / t for t in cpu])}
+
+
+def measure_exact(cases: list[Case], plan: Plan, tick: Tick) -> list[dict[str, Any]]:
+    """Time of the exact marginals of every scenario where the exact tables are practical."""
+    rows = []
+    for case in cases:
+        packed = pack(case.model)
+        row: dict[str, Any] = {"scenario": case.name, "operations": float(packed.operations)}
+        if exact_is_practical(case.model):
+            backend = ExactBackend()
+            case.exact = backend.posterior(case.model).marginals
+            wall, _ = repeat(lambda: backend.posterior(case.model), plan.repeats, warmup=0)
+            row.update(status="ok", seconds=summarize(wall))
+        else:
+            row.update(status="impractical", note="beyond auto's exact limit; the sampler's chain answers")
+        rows.append(row)
+        tick(f"exact {case.name}")
+    return rows
+
+
+def measure_sampler(cases: list[Case], plan: Plan, tick: Tick) -> list[dict[str, Any]]:
+    """Consistent deals per second (wall and CPU) of the numba sampler, warm, drawing a large batch."""
+    rows = []
+    for case in cases:
+        backend = SamplerBackend()
+        tables = backend.uses_tables(pack(case.model))
+        n = plan.sampler_deals if tables else plan.chain_deals
+        wall, cpu = repeat(lambda: backend.sample(case.model, n, 7), plan.repeats)
+        rows.append({"scenario": case.name, "method": "tables" if tables else "chain", "deals": n,
+                     "deals_per_second": summarize([n / t for t in wall]),
+                     "deals_per_cpu_second": summarize([n / t for t in cpu if t > 0])})
+        tick(f"sampler {case.name}")
+    return rows
+
+
+def total_variation(estimate: np.ndarray, exact: np.ndarray) -> tuple[float, float]:
+    """Mean and max over the uncertain cards of the total variation distance between two marginal tables."""
+    uncertain = exact.max(axis=1) < 1.0
+    if not uncertain.any():
+        return 0.0, 0.0
+    tv = 0.5 * np.abs(estimate - exact)[uncertain].sum(axis=1)
+    return float(tv.mean()), float(tv.max())
+
+
+def measure_accuracy(cases: list[Case], plan: Plan, tick: Tick) -> list[dict[str, Any]]:
+    """Total variation of sampled marginals against exact ones as the sample grows (tables, then the chain)."""
+    rows = []
+    wanted = [c for c in cases if c.name in plan.accuracy_scenarios and c.exact is not None]
+    for case in wanted:
+        holders = len(case.model.holders)
+        for method, sizes, backend in (("tables", plan.accuracy_sizes, SamplerBackend()),
+                                       ("chain", plan.chain_sizes, SamplerBackend(max_operations=-1))):
+            for n in sizes:
+                means, maxima = [], []
+                for seed in range(plan.accuracy_seeds):
+                    deals = backend.sample(case.model, n, seed)
+                    mean, most = total_variation(frequencies(deals, holders), case.exact)
+                    means.append(mean)
+                    maxima.append(most)
+                rows.append({"scenario": case.name, "method": method, "samples": n, "tv_mean": summarize(means),
+                             "tv_max": summarize(maxima)})
+                tick(f"accuracy {case.name} {method} {n:,}")
+    return rows
+
+
+def measure_csp(cases: list[Case], sampler: list[dict[str, Any]], plan: Plan, tick: Tick) -> list[dict[str, Any]]:
+    """The python-constraint2 oracle's enumeration rate where its deal bound allows, and where it gives up."""
+    from cardlogic.inference.csp import CspBackend, deal_bound
+
+    rate = {row["scenario"]: row["deals_per_second"]["median"] for row in sampler}
+    rows = []
+    for case in cases:
+        bound = deal_bound(case.model)
+        row: dict[str, Any] = {"scenario": case.name, "deal_bound": float(bound)}
+        backend = CspBackend(plan.csp_max_deals)
+        try:
+            rates, seconds = [], []
+            for _ in range(max(1, plan.repeats // 2)):
+                backend.posterior(case.model)
+                assert backend.last is not None
+                seconds.append(backend.last.seconds)
+                rates.append(backend.last.rate)
+            csp_rate = summarize(rates)
+            row.update(status="ok", deals=backend.last.deals, seconds=summarize(seconds), deals_per_second=csp_rate,
+                       sampler_ratio=rate[case.name] / csp_rate["median"] if case.name in rate else None)
+        except InferenceError:
+            row.update(status="gave up", note=f"deal bound {bound:.2g} > max_deals {plan.csp_max_deals:,}")
+        rows.append(row)
+        tick(f"csp {case.name}")
+    return rows
+
+
+def measure_rejection(cases: list[Case], plan: Plan, tick: Tick) -> list[dict[str, Any]]:
+    """The naive rejection sampler: acceptance rate and kept deals per second, capped at ``rejection_tries``."""
+    rows = []
+    for case in cases:
+        start = time.perf_counter()
+        result = RejectionSampler().sample(case.model, plan.rejection_deals, seed=3, max_tries=plan.rejection_tries)
+        seconds = time.perf_counter() - start
+        kept = len(result.deals)
+        rows.append({"scenario": case.name, "stage": case.scenario.spec.stage, "kept": kept, "tries": result.tries,
+                     "acceptance": result.acceptance, "acceptance_below": None if kept else 1 / result.tries,
+                     "seconds": seconds, "kept_per_second": kept / seconds})
+        tick(f"rejection {case.name}")
+    return rows
+
+
+def advisor() -> Any | None:
+    """The :mod:`cardlogic.advice` module once it exists with ``advise`` (the advisor is being written), else None."""
+    try:
+        if importlib.util.find_spec(ADVICE_MODULE) is None:
+            return None
+        module = importlib.import_module(ADVICE_MODULE)
+    except ImportError:
+        return None
+    return module if hasattr(module, "advise") else None
+
+
+def measure_advice(cases: list[Case], plan: Plan, tick: Tick) -> dict[str, Any]:
+    """Warm latency of advice for the player to move (the scenario's observer) on 6-player records.
+
+    ``advise(belief)`` is the cost with the belief kept up to date (as ``cardlogic live`` does); the target uses
+    it. ``advise_record(record)``, when the module has it, adds reading the history into the observer's and a
+    spectator's beliefs (what ``cardlogic advise RECORD`` does after start-up). A hook until
+    :mod:`cardlogic.advice` exists: then it reports ``not measured yet``.
+    """
+    module = advisor()
+    six = [c for c in cases if c.scenario.spec.players == 6]
+    if module is None:
+        tick("advice")
+        return {"status": NOT_YET, "note": f"{ADVICE_MODULE}.advise does not exist yet"}
+    from_record = getattr(module, "advise_record", None)
+    rows = []
+    for case in six:
+        record = case.scenario.record
+        row: dict[str, Any] = {"scenario": case.name}
+        try:
+            module.advise(Belief.from_record(record))  # warm-up
+            times = []
+            for _ in range(plan.repeats):
+                belief = Belief.from_record(record)
+                start = time.perf_counter()
+                module.advise(belief)
+                times.append(time.perf_counter() - start)
+            row.update(status="ok", seconds=summarize(times))
+            if from_record is not None:
+                wall, _ = repeat(lambda: from_record(record), max(1, plan.repeats // 3), warmup=0)
+                row["record_seconds"] = summarize(wall)
+        except Exception as error:  # the advisor is new: report its failure, keep benchmarking
+            row["status"] = f"error: {type(error).__name__}: {error}"
+        rows.append(row)
+        tick(f"advice {case.name}")
+    return {"status": "ok", "rows": rows}
+
+
+_CHILD = """
+import atexit, sys
+def high_water():  # this process's peak resident memory; maxrss would count the forked parent's
+    try:
+        with open("/proc/self/status") as status:
+            kb = next(line.split()[1] for line in status if line.startswith("VmHWM:"))
+        sys.stderr.write(f"\\nbench-vmhwm-kb {kb}\\n")
+    except (OSError, StopIteration):
+        pass
+atexit.register(high_water)
+if len(sys.argv) > 1:
+    from cardlogic.cli import main
+    sys.exit(main(sys.argv[1:]))
+import cardlogic.belief, cardlogic.inference.kernels
+"""
+
+
+def run_child(args: list[str], env: dict[str, str]) -> tuple[float, float | None]:
+    """Run ``cardlogic ARGS`` (no args: only import cardlogic) in a new Python process.
+
+    Returns its wall seconds and peak resident memory in MB (None where /proc is missing); raises on a
+    non-zero exit.
+    """
+    command = [sys.executable, "-c", _CHILD, *args]
+    start = time.perf_counter()
+    child = subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    seconds = time.perf_counter() - start
+    if child.returncode:
+        raise RuntimeError(f"cardlogic {' '.join(args)} exited {child.returncode}: {child.stderr.strip()}")
+    marks = [line.split()[1] for line in child.stderr.splitlines() if line.startswith("bench-vmhwm-kb ")]
+    return seconds, int(marks[-1]) / 1024 if marks else None
+
+
+def measure_cold_start(record: Path, warm_cache: Path, plan: Plan, tick: Tick) -> dict[str, Any]:
+    """``cardlogic belief RECORD`` in a new process: with an empty numba cache (compiles) and a warmed one.
+
+    The first cold run compiles into ``warm_cache``; the warm runs reuse it.
+    """
+    args = ["belief", str(record)]
+    cold, cold_memory = [], []
+    for k in range(max(plan.cold_repeats, 1)):
+        with tempfile.TemporaryDirectory(prefix="numba-cold-") as empty:
+            seconds, memory = run_child(args, {**os.environ, "NUMBA_CACHE_DIR": str(warm_cache) if k == 0 else empty})
+        cold.append(seconds)
+        cold_memory.append(memory)
+        tick("cold start (empty numba cache)")
+    warm_env = {**os.environ, "NUMBA_CACHE_DIR": str(warm_cache)}
+    warm, warm_memory = [], []
+    for _ in range(plan.warm_repeats):
+        seconds, memory = run_child(args, warm_env)
+        warm.append(seconds)
+        warm_memory.append(memory)
+        tick("cold start (warm numba cache)")
+    imports, imports_memory = run_child([], warm_env)
+    cold_stats, warm_stats = summarize(cold), summarize(warm)
+    return {"command": f"cardlogic belief {record.name}", "cold_seconds": cold_stats, "warm_seconds": warm_stats,
+            "imports_seconds": imports, "imports_mb": imports_memory,
+            "cold_over_warm": cold_stats["median"] / warm_stats["median"],
+            "cold_peak_mb": _maybe(cold_memory), "warm_peak_mb": _maybe(warm_memory)}
+
+
+def _maybe(values: list[float | None]) -> dict[str, float | int] | None:
+    return summarize([v for v in values if v is not None]) if all(v is not None for v in values) else None
+
+
+def measure_memory(cases: list[Case], warm_cache: Path, imports_mb: float | None, plan: Plan,
+                   tick: Tick) -> dict[str, Any]:
+    """Peak memory: Python allocations (tracemalloc) in process, and a whole CLI process's peak resident set."""
+    exact = [c for c in cases if c.exact is not None]
+    largest = max(exact, key=lambda c: pack(c.model).operations)
+    middle = next((c for c in cases if c.name == "06p-no-8s-middle"), cases[0])
+    traced = []
+    for what, case, call in (
+            ("belief from record + exact marginals", largest,
+             lambda c: ExactBackend().posterior(Belief.from_record(c.scenario.record, method="exact").tracker.model)),
+            (f"sampler, {plan.sampler_deals:,} deals", middle,
+             lambda c: SamplerBackend().sample(c.model, plan.sampler_deals, 1))):
+        tracemalloc.start()
+        call(case)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        traced.append({"what": what, "scenario": case.name, "peak_mb": peak / 2 ** 20})
+        tick(f"memory {case.name}")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(warm_cache)}
+    processes: list[dict[str, Any]] = [{"what": "python + cardlogic imports", "peak_mb": imports_mb}]
+    chain = [c for c in cases if c.exact is None]
+    for label, case, args in (("cardlogic belief --method exact", largest, ["--method", "exact"]),
+                              ("cardlogic belief (auto)", chain[0] if chain else middle, [])):
+        _, memory = run_child(["belief", *args, str(case.scenario.path)], env)
+        processes.append({"what": label, "scenario": case.name, "peak_mb": memory,
+                          "over_imports_mb": None if memory is None or imports_mb is None else memory - imports_mb})
+        tick(f"memory {label}")
+    return {"traced": traced, "processes": processes,
+            "note": "tracemalloc sees numpy arrays, not numba's internal allocations; a process's peak resident "
+                    "set (VmHWM) sees everything"}
+
+
+def literature_adapter() -> Callable[..., Any] | None:
+    """``cardlogic.peers.literature_pkg.compare_games`` once it exists (being written), else None."""
+    try:
+        if importlib.util.find_spec(LITERATURE_ADAPTER) is None:
+            return None
+        return getattr(importlib.import_module(LITERATURE_ADAPTER), "compare_games", None)
+    except ImportError:
+        return None
+
+
+def measure_literature_pkg(plan: Plan, tick: Tick) -> dict[str, Any]:
+    """Time per game and facts found by the PyPI ``literature`` package against our certain facts (via the adapter).
+
+    A hook until the adapter exists: then it reports ``not measured yet``.
+    """
+    compare = literature_adapter()
+    if compare is None:
+        tick("literature package")
+        return {"status": NOT_YET, "note": f"{LITERATURE_ADAPTER}.compare_games does not exist yet"}
+    options: dict[str, Any] = {}
+    parameters = inspect.signature(compare).parameters
+    if "players" in parameters:
+        options["players"] = plan.literature_players
+    if "judge" in parameters:
+        options["judge"] = plan.literature_judge
+    start = time.perf_counter()
+    try:
+        result = compare(plan.literature_games, 0, **options)
+    except Exception as error:  # the adapter is new: report its failure, keep benchmarking
+        tick("literature package")
+        return {"status": f"error: {type(error).__name__}: {error}"}
+    seconds = time.perf_counter() - start
+    tick("literature package")
+    if isinstance(result, dict) and isinstance(result.get("disagreements"), list):
+        result = {**result, "disagreements": len(result["disagreements"])}
+    return {"status": "ok", "games": plan.literature_games, "options": options, "seconds": seconds,
+            "seconds_per_game": seconds / max(plan.literature_games, 1), "result": _jsonable(result)}
+
+
+def _jsonable(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return _jsonable(dataclasses.asdict(value))
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, (np.integer, np.floating)):
+        return value.item()
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return repr(value)
+
+
+# -- the run -------------------------------------------------------------------------------------------------------
+
+def _work(plan: Plan, loaded: list[Scenario]) -> int:
+    """Progress units of a run over the ``loaded`` scenarios."""
+    names = {s.name for s in loaded}
+    accuracy = sum(1 for n in plan.accuracy_scenarios if n in names) * (len(plan.accuracy_sizes)
+                                                                       + len(plan.chain_sizes))
+    advice = sum(1 for s in loaded if s.spec.players == 6) if advisor() else 1
+    return 5 * len(loaded) + 1 + accuracy + advice + max(plan.cold_repeats, 1) + plan.warm_repeats + 4 + 1
+
+
+def run_suite(scenarios: Path, plan: Plan, progress: bool = True) -> dict[str, Any]:
+    """Measure every figure on the scenarios in ``scenarios`` and check the targets; return the results."""
+    from cardlogic.bench.report import targets
+
+    started = time.perf_counter()
+    loaded = [s for s in load_scenarios(scenarios) if not plan.only or s.name in plan.only]
+    with _Progress(progress, _work(plan, loaded)) as tick:
+        cases = []
+        for scenario in loaded:
+            belief = Belief.from_record(scenario.record)
+            cases.append(Case(scenario, belief, belief.tracker.model))
+            tick(f"load {scenario.name}")
+        with tempfile.TemporaryDirectory(prefix="numba-warm-") as cache:
+            warm_cache = Path(cache)
+            middle = next((c for c in cases if c.name == "06p-no-8s-middle"), cases[0])
+            steps: list[tuple[str, Callable[[], Any]]] = [
+                ("baseline", lambda: measure_baseline(plan, tick)),
+                ("exact", lambda: measure_exact(cases, plan, tick)),
+                ("sampler", lambda: measure_sampler(cases, plan, tick)),
+                ("accuracy", lambda: measure_accuracy(cases, plan, tick)),
+                ("csp", lambda: measure_csp(cases, figures["sampler"], plan, tick)),
+                ("rejection", lambda: measure_rejection(cases, plan, tick)),
+                ("advice", lambda: measure_advice(cases, plan, tick)),
+                ("cold_start", lambda: measure_cold_start(middle.scenario.path, warm_cache, plan, tick)),
+                ("memory", lambda: measure_memory(cases, warm_cache, figures["cold_start"]["imports_mb"], plan, tick)),
+                ("literature_pkg", lambda: measure_literature_pkg(plan, tick)),
+            ]
+            figures: dict[str, Any] = {}
+            spent: dict[str, float] = {}
+            for name, step in steps:
+                start = time.perf_counter()
+                figures[name] = step()
+                spent[name] = time.perf_counter() - start
+    results = {"suite": "cardlogic-bench", "format": 1, "mode": plan.mode, "date": _now(), "commit": _commit(),
+               "machine": _machine(), "plan": dataclasses.asdict(plan),
+               "scenarios": [_scenario_row(c) for c in cases], "figures": figures}
+    results["targets"] = targets(results)
+    results["figure_seconds"] = spent
+    results["elapsed_seconds"] = time.perf_counter() - started
+    return results
+
+
+def _scenario_row(case: Case) -> dict[str, Any]:
+    spec = case.scenario.spec
+    free = sum(1 for card in case.model.cards if case.model.certain_holder(card) is None)
+    return {"name": case.name, "players": spec.players, "deck": spec.deck, "stage": spec.stage, "seed": spec.seed,
+            "events": case.scenario.events, "total_events": case.scenario.total_events,
+            "observer": case.belief.game.players[case.belief.observer] if case.belief.observer is not None else None,
+            "unplaced_cards": free, "clauses": len(case.model.clauses)}
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def _commit() -> str | None:
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True,
+                             cwd=Path(__file__).parent)
+        return out.stdout.strip() or None
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
+def _machine() -> dict[str, Any]:
+    import numba
+
+    return {"python": platform.python_version(), "numpy": np.__version__, "numba": numba.__version__,
+            "platform": platform.platform(), "processor": platform.processor() or platform.machine(),
+            "cpus": os.cpu_count(), "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None}
+
+
+class _Progress:
+    """A rich progress bar on standard error (or nothing), as a context giving ``tick(description)``."""
+
+    def __init__(self, enabled: bool, total: int) -> None:
+        self.enabled, self.total = enabled, total
+
+    def __enter__(self) -> Tick:
+        if not self.enabled:
+            return lambda description: None
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.bar = Progress(TextColumn("[bold]bench[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                            TextColumn("{task.description}"), console=Console(stderr=True), transient=True)
+        self.bar.__enter__()
+        task = self.bar.add_task("", total=self.total)
+        return lambda description: self.bar.update(task, advance=1, description=description)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.enabled:
+            self.bar.__exit__(*exc)
+
+
+def stages(rows: Iterable[dict[str, Any]]) -> dict[str, float]:
+    """Median acceptance of the rejection sampler per stage."""
+    by: dict[str, list[float]] = {}
+    for row in rows:
+        by.setdefault(row["stage"], []).append(row["acceptance"])
+    return {stage: float(np.median(values)) for stage, values in by.items()}

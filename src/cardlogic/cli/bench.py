@@ -1,0 +1,61 @@
+"""``cardlogic bench``: the benchmark suite (also ``python benchmarks/run.py``), a table and optional JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+DEFAULT_SCENARIOS = Path("benchmarks") / "scenarios"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The suite's options, shared by ``cardlogic bench`` and ``benchmarks/run.py``."""
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--quick", action="store_const", const="quick", dest="mode",
+                      help="fewer repeats and smaller samples: under 2 minutes on 2 cores")
+    mode.add_argument("--smoke", action="store_const", const="smoke", dest="mode",
+                      help="a few scenarios, a few seconds: checks that the suite runs (for tests and CI)")
+    parser.add_argument("--json", metavar="FILE", help="also write the results as JSON to FILE")
+    parser.add_argument("--markdown", action="store_true", help="print the tables as Markdown (for the README)")
+    parser.add_argument("--scenarios", metavar="DIR", type=Path, default=DEFAULT_SCENARIOS,
+                        help=f"directory of scenario records (default {DEFAULT_SCENARIOS})")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.set_defaults(mode="full", handler=run)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "bench", help="run the benchmark suite",
+        description="Measure the exact backend, the numba sampler, the python-constraint2 oracle, a naive rejection "
+                    "sampler, advice latency, CLI cold start and peak memory on the stored scenario records, print "
+                    "the targets (met or not) and every figure. Run it from a checkout (it reads "
+                    "benchmarks/scenarios).")
+    add_arguments(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from cardlogic.bench.report import markdown, print_report
+    from cardlogic.bench.suite import PLANS, run_suite
+
+    if not args.scenarios.is_dir():
+        print(f"cardlogic bench: no scenario directory {args.scenarios} (run from a checkout, or give --scenarios)",
+              file=sys.stderr)
+        return 2
+    results = run_suite(args.scenarios, PLANS[args.mode], progress=not args.no_progress)
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    if args.markdown:
+        sys.stdout.write(markdown(results))
+    else:
+        print_report(results)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``benchmarks/run.py``: the same options as ``cardlogic bench``."""
+    parser = argparse.ArgumentParser(prog="benchmarks/run.py", description="Run the cardlogic benchmark suite.")
+    add_arguments(parser)
+    args = parser.parse_args(argv)
+    return args.handler(args)
