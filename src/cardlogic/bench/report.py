@@ -8,7 +8,6 @@ measured / target for rates, target / measured for times.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from typing import Any
 
@@ -36,7 +35,7 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _target(name: str, target: str, measured: float | None, unit: str, ratio: float | None, baseline: str = "",
             note: str = "") -> dict[str, Any]:
-    met = None if ratio is None or measured is None else bool(ratio >= 1)
+    met = None if ratio is None else bool(ratio >= 1)
     return {"name": name, "target": target, "measured": measured, "unit": unit, "baseline": baseline, "ratio": ratio,
             "met": met, "note": note}
 
@@ -72,7 +71,7 @@ def _exact_target(figures: dict[str, Any], players: int, limit: float) -> dict[s
     if not rows:
         return _target(name, bar, None, "ms", None, note="no scenario run")
     if any(r["status"] != "ok" for r in rows):
-        return _target(name, bar, math.inf, "ms", 0.0, note="some stage is beyond the exact limit")
+        return _target(name, bar, None, "ms", 0.0, note="some stage is beyond the exact limit")
     worst = max(rows, key=lambda r: r["seconds"]["median"])
     seconds = worst["seconds"]["median"]
     return _target(name, bar, seconds * 1000, "ms", limit / seconds, f"slowest: {worst['scenario']}",
@@ -108,9 +107,7 @@ def _rate(value: float) -> str:
 def _measured(row: dict[str, Any]) -> str:
     value = row["measured"]
     if value is None:
-        return "not measured yet"
-    if math.isinf(value):
-        return "n/a"
+        return "not measured yet" if row["met"] is None else "n/a"
     return f"{value:,.0f} {row['unit']}" if value >= 100 else f"{value:,.2f} {row['unit']}"
 
 
@@ -200,7 +197,7 @@ def _literature_rows(lit: dict[str, Any]) -> list[list[str]]:
     rows = [["games (players)", f"{lit['games']} ({', '.join(map(str, lit['options'].get('players', ())))})"]]
     if {"moments", "their_facts", "our_facts", "own_facts"} <= r.keys():
         moments = max(r["moments"], 1)
-        theirs, ours, own = r["their_facts"] - r["own_facts"], r["our_facts"] - r["own_facts"], r["own_facts"]
+        theirs, ours = r["their_facts"] - r["own_facts"], r["our_facts"] - r["own_facts"]
         rows += [["events / moments compared", f"{r.get('events', '')} / {r['moments']:,}"],
                  ["facts beyond own hand, theirs (per moment)", f"{theirs:,} ({theirs / moments:.1f})"],
                  ["facts beyond own hand, ours (per moment)", f"{ours:,} ({ours / moments:.1f})"],

@@ -33,12 +33,12 @@ from typing import Any
 import numpy as np
 
 from cardlogic.belief import Belief
+from cardlogic.bench.scenarios import Scenario, load_scenarios
+from cardlogic.bench.timing import repeat, summarize
 from cardlogic.constraints import DealModel
 from cardlogic.inference import ExactBackend, InferenceError, SamplerBackend, exact_is_practical, pack
 from cardlogic.inference.rejection import RejectionSampler
 from cardlogic.inference.sampler import frequencies
-from cardlogic.bench.scenarios import Scenario, load_scenarios
-from cardlogic.bench.timing import repeat, summarize
 
 Tick = Callable[[str], None]
 
@@ -129,7 +129,7 @@ def measure_exact(cases: list[Case], plan: Plan, tick: Tick) -> list[dict[str, A
         if exact_is_practical(case.model):
             backend = ExactBackend()
             case.exact = backend.posterior(case.model).marginals
-            wall, _ = repeat(lambda: backend.posterior(case.model), plan.repeats, warmup=0)
+            wall, _ = repeat(lambda b=backend, m=case.model: b.posterior(m), plan.repeats, warmup=0)
             row.update(status="ok", seconds=summarize(wall))
         else:
             row.update(status="impractical", note="beyond auto's exact limit; the sampler's chain answers")
@@ -145,7 +145,7 @@ def measure_sampler(cases: list[Case], plan: Plan, tick: Tick) -> list[dict[str,
         backend = SamplerBackend()
         tables = backend.uses_tables(pack(case.model))
         n = plan.sampler_deals if tables else plan.chain_deals
-        wall, cpu = repeat(lambda: backend.sample(case.model, n, 7), plan.repeats)
+        wall, cpu = repeat(lambda b=backend, m=case.model, n=n: b.sample(m, n, 7), plan.repeats)
         rows.append({"scenario": case.name, "method": "tables" if tables else "chain", "deals": n,
                      "deals_per_second": summarize([n / t for t in wall]),
                      "deals_per_cpu_second": summarize([n / t for t in cpu if t > 0])})
@@ -264,9 +264,9 @@ def measure_advice(cases: list[Case], plan: Plan, tick: Tick) -> dict[str, Any]:
                 times.append(time.perf_counter() - start)
             row.update(status="ok", seconds=summarize(times))
             if from_record is not None:
-                wall, _ = repeat(lambda: from_record(record), max(1, plan.repeats // 3), warmup=0)
+                wall, _ = repeat(lambda r=record: from_record(r), max(1, plan.repeats // 3), warmup=0)
                 row["record_seconds"] = summarize(wall)
-        except Exception as error:  # the advisor is new: report its failure, keep benchmarking
+        except Exception as error:  # noqa: BLE001 -- the advisor is new: report its failure, keep benchmarking
             row["status"] = f"error: {type(error).__name__}: {error}"
         rows.append(row)
         tick(f"advice {case.name}")
@@ -298,7 +298,7 @@ def run_child(args: list[str], env: dict[str, str]) -> tuple[float, float | None
     """
     command = [sys.executable, "-c", _CHILD, *args]
     start = time.perf_counter()
-    child = subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    child = subprocess.run(command, check=False, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     seconds = time.perf_counter() - start
     if child.returncode:
         raise RuntimeError(f"cardlogic {' '.join(args)} exited {child.returncode}: {child.stderr.strip()}")
@@ -398,7 +398,7 @@ def measure_literature_pkg(plan: Plan, tick: Tick) -> dict[str, Any]:
     start = time.perf_counter()
     try:
         result = compare(plan.literature_games, 0, **options)
-    except Exception as error:  # the adapter is new: report its failure, keep benchmarking
+    except Exception as error:  # noqa: BLE001 -- the adapter is new: report its failure, keep benchmarking
         tick("literature package")
         return {"status": f"error: {type(error).__name__}: {error}"}
     seconds = time.perf_counter() - start
@@ -486,7 +486,7 @@ def _scenario_row(case: Case) -> dict[str, Any]:
 
 
 def _now() -> str:
-    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
 
 
 def _commit() -> str | None:

@@ -1,0 +1,70 @@
+"""The benchmark suite runs end to end (smoke mode) and writes the JSON it promises; not a speed gate."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cardlogic.bench.report import markdown, print_report
+from cardlogic.bench.scenarios import SPECS, load_scenarios, make_scenario, scenario_text
+from cardlogic.bench.suite import PLANS, run_suite
+
+SCENARIOS = Path(__file__).resolve().parents[1] / "benchmarks" / "scenarios"
+STATS = {"median", "q1", "q3", "min", "max", "n"}
+
+
+@pytest.fixture(scope="module")
+def results() -> dict:
+    return json.loads(json.dumps(run_suite(SCENARIOS, PLANS["smoke"], progress=False)))
+
+
+def test_every_stored_scenario_is_its_spec_regenerated_and_a_valid_record():
+    stored = {s.name: s for s in load_scenarios(SCENARIOS)}
+    assert sorted(stored) == sorted(spec.name for spec in SPECS)
+    for spec in SPECS:
+        scenario = stored[spec.name]
+        assert scenario.record.check() == []
+        assert scenario.record.observer is not None
+    spec = SPECS[0]
+    assert scenario_text(make_scenario(spec)) == (SCENARIOS / f"{spec.name}.txt").read_text()
+
+
+def test_cardlogic_check_accepts_a_scenario_file():
+    path = SCENARIOS / "06p-jokers-middle.txt"
+    done = subprocess.run([sys.executable, "-m", "cardlogic", "check", str(path)], check=False, capture_output=True,
+                          text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_results_have_every_figure_and_target(results):
+    assert results["mode"] == "smoke"
+    assert {s["name"] for s in results["scenarios"]} == set(PLANS["smoke"].only)
+    figures = results["figures"]
+    assert set(figures) == {"baseline", "exact", "sampler", "accuracy", "csp", "rejection", "advice", "cold_start",
+                            "memory", "literature_pkg"}
+    assert set(results["figure_seconds"]) == set(figures)
+    names = {s["name"] for s in results["scenarios"]}
+    for figure in ("exact", "sampler", "csp", "rejection"):
+        assert {row["scenario"] for row in figures[figure]} == names
+    assert all(set(row["seconds"]) == STATS for row in figures["exact"] if row["status"] == "ok")
+    assert all(row["deals_per_cpu_second"]["median"] > 0 for row in figures["sampler"])
+    assert {row["status"] for row in figures["csp"]} <= {"ok", "gave up"}
+    assert all(0 <= row["acceptance"] <= 1 for row in figures["rejection"])
+    assert all(0 <= row["tv_mean"]["median"] <= row["tv_max"]["median"] <= 1 for row in figures["accuracy"])
+    assert figures["advice"]["status"] in ("ok", "not measured yet")
+    assert figures["cold_start"]["cold_seconds"]["n"] >= 1 and figures["cold_start"]["warm_seconds"]["n"] >= 1
+    assert len(results["targets"]) == 5
+    for target in results["targets"]:
+        assert target["met"] in (True, False, None)
+        assert (target["ratio"] is None) == (target["met"] is None)
+
+
+def test_reports_render(results, capsys):
+    print_report(results)
+    assert "Targets" in capsys.readouterr().out
+    text = markdown(results)
+    assert text.startswith("**Targets") and "| sampler deals/s per core" in text
