@@ -199,8 +199,8 @@ def _literature_rows(lit: dict[str, Any]) -> list[list[str]]:
         moments = max(r["moments"], 1)
         theirs, ours = r["their_facts"] - r["own_facts"], r["our_facts"] - r["own_facts"]
         rows += [["events / moments compared", f"{r.get('events', '')} / {r['moments']:,}"],
-                 ["facts beyond own hand, theirs (per moment)", f"{theirs:,} ({theirs / moments:.1f})"],
-                 ["facts beyond own hand, ours (per moment)", f"{ours:,} ({ours / moments:.1f})"],
+                 ["facts beyond own hand, theirs (per moment, all observers)", f"{theirs:,} ({theirs / moments:.1f})"],
+                 ["facts beyond own hand, ours (per moment, all observers)", f"{ours:,} ({ours / moments:.1f})"],
                  ["ours / theirs", f"{ours / theirs:.2f}x" if theirs else "n/a"],
                  ["our certain facts they lack", f"{r.get('extra', '')}"],
                  ["their facts not certain for us", f"{r.get('unconfirmed', '')} {r.get('verdicts') or ''}"]]
