@@ -84,7 +84,7 @@ PLANS = {
                   accuracy_sizes=(1_000, 10_000, 100_000), accuracy_seeds=3,
                   accuracy_scenarios=("06p-no-8s-early", "06p-no-8s-middle", "08p-no-8s-early"),
                   chain_sizes=(1_000, 10_000), csp_max_deals=100_000, rejection_deals=1_000,
-                  rejection_tries=200_000, cold_repeats=1, warm_repeats=2, literature_games=2,
+                  rejection_tries=100_000, cold_repeats=1, warm_repeats=2, literature_games=2,
                   literature_players=(4, 6)),
     "smoke": Plan("smoke", repeats=2, sampler_deals=10_000, chain_deals=1_000, accuracy_sizes=(1_000, 10_000),
                   accuracy_seeds=2, accuracy_scenarios=("06p-no-8s-middle",), chain_sizes=(1_000,),
@@ -346,8 +346,7 @@ def measure_memory(cases: list[Case], warm_cache: Path, imports_mb: float | None
     middle = next((c for c in cases if c.name == "06p-no-8s-middle"), cases[0])
     traced = []
     for what, case, call in (
-            ("belief from record + exact marginals", largest,
-             lambda c: ExactBackend().posterior(Belief.from_record(c.scenario.record, method="exact").tracker.model)),
+            ("exact marginals", largest, lambda c: ExactBackend().posterior(c.model)),
             (f"sampler, {plan.sampler_deals:,} deals", middle,
              lambda c: SamplerBackend().sample(c.model, plan.sampler_deals, 1))):
         tracemalloc.start()
