@@ -143,13 +143,14 @@ def sections(results: dict[str, Any]) -> list[Section]:
                  "rejection accept"], rows))
 
     acceptance: dict[int, dict[str, list[float]]] = {}
+    cap = max((r["tries"] for r in f["rejection"]), default=1)
     players = {s["name"]: s["players"] for s in results["scenarios"]}
     for r in f["rejection"]:
         acceptance.setdefault(players[r["scenario"]], {}).setdefault(r["stage"], []).append(r["acceptance"])
     stage_names = list(dict.fromkeys(r["stage"] for r in f["rejection"]))
-    out.append(("Rejection sampler acceptance (kept / proposed; median over decks; 0 = none kept within the cap)",
+    out.append((f"Rejection sampler acceptance (kept / proposed, median over decks; at most {cap:,} proposals)",
                 ["players", *stage_names],
-                [[str(n), *(f"{_median(by[stage]):.1e}" if stage in by else "" for stage in stage_names)]
+                [[str(n), *(_acceptance(_median(by[stage]), cap) if stage in by else "" for stage in stage_names)]
                  for n, by in sorted(acceptance.items())]))
 
     out.append(("Sampler marginal error vs exact (total variation over uncertain cards, median over seeds)",
@@ -218,6 +219,10 @@ def _mb(value: float | dict[str, float] | None) -> str:
     if value is None:
         return "n/a"
     return f"{value['median'] if isinstance(value, dict) else value:.0f}"
+
+
+def _acceptance(value: float, cap: int) -> str:
+    return f"{value:.1e}" if value > 0 else f"< {1 / cap:.0e} (none kept)"
 
 
 def _s(stats: dict[str, float]) -> str:

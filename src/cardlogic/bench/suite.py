@@ -77,7 +77,7 @@ PLANS = {
                  accuracy_sizes=(1_000, 10_000, 100_000, 1_000_000), accuracy_seeds=5,
                  accuracy_scenarios=("06p-no-8s-early", "06p-no-8s-middle", "06p-jokers-middle", "08p-no-8s-early",
                                      "10p-no-8s-middle"),
-                 chain_sizes=(1_000, 10_000, 100_000), csp_max_deals=1_000_000, rejection_deals=10_000,
+                 chain_sizes=(1_000, 10_000, 100_000), csp_max_deals=300_000, rejection_deals=10_000,
                  rejection_tries=10_000_000, cold_repeats=3, warm_repeats=5, literature_games=12,
                  literature_judge=True),
     "quick": Plan("quick", repeats=3, sampler_deals=100_000, chain_deals=10_000,
