@@ -74,14 +74,18 @@ class Belief:
         observer = record.observer
         hand = record.hands.get(observer, ()) if observer is not None else ()
         belief = cls(record.game, observer, hand, **options)
+        pushed = 0
         for event, line in zip(record.events, record.lines):
             try:
                 belief.tracker.push(event)
             except (InconsistentError, ValueError) as error:
-                raise RecordError(line, str(error)) from None
-        if not belief.is_consistent():
-            raise RecordError(belief._first_impossible_line(record), "no deal is consistent with this event")
-        return belief
+                if belief.is_consistent():
+                    raise RecordError(line, str(error)) from None
+                break  # an earlier event already left no deal: that one is to blame
+            pushed += 1
+        if pushed == len(record.events) and belief.is_consistent():
+            return belief
+        raise RecordError(belief._first_impossible_line(record, pushed), "no deal is consistent with this event")
 
     @property
     def game(self) -> Game:
@@ -218,9 +222,9 @@ class Belief:
         players = range(len(self.game.players))
         return np.array([[mask >> p & 1 for p in players] for mask in self.tracker.model.allowed.values()], dtype=float)
 
-    def _first_impossible_line(self, record: Record) -> int:
-        """Bisect the record's events for the first prefix with no consistent deal."""
-        pushed = len(record.events)
+    def _first_impossible_line(self, record: Record, pushed: int) -> int:
+        """Bisect the first ``pushed`` events of ``record`` (pushed, with no consistent deal) for the first
+        prefix with none."""
         low, high = 0, pushed  # prefix of length low is consistent, of length high is not
         while high - low > 1:
             middle = (low + high) // 2

@@ -51,12 +51,14 @@ def games(draw: st.DrawFn, min_players: int = 4, max_players: int = 12, decks: t
 class Truth:
     """A simulated game and, after each prefix of its events, the current holder of every card in play.
 
-    ``now[k]`` maps each card still in play after the first ``k`` events to the player holding it.
+    ``deal`` is the true initial deal (card -> player) and ``now[k]`` maps each card still in play after
+    the first ``k`` events to the player holding it.
     """
 
     game: Game
     hands: tuple[int, ...]
     events: tuple[Event, ...]
+    deal: dict[Card, int]
     now: tuple[dict[Card, int], ...]
 
     @classmethod
@@ -67,12 +69,7 @@ class Truth:
         for event in events:
             state.push(event)
             now.append(_holders(state.hands))
-        return cls(game, tuple(hands), tuple(events), tuple(now))
-
-    @property
-    def deal(self) -> dict[Card, int]:
-        """The true initial deal: card -> player."""
-        return _holders(self.hands)
+        return cls(game, tuple(hands), tuple(events), now[0], tuple(now))
 
     def hand(self, player: int | None) -> tuple[Card, ...]:
         """``player``'s starting hand (nothing for the spectator, None)."""

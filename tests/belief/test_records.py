@@ -1,0 +1,156 @@
+"""Records no deal explains are rejected at the first line that makes them impossible, and rejected events
+change nothing; the belief command's errors, JSON and table."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardlogic import inference
+from cardlogic.belief import Belief
+from cardlogic.cards import Card
+from cardlogic.cli import main
+from cardlogic.constraints import InconsistentError
+from cardlogic.literature import Ask, Claim, IllegalEventError, Record, RecordError, read_record, write_record
+from cardlogic.tracking.literature import LiteratureTracker
+
+from .games import Truth, games, seeds
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+# Ann and Cat against Bob and Dan; 18 cards dealt from Ann, so Ann and Bob get 5, Cat and Dan 4.
+MINI = """\
+Players: Ann Bob Cat Dan
+Sets: LS HS LH
+Dealer: Dan
+"""
+ANN = "Me: Ann\nHand Ann: 2S 3S 9S 2H 3H\n"
+# Dan was dealt a single card, so he cannot ask for cards of two different sets.
+SHORT_DAN = """\
+Players: Ann Bob Cat Dan
+Sets: LS HS LH
+Sizes: Ann=6 Bob=6 Cat=5 Dan=1
+"""
+
+
+def record(header: str, events: str) -> Record:
+    """``header``, a blank line, then ``events``: the first event is on the line after the blank one."""
+    return read_record(header + "\n" + events)
+
+
+def first_event_line(header: str) -> int:
+    return header.count("\n") + 2
+
+
+def rejected_at(text_record: Record, **options) -> RecordError:
+    with pytest.raises(RecordError) as caught:
+        Belief.from_record(text_record, **options)
+    return caught.value
+
+
+class TestRejectedLine:
+    def test_an_answer_the_observers_hand_contradicts(self):
+        header = MINI + ANN
+        line = first_event_line(header)
+        error = rejected_at(record(header, "Dan asks Ann for 4S: no\n"
+                                           "Ann asks Bob for 4S: no\n"
+                                           "Bob asks Ann for 5S: yes\n"  # Ann never held 5S
+                                           "Ann asks Bob for 6S: no\n"))
+        assert error.line == line + 2 and "impossible" in error.message
+
+    def test_a_card_left_nowhere_by_a_chain_of_noes(self):
+        line = first_event_line(MINI)
+        error = rejected_at(record(MINI, "Dan asks Ann for 4S: no\n"
+                                         "Ann asks Bob for 5S: no\n"   # Ann and Bob lack 5S
+                                         "Bob asks Cat for 5S: no\n"   # so does Cat: it is Dan's
+                                         "Cat asks Dan for 5S: no\n"   # and Dan lacks it
+                                         "Dan asks Ann for 6S: no\n"))
+        assert error.line == line + 3
+
+    @pytest.mark.parametrize("method", ["auto", "exact", "sample"])
+    def test_two_asks_needing_more_cards_than_dealt(self, method):
+        line = first_event_line(SHORT_DAN)
+        error = rejected_at(record(SHORT_DAN, "Dan asks Ann for 2S: yes\n"  # Dan was dealt another low spade
+                                              "Dan asks Ann for 9S: no\n"   # and a high spade: two cards
+                                              "Ann asks Bob for 9S: no\n"), method=method, samples=200)
+        assert (error.line, error.message) == (line + 1, "no deal is consistent with this event")
+
+    def test_a_counting_contradiction_is_found_among_many_good_lines(self):
+        good = "Dan asks Ann for 2S: yes\n" + "Dan asks Ann for 3S: no\nAnn asks Dan for 3S: no\n" * 9
+        line = first_event_line(SHORT_DAN)
+        error = rejected_at(record(SHORT_DAN, good + "Dan asks Ann for 9S: no\nAnn asks Dan for 4H: no\n"))
+        assert error.line == line + 19
+
+    def test_an_illegal_line_after_the_impossible_one_is_not_blamed(self):
+        # Line 2 leaves no deal; line 3 is illegal by itself (2S is publicly with Dan), but the record
+        # was already impossible a line earlier.
+        line = first_event_line(SHORT_DAN)
+        error = rejected_at(record(SHORT_DAN, "Dan asks Ann for 2S: yes\n"
+                                              "Dan asks Ann for 9S: no\n"
+                                              "Ann asks Dan for 2S: no\n"))
+        assert (error.line, error.message) == (line + 1, "no deal is consistent with this event")
+
+    def test_an_illegal_line_is_blamed_when_everything_before_it_is_possible(self):
+        line = first_event_line(SHORT_DAN)
+        error = rejected_at(record(SHORT_DAN, "Dan asks Ann for 2S: yes\n"
+                                              "Dan asks Ann for 3S: no\n"
+                                              "Ann asks Dan for 2S: no\n"))
+        assert error.line == line + 2 and "2S is with Dan" in error.message
+
+    def test_lines_follow_comments_and_blank_lines(self):
+        text = SHORT_DAN + "\n# Dan's first ask\nDan asks Ann for 2S: yes\n\n\nDan asks Ann for 9S: no  # impossible\n"
+        error = rejected_at(read_record(text))
+        assert error.line == text.splitlines().index("Dan asks Ann for 9S: no  # impossible") + 1
+
+
+def first_impossible(game_record: Record) -> int | None:
+    """The line of the first event after which no deal is consistent, by pushing one event at a time."""
+    observer = game_record.observer
+    tracker = LiteratureTracker(game_record.game, observer, game_record.hands.get(observer, ()))
+    for event, line in zip(game_record.events, game_record.lines):
+        try:
+            tracker.push(event)
+        except ValueError:  # illegal, or obviously impossible
+            return line
+        if inference.count(tracker.model) == 0:
+            return line
+    return None
+
+
+def corrupt(event, game, data: st.DataObject):
+    """``event`` with one detail changed: an ask's answer or target, or a claim's revealed holders."""
+    if isinstance(event, Ask):
+        if data.draw(st.booleans(), label="flip the answer"):
+            return Ask(event.asker, event.target, event.card, not event.yes)
+        card = data.draw(st.sampled_from(game.deck.set_of(event.card).cards), label="asked card")
+        return Ask(event.asker, event.target, card, event.yes)
+    if isinstance(event, Claim):
+        card, _ = data.draw(st.sampled_from(event.revealed), label="moved card")
+        holder = data.draw(st.integers(0, len(game.players) - 1), label="new holder")
+        revealed = tuple((c, holder if c == card else h) for c, h in event.revealed)
+        return Claim(event.claimer, event.set_index, event.assignment, event.outcome, revealed)
+    return None
+
+
+@settings(max_examples=150, deadline=None, derandomize=True, database=None)
+@given(games(max_players=5, max_sets=3), seeds, st.data())
+def test_corrupted_games_are_rejected_at_the_first_impossible_line(game, seed, data):
+    truth = Truth.simulate(game, seed, guess_rate=0.1)
+    observer = data.draw(st.one_of(st.none(), st.integers(0, len(game.players) - 1)), label="observer")
+    hands = {} if observer is None else {observer: truth.hand(observer)}
+    events = list(truth.events)
+    candidates = [i for i, e in enumerate(events) if isinstance(e, (Ask, Claim))]
+    index = data.draw(st.sampled_from(candidates), label="corrupted event")
+    bad = corrupt(events[index], game, data)
+    events[index] = bad
+    game_record = read_record(write_record(Record(game, observer, hands, events)))
+    expected = first_impossible(game_record)
+    if expected is None:  # the change kept the record possible
+        Belief.from_record(game_record)
+    else:
+        assert rejected_at(game_record).line == expected
