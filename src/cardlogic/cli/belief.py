@@ -11,6 +11,7 @@ from rich.table import Table
 
 from cardlogic.belief import Belief, Marginals
 from cardlogic.cli.common import load_record, report
+from cardlogic.inference import InferenceError
 from cardlogic.literature import RecordError
 
 
@@ -36,6 +37,9 @@ def run(args: argparse.Namespace) -> int:
         marginals = belief.marginals()
     except RecordError as error:
         return report(args.record, error)
+    except InferenceError as error:  # e.g. --method csp on a game too large to enumerate
+        print(f"{args.record}: {error}", file=sys.stderr)
+        return 1
     observer = None if belief.observer is None else belief.game.players[belief.observer]
     if args.json:
         json.dump(as_json(marginals, observer), sys.stdout)
