@@ -154,3 +154,131 @@ def test_corrupted_games_are_rejected_at_the_first_impossible_line(game, seed, d
         Belief.from_record(game_record)
     else:
         assert rejected_at(game_record).line == expected
+
+
+def snapshot(belief: Belief):
+    """Everything a push could change: the model, the public position, and the answers."""
+    model, public = belief.tracker.model, belief.tracker.public
+    marginals = belief.marginals()
+    return (dict(model.allowed), list(model.clauses), model.sizes, dict(public.known), dict(public.claimed),
+            public.sizes, public.history, public.to_move, marginals.cards, marginals.probabilities.tolist(),
+            marginals.count, belief.certain())
+
+
+class TestRejectedPush:
+    @pytest.mark.parametrize("method", ["exact", "sample"])
+    @pytest.mark.parametrize("event, error", [
+        (Ask(0, 3, Card.parse("3S"), yes=True), IllegalEventError),  # Ann is not to move
+        (Ask(3, 0, Card.parse("2S"), yes=True), IllegalEventError),  # 2S is publicly Dan's already
+        (Ask(3, 0, Card.parse("9S"), yes=False), InconsistentError),  # Dan would need a high spade too
+        (Ask(3, 2, Card.parse("3H"), yes=True), InconsistentError),  # and a low heart
+    ])
+    def test_a_rejected_event_changes_nothing(self, method, event, error):
+        belief = Belief.from_record(record(SHORT_DAN, "Dan asks Ann for 2S: yes\n"), method=method, samples=2000)
+        before = snapshot(belief)
+        with pytest.raises(error):
+            belief.push(event)
+        assert snapshot(belief) == before
+        good = Ask(3, 0, Card.parse("3S"), yes=False)
+        assert belief.push(good) == good
+        fresh = Belief.from_record(record(SHORT_DAN, "Dan asks Ann for 2S: yes\nDan asks Ann for 3S: no\n"),
+                                   method=method, samples=2000)
+        assert snapshot(belief) == snapshot(fresh)
+
+    def test_an_answer_the_observers_hand_contradicts(self):
+        belief = Belief.from_record(record(MINI + ANN, "Dan asks Ann for 4S: no\nAnn asks Bob for 4S: no\n"))
+        before = snapshot(belief)
+        with pytest.raises(IllegalEventError):
+            belief.push(Ask(1, 0, Card.parse("5S"), yes=True))  # Ann never held 5S
+        with pytest.raises(InconsistentError):  # Dan, Ann and Bob lack 4S, so Cat holds it
+            belief.push(Ask(1, 2, Card.parse("4S"), yes=False))
+        assert snapshot(belief) == before
+
+    def test_pop_after_push_restores_the_belief(self):
+        belief = Belief.from_record(record(MINI + ANN, "Dan asks Ann for 4S: no\n"))
+        before = snapshot(belief)
+        event = belief.push(Ask(0, 1, Card.parse("4S"), yes=False))
+        assert snapshot(belief) != before
+        assert belief.pop() == event and snapshot(belief) == before
+
+
+class TestBeliefCommand:
+    @pytest.fixture
+    def write(self, tmp_path):
+        def write(text, name="game.txt"):
+            path = tmp_path / name
+            path.write_text(text, encoding="utf-8")
+            return str(path)
+        return write
+
+    def run(self, capsys, *argv):
+        code = main(["belief", *argv])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    def test_an_impossible_record(self, capsys, write):
+        path = write(SHORT_DAN + "\nDan asks Ann for 2S: yes\nDan asks Ann for 9S: no\nAnn asks Dan for 2S: no\n")
+        assert self.run(capsys, path) == (1, "", f"{path}:6: no deal is consistent with this event\n")
+
+    def test_an_illegal_record(self, capsys, write):
+        path = write(MINI + ANN + "\nDan asks Ann for 4S: no\nAnn asks Bob for 4S: no\nBob asks Ann for 5S: yes\n")
+        code, out, err = self.run(capsys, path)
+        assert (code, out, err) == (1, "", f"{path}:9: the answer yes is impossible: Ann does not hold 5S\n")
+
+    def test_a_malformed_record(self, capsys, write):
+        path = write(MINI + "\nDan asks Ann for 4X: no\n")
+        assert self.run(capsys, path) == (1, "", f"{path}:5: unknown card '4X'\n")
+
+    def test_json_of_the_bundled_view(self, capsys):
+        path = str(EXAMPLES / "ann-view.txt")
+        code, out, err = self.run(capsys, path, "--json")
+        assert (code, err) == (0, "")
+        data = json.loads(out)
+        assert list(data) == ["observer", "method", "deals", "samples", "players", "cards"]
+        belief = Belief.from_record(read_record((EXAMPLES / "ann-view.txt").read_text()))
+        marginals = belief.marginals()
+        assert data["observer"] == "Ann" and data["method"] == "exact" and data["samples"] == 0
+        assert isinstance(data["deals"], str) and data["deals"] == str(belief.count()) and int(data["deals"]) > 1
+        assert data["players"] == list(belief.game.players)
+        assert list(data["cards"]) == [str(card) for card in belief.tracker.in_play()]
+        for card, row in zip(marginals.cards, marginals.probabilities):
+            cell = data["cards"][str(card)]
+            assert list(cell) == data["players"] and all(isinstance(p, float) for p in cell.values())
+            assert sum(cell.values()) == pytest.approx(1.0, abs=1e-9)
+            assert list(cell.values()) == row.tolist()
+            assert cell["Ann"] == float(belief.tracker.position.hand >> card & 1)
+
+    def test_json_sampled(self, capsys):
+        path = str(EXAMPLES / "ann-view.txt")
+        argv = (path, "--json", "--method", "sample", "--samples", "5000", "--seed", "1")
+        code, out, err = self.run(capsys, *argv)
+        assert (code, err) == (0, "")
+        data = json.loads(out)
+        assert list(data) == ["observer", "method", "deals", "samples", "players", "cards"]
+        assert (data["observer"], data["method"], data["deals"], data["samples"]) == ("Ann", "sample", None, 5000)
+        exact = json.loads(self.run(capsys, path, "--json")[1])["cards"]
+        assert list(data["cards"]) == list(exact)
+        for card, cell in data["cards"].items():
+            assert list(cell) == data["players"] and sum(cell.values()) == pytest.approx(1.0, abs=1e-9)
+            for player, p in cell.items():
+                assert p * 5000 == pytest.approx(round(p * 5000), abs=1e-6)  # a frequency out of 5000 draws
+                assert (p == 0) == (exact[card][player] == 0)  or 0 < exact[card][player] < 2e-3
+        assert self.run(capsys, *argv)[1] == out  # the seed fixes the draws
+
+    def test_the_table(self, capsys):
+        code, out, err = self.run(capsys, str(EXAMPLES / "ann-view.txt"))
+        assert (code, err) == (0, "")
+        belief = Belief.from_record(read_record((EXAMPLES / "ann-view.txt").read_text()))
+        assert "Ann's view" in out and "Ann (me)" in out and f"exact over {belief.count():,} consistent deals" in out
+        assert all(str(card) in out for card in belief.tracker.in_play())
+
+    def test_the_table_of_a_sampled_spectator(self, capsys, write):
+        path = write(MINI + "\nDan asks Ann for 4S: no\nAnn asks Bob for 5S: yes\n")
+        code, out, err = self.run(capsys, path, "--method", "sample", "--samples", "1000")
+        assert (code, err) == (0, "")
+        assert "Spectator's view" in out and "sampled from 1,000 deals" in out
+
+    def test_a_method_that_cannot_answer(self, capsys):
+        path = str(EXAMPLES / "ann-view.txt")
+        code, out, err = self.run(capsys, path, "--method", "csp")
+        assert (code, out) == (1, "") and err.startswith(f"{path}: csp: up to ") and err.count("\n") == 1
