@@ -1,0 +1,1 @@
+"""Adapters to other card-game engines, for cross-checking cardlogic against them."""
