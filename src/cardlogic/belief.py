@@ -139,10 +139,12 @@ class Belief:
                          posterior.samples, stderr)
 
     def probability(self, card: int | str, player: int | str) -> float:
-        """P(``player`` holds ``card`` now)."""
+        """P(``player`` holds ``card`` now); 0 for a card of a claimed set, which nobody holds."""
         card, player = self._card(card), self._player(player)
         if card in self.tracker.public.known:
             return float(self.tracker.public.known[card] == player)
+        if self._claimed(card):
+            return 0.0
         return self.posterior().probability(card, player)
 
     def count(self) -> int:
@@ -157,6 +159,8 @@ class Belief:
             if card in self.tracker.public.known:
                 if self.tracker.public.known[card] != player:
                     return 0.0
+            elif self._claimed(card):
+                return 0.0
             else:
                 unmoved[card] = player
         if not unmoved:
@@ -181,14 +185,17 @@ class Belief:
         Exact where the exact backend is practical; otherwise the facts the
         constraint model states outright (still true, possibly fewer).
         """
+        model = self.tracker.model
         try:
-            posterior = self.posterior()
-            if posterior.count is None:
-                posterior = inference.infer(self.tracker.model, "exact")
-            probabilities = self._current(posterior.marginals)
+            posterior: Posterior | None = self.posterior()
+            if posterior.count is None and inference.exact_is_practical(model):
+                posterior = inference.infer(model, "exact")
         except inference.InferenceError:
-            every = np.ones((len(self.tracker.model.cards), len(self.game.players)))
-            probabilities = self._current(every * self._allowed_table())
+            posterior = None
+        if posterior is not None and posterior.count is not None:
+            probabilities = self._current(posterior.marginals)
+        else:  # sampled marginals can miss rare deals: only the allowed sets are certain
+            probabilities = self._current(self._allowed_table())
         facts = []
         for card, row in zip(self.tracker.in_play(), probabilities):
             holders = np.flatnonzero(row)
@@ -240,6 +247,9 @@ class Belief:
             else:
                 high = middle
         return record.lines[high - 1]
+
+    def _claimed(self, card: Card) -> bool:
+        return self.game.deck.set_index_of(card) in self.tracker.public.claimed
 
     def _card(self, card: int | str) -> Card:
         return Card.parse(card) if isinstance(card, str) else CARDS[card]
