@@ -17,8 +17,8 @@ deals; nothing here knows about any particular game.
 
 >>> model = DealModel(("Ann", "Bob"), (1, 1), [0, 1])
 >>> model.forbid(0, 0)
->>> model.certain_holder(0), model.certain_holder(1)
-(1, 0)
+>>> model.certain_holder(0), model.certain_holder(1)  # hand sizes are for the backends: card 1 is Ann's
+(1, None)
 """
 
 from __future__ import annotations

@@ -41,6 +41,7 @@ class LiteratureTracker:
     >>> game = Game(("A", "B", "C", "D"), deck=Deck.named("no-8s", sets=["LS", "HS"]), dealer=3)
     >>> tracker = LiteratureTracker(game)
     >>> tracker.push(Ask(3, 0, Card.parse("2S"), yes=False))
+    Ask(asker=3, target=0, card=Card('2S'), yes=False)
     >>> tracker.model.allowed[Card.parse("2S")] & 0b1001
     0
     """
