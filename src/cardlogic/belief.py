@@ -98,12 +98,18 @@ class Belief:
     def push(self, event: Event) -> Event:
         """Apply ``event`` and return it as recorded (a claim with its revealed holders).
 
-        If it is illegal (:class:`~cardlogic.literature.IllegalEventError`) or leaves
-        no consistent deal (:class:`InconsistentError`), raise and change nothing.
+        If it is illegal (:class:`~cardlogic.literature.IllegalEventError`), leaves
+        no consistent deal (:class:`InconsistentError`) or the method cannot tell
+        (:class:`~cardlogic.inference.InferenceError`), raise and change nothing.
         """
         recorded = self.tracker.push(event)
         self._posterior = None
-        if not self.is_consistent():
+        try:
+            consistent = self.is_consistent()
+        except inference.InferenceError:
+            self.tracker.pop()
+            raise
+        if not consistent:
             self.tracker.pop()
             self._posterior = None
             raise InconsistentError("no deal is consistent with this event and what came before")

@@ -282,3 +282,14 @@ class TestBeliefCommand:
         path = str(EXAMPLES / "ann-view.txt")
         code, out, err = self.run(capsys, path, "--method", "csp")
         assert (code, out) == (1, "") and err.startswith(f"{path}: csp: up to ") and err.count("\n") == 1
+
+
+def test_a_push_the_method_cannot_judge_changes_nothing():
+    # Enumerating every deal of a 6-player game is refused: the push raises, and must leave no trace.
+    game_record = read_record((EXAMPLES / "ann-view.txt").read_text())
+    belief = Belief(game_record.game, 0, game_record.hands[0], method="csp")
+    before = (dict(belief.tracker.model.allowed), list(belief.tracker.model.clauses), belief.tracker.public.history)
+    with pytest.raises(inference.InferenceError):
+        belief.push(game_record.events[0])
+    assert (dict(belief.tracker.model.allowed), list(belief.tracker.model.clauses),
+            belief.tracker.public.history) == before
