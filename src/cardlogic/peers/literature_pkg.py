@@ -82,6 +82,7 @@ from cardlogic.constraints import InconsistentError
 from cardlogic.decks import Deck
 from cardlogic.literature import Ask, Claim, Event, Game, IllegalEventError, Pass, State
 
+RULES = ("package", "repaired")
 PLAYER_COUNTS = (4, 6, 8, 12)
 """Seatings both engines allow: ``literature`` splits its 48 cards evenly, cardlogic seats 4 to 12."""
 
@@ -173,8 +174,11 @@ def literature_game(players: int, first: int) -> Game:
     return Game(tuple(f"P{i}" for i in range(players)), deck=Deck.named("no-7s"), dealer=first)
 
 
-def compare_game(players: int, seed: int, judge: bool = True) -> Comparison:
+def compare_game(players: int, seed: int, judge: bool = True, rules: str = "package") -> Comparison:
     """Play one seeded random ``literature`` game and compare every player's facts with ours after every event.
+
+    ``rules`` is ``package`` (its players deduce with the package's rules as
+    shipped) or ``repaired`` (with :func:`repaired_player`'s two fixes).
 
     With ``judge`` every disagreement gets a verdict (see :class:`Disagreement`);
     without it each is reported as ``unjudged``. Raises
@@ -197,7 +201,7 @@ def compare_game(players: int, seed: int, judge: bool = True) -> Comparison:
     random.seed(rng.getrandbits(64))
     try:
         started = time.perf_counter()
-        theirs = _literature(lit, hands, first)
+        theirs = _literature(lit, hands, first, rules)
         result.their_seconds += time.perf_counter() - started
         started = time.perf_counter()
         beliefs = [Belief(game, p, _cards(hands[p])) for p in range(players)]
@@ -220,7 +224,8 @@ def compare_game(players: int, seed: int, judge: bool = True) -> Comparison:
     return result
 
 
-def compare_games(n_games: int, seed: int = 0, players: Sequence[int] = (4, 6, 8), judge: bool = True) -> dict:
+def compare_games(n_games: int, seed: int = 0, players: Sequence[int] = (4, 6, 8), judge: bool = True,
+                  rules: str = "package") -> dict:
     """Compare ``n_games`` games (seeds ``seed``, ``seed + 1``, ...; seat counts cycling through ``players``).
 
     Returns totals for scripts and benchmarks: ``games``, ``events``,
@@ -230,7 +235,7 @@ def compare_games(n_games: int, seed: int = 0, players: Sequence[int] = (4, 6, 8
     ``their_seconds`` and ``our_seconds`` (deduction time, total and per game
     as ``*_per_game``).
     """
-    games = [compare_game(players[i % len(players)], seed + i, judge) for i in range(n_games)]
+    games = [compare_game(players[i % len(players)], seed + i, judge, rules) for i in range(n_games)]
     disagreements = [d for g in games for d in g.unconfirmed]
     verdicts: dict[str, int] = {}
     for d in disagreements:
@@ -250,7 +255,7 @@ def compare_games(n_games: int, seed: int = 0, players: Sequence[int] = (4, 6, 8
 # -- playing literature ----------------------------------------------------------------------------------------------
 
 
-def _literature(lit: Any, hands: Sequence[int], first: int) -> Any:
+def _literature(lit: Any, hands: Sequence[int], first: int, rules: str = "package") -> Any:
     """A ``literature`` game dealt ``hands`` with ``first`` to move, its players without models of the others.
 
     Each ``literature`` player normally keeps ``dummy_players``, what it thinks
@@ -258,14 +263,60 @@ def _literature(lit: Any, hands: Sequence[int], first: int) -> Any:
     own knowledge, and building and updating them takes most of the engine's time,
     so the players are made as its ``dummy=True`` players, which have none.
     """
+    if rules not in RULES:
+        raise ValueError(f"rules must be one of {', '.join(RULES)}, not {rules!r}")
     engine = sys.modules[lit.Literature.__module__]
     player = engine.Player
-    engine.Player = functools.partial(player, dummy=True)
+    engine.Player = functools.partial(player if rules == "package" else repaired_player(), dummy=True)
     try:
         return engine.Literature(len(hands), lambda n: [[to_name(c) for c in _cards(h)] for h in hands],
                                  lambda: (first + 0.5) / len(hands))
     finally:
         engine.Player = player
+
+
+@functools.cache
+def repaired_player() -> type:
+    """``literature``'s ``Player`` with its two unsound deductions fixed (found by this cross-check).
+
+    1. ``_identify_complete_info``: when a player's minimum counts per half-suit
+       add up to their hand size, the package rules out every card of each *suit*
+       in which no card is known to be theirs. But a minimum can come from an ask
+       (the asker holds *some* card of that half-suit) without any known card, so
+       it rules out cards the player may hold. Fixed: rule out the unknown cards
+       of a *half-suit* only when its known cards already reach its minimum.
+    2. ``memorize_move``: after a *yes* it lowers the target's hand size first and
+       records that the target lost the card only after deducing from the
+       asker's gain; in between ``_identify_complete_info`` can count the lost
+       card as still held, match the lowered size, and rule out the target's
+       other cards. Fixed: record the loss together with the size change.
+    """
+    lit = _package()
+    Player, State = lit.Player, lit.Card.State
+
+    class RepairedPlayer(Player):  # type: ignore[misc, valid-type]
+        def memorize_move(self, move: Any, success: bool) -> None:
+            if success:
+                self.knowledge[move.respondent][move.card] = State.DOES_NOT_POSSESS
+            super().memorize_move(move, success)
+            if success:
+                self._deduce_holds_remaining(move.respondent, move.card)
+                self._identify_complete_info(move.respondent)
+
+        def _identify_complete_info(self, player: Any) -> None:
+            if self._has_minimum_cards(player) == self.n_cards[player]:
+                for half, minimum in list(self.suit_knowledge[player].items()):
+                    names = [lit.Card.Name(r, half.suit) for r in lit.SETS[half.half]]
+                    if sum(self.knowledge[player][n] == State.DOES_POSSESS for n in names) == minimum:
+                        for name in names:
+                            if self.knowledge[player][name] == State.MIGHT_POSSESS:
+                                self._memorize(lit.Knowledge.that(player).lacks(name))
+            if self._know_with_certainty(player) == self.n_cards[player]:
+                for name in self.knowledge[player]:
+                    if self.knowledge[player][name] == State.MIGHT_POSSESS:
+                        self._memorize(lit.Knowledge.that(player).lacks(name))
+
+    return RepairedPlayer
 
 
 def _play_one(lit: Any, theirs: Any, game: Game, rng: random.Random) -> tuple[list[Event], float]:
@@ -395,10 +446,10 @@ def _replay(game: Game, hands: Sequence[int], events: Iterable[Event]) -> State:
     return state
 
 
-def literature_replay(hands: Sequence[int], first: int, events: Iterable[Event]) -> Any:
+def literature_replay(hands: Sequence[int], first: int, events: Iterable[Event], rules: str = "package") -> Any:
     """``literature``'s game after the same moves from the deal ``hands``, for showing what its players deduce."""
     lit = _package()
-    theirs = _literature(lit, hands, first)
+    theirs = _literature(lit, hands, first, rules)
     for event in events:
         if isinstance(event, Ask):
             theirs.turn = theirs.players[event.asker]
