@@ -22,7 +22,7 @@ from cardlogic.literature import Game
 
 from .games import Truth, games, guess_rates, seeds
 
-SETTINGS = dict(deadline=None, derandomize=True, database=None)
+SETTINGS = {"deadline": None, "derandomize": True, "database": None}
 
 
 def assert_allowed(belief: Belief, truth: Truth, k: int) -> None:

@@ -187,8 +187,8 @@ class TestObserverAndUndo:
     def test_pop_restores_the_model_event_by_event(self, rules):
         t = tracker(rules)
         lines = ["Dan asks Ann for 2S: yes", "Dan asks Ann for 9S: no", "Ann asks Dan for 3S: no",
-                 "Dan asks Cat for 4S: no", "Cat claims LS: Ann 2S 3S 4S; Cat 5S 6S 7S => opponents "
-                 "(Dan 2S 5S; Cat 3S; Bob 4S; Ann 6S 7S)"]
+                 "Dan asks Cat for 4S: no",
+                 "Cat claims LS: Ann 2S 3S 4S; Cat 5S 6S 7S => opponents (Dan 2S 5S; Cat 3S; Bob 4S; Ann 6S 7S)"]
         states = [state(t)]
         for line in lines:
             push(t, line)
