@@ -16,6 +16,7 @@ from cardlogic.belief import Belief
 from cardlogic.cli.belief import print_table
 from cardlogic.cli.common import load_record, report
 from cardlogic.constraints import InconsistentError
+from cardlogic.inference import InferenceError
 from cardlogic.literature import (IllegalEventError, InvalidEventError, Record, RecordError, format_event,
                                   parse_event, write_record)
 
@@ -66,7 +67,7 @@ class LiveSession:
                 break
             try:
                 self.handle(text)
-            except (InvalidEventError, IllegalEventError, InconsistentError, OSError, IndexError) as error:
+            except (InvalidEventError, IllegalEventError, InconsistentError, InferenceError, OSError, IndexError) as error:
                 self.rejected += 1
                 print(f"<input>:{number}: {error}", file=sys.stderr)
         return 1 if self.rejected else 0
