@@ -20,6 +20,9 @@ from cardlogic.inference import InferenceError
 from cardlogic.literature import (IllegalEventError, InvalidEventError, Record, RecordError, format_event,
                                   parse_event, write_record)
 
+REJECTED = (InvalidEventError, IllegalEventError, InconsistentError, InferenceError, OSError, IndexError)
+"""What a typed line may fail with: reported by line number, and nothing changes."""
+
 HELP = """Type an event in record notation, e.g.
   Bob asks Ann for 5S: no
   Cat claims low-hearts: Cat 2H 3H; Eve 4H 5H 6H 7H => correct
@@ -67,7 +70,7 @@ class LiveSession:
                 break
             try:
                 self.handle(text)
-            except (InvalidEventError, IllegalEventError, InconsistentError, InferenceError, OSError, IndexError) as error:
+            except REJECTED as error:
                 self.rejected += 1
                 print(f"<input>:{number}: {error}", file=sys.stderr)
         return 1 if self.rejected else 0
