@@ -78,7 +78,7 @@ PLANS = {
                  accuracy_scenarios=("06p-no-8s-early", "06p-no-8s-middle", "06p-jokers-middle", "08p-no-8s-early",
                                      "10p-no-8s-middle"),
                  chain_sizes=(1_000, 10_000, 100_000), csp_max_deals=300_000, rejection_deals=10_000,
-                 rejection_tries=10_000_000, cold_repeats=3, warm_repeats=5, literature_games=12,
+                 rejection_tries=2_000_000, cold_repeats=3, warm_repeats=5, literature_games=6,
                  literature_judge=True),
     "quick": Plan("quick", repeats=3, sampler_deals=100_000, chain_deals=10_000,
                   accuracy_sizes=(1_000, 10_000, 100_000), accuracy_seeds=3,
@@ -195,7 +195,7 @@ def measure_csp(cases: list[Case], sampler: list[dict[str, Any]], plan: Plan, ti
         backend = CspBackend(plan.csp_max_deals)
         try:
             rates, seconds = [], []
-            for _ in range(max(1, plan.repeats // 2)):
+            for _ in range(max(1, plan.repeats // 3)):
                 backend.posterior(case.model)
                 assert backend.last is not None
                 seconds.append(backend.last.seconds)
