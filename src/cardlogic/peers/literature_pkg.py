@@ -232,8 +232,10 @@ def compare_games(n_games: int, seed: int = 0, players: Sequence[int] = (4, 6, 8
     ``moments``, ``their_facts``, ``our_facts``, ``own_facts``, ``extra``,
     ``unconfirmed`` (their facts not certain for us), ``verdicts`` (count per
     verdict), ``disagreements`` (the :class:`Disagreement` list),
-    ``their_seconds`` and ``our_seconds`` (deduction time, total and per game
-    as ``*_per_game``).
+    ``their_seconds`` and ``our_seconds``, and per game ``*_per_game``:
+    theirs is the engine setting up and committing moves (every player's rules
+    run then); ours is building, pushing and asking ``certain()`` of every
+    player's :class:`Belief`. Neither includes choosing moves or judging.
     """
     games = [compare_game(players[i % len(players)], seed + i, judge, rules) for i in range(n_games)]
     disagreements = [d for g in games for d in g.unconfirmed]
