@@ -43,6 +43,15 @@ CERTAIN = 1.0 - 1e-12
 SEARCH_LIMIT = 64
 """Posteriors the joint-maximum search may compute for one set before completing greedily."""
 
+HOLD_ASK = 0.999
+"""A best ask at least this likely is taken before claiming a certain set (the set can wait)."""
+RISKY_CLAIM = 0.8
+"""An uncertain claim is made when P(correct) reaches this and the opponents could still take its cards."""
+COMPLETION = 1.0
+"""Weight of completing a set (the opponents left with none of it) in an ask's value."""
+DANGER = 0.5
+"""Weight of the known cards a no hands the target the chance to ask back, in an ask's value."""
+
 
 def entropy_bits(p: float) -> float:
     """The entropy of a yes/no answer that is yes with probability ``p``, in bits.
@@ -249,13 +258,23 @@ def _joint_maximum(model: DealModel, cards: Sequence[Card]) -> tuple[dict[Card, 
 # -- asks ------------------------------------------------------------------------------------------------------------
 
 
-def ask_advice(belief: Belief, public: Belief | None = None, lookahead: int = 6) -> list[AskAdvice]:
+def ask_advice(belief: Belief, public: Belief | None = None, lookahead: int = 4) -> list[AskAdvice]:
     """Every legal ask of the observer with its numbers, best value first.
 
     ``public`` is a spectator's belief over the same history (for ``leak_bits``;
-    None leaves them out). ``lookahead`` is how many of the most likely asks get
-    an exact second step (the belief after a yes); the others are valued by their
-    first step.
+    None leaves them out). ``lookahead`` is how many of the most promising asks
+    get an exact second step (the belief after a yes); the others assume the
+    next ask is as likely as this one.
+
+    The value of asking ``target`` for ``card`` with P(yes) = p is
+
+        p * (1 + COMPLETION * completes + next) - (1 - p) * DANGER * danger(target)
+
+    where ``completes`` is the set's value times the chance that a yes leaves the
+    opponents none of its cards (so they can no longer ask for them), ``next``
+    the best P(yes) of the following ask after a yes, and ``danger`` the number
+    of the team's publicly known cards the target could ask back on the turn a
+    no hands them.
     """
     view = belief.tracker.position
     assert isinstance(view, PlayerState)
@@ -263,20 +282,22 @@ def ask_advice(belief: Belief, public: Belief | None = None, lookahead: int = 6)
     if not asks:
         return []
     table = _current_table(belief)
-    leaks: dict[Card, float | None] = {}
     first = [(float(table[ask.card][ask.target]), ask) for ask in asks]
-    bonus = {ask.card: _completion_bonus(belief, table, ask.card) for ask in asks}
-    ranked = sorted(first, key=lambda item: -(item[0] * (1.0 + bonus[item[1].card])))
-    second: dict[Ask, float] = {}
-    for p, ask in ranked[:lookahead]:
-        if 0.0 < p:
-            second[ask] = _best_next(belief, ask)
+    completes = {ask.card: _completion(belief, table, ask.card) for ask in asks}
+    danger = {target: _danger(belief, table, target) for target in {ask.target for ask in asks}}
+
+    def value(p: float, ask: Ask, following: float) -> float:
+        return p * (1.0 + COMPLETION * completes[ask.card] + following) - (1.0 - p) * DANGER * danger[ask.target]
+
+    ranked = sorted(first, key=lambda item: -value(item[0], item[1], item[0]))
+    second = {ask: _best_next(belief, ask) for p, ask in ranked[:lookahead] if p > 0.0}
+    leaks: dict[Card, float | None] = {}
     advice = []
     for p, ask in first:
         if ask.card not in leaks:
             leaks[ask.card] = None if public is None else leak_bits(public, ask)
-        value = p * (1.0 + bonus[ask.card] + second.get(ask, p))
-        advice.append(AskAdvice(ask.target, ask.card, p, entropy_bits(p), leaks[ask.card], value))
+        advice.append(AskAdvice(ask.target, ask.card, p, entropy_bits(p), leaks[ask.card],
+                                value(p, ask, second.get(ask, p))))
     advice.sort(key=lambda a: (-a.value, -a.p_yes, a.card, a.target))
     return advice
 
@@ -308,13 +329,29 @@ def _current_table(belief: Belief) -> dict[Card, np.ndarray]:
     return dict(zip(marginals.cards, marginals.probabilities))
 
 
-def _completion_bonus(belief: Belief, table: dict[Card, np.ndarray], card: Card) -> float:
-    """A bonus for an ask whose yes would leave the opponents with no other card of its set (by marginals)."""
+def _completion(belief: Belief, table: dict[Card, np.ndarray], card: Card) -> float:
+    """The set's value times P(a yes for ``card`` leaves the opponents no card of its set), by marginals."""
     game, observer = belief.game, _observer(belief)
     opponents = list(game.opponents(observer))
     set_index = game.deck.set_index_of(card)
     outside = sum(float(table[c][opponents].sum()) for c in game.deck.sets[set_index].cards if c != card)
     return game.set_value(set_index) * max(0.0, 1.0 - outside)
+
+
+def _danger(belief: Belief, table: dict[Card, np.ndarray], target: int) -> float:
+    """How many of the team's publicly known cards ``target`` could ask for (holds another card of the set)."""
+    game, public = belief.game, belief.tracker.public
+    team = game.team_of(_observer(belief))
+    total = 0.0
+    for card, holder in public.known.items():
+        if game.team_of(holder) != team:
+            continue
+        lacks_all = 1.0
+        for other in game.deck.set_of(card).cards:
+            if other != card:
+                lacks_all *= 1.0 - float(table[other][target])
+        total += 1.0 - lacks_all
+    return total
 
 
 def _best_next(belief: Belief, ask: Ask) -> float:
@@ -375,8 +412,8 @@ def advise(belief: Belief, public: Belief | None = None, *, thorough: bool = Tru
 
     ``public``: a spectator's belief over the same history, for leak figures.
     With ``thorough`` off (for bots), claims are worked out exactly only for sets
-    whose marginals allow P(team holds all) of at least one half, and asks get
-    no leak figures.
+    whose marginals allow P(team holds all) of at least :data:`RISKY_CLAIM`
+    (every set when no ask can succeed), and asks get no leak figures.
     """
     game, public_state = belief.game, belief.tracker.public
     observer = _observer(belief)
@@ -388,7 +425,7 @@ def advise(belief: Belief, public: Belief | None = None, *, thorough: bool = Tru
     if not moving:
         who = "nobody: the game is over" if public_state.is_over else f"{game.players[to_move]} is to move"
         return Advice(observer, to_move, asks, claims, hold, Recommendation(None, f"wait: {who}"))
-    if not thorough and (not asks or asks[0].p_yes == 0.0):  # a claim may be needed: weigh every set
+    if not thorough and max((a.p_yes for a in asks), default=0.0) == 0.0:  # a claim may be needed: weigh every set
         claims = _claims(belief, True)
     recommendation = _recommend(belief, claims, asks, seed)
     if isinstance(recommendation.event, Claim):
@@ -407,16 +444,10 @@ def _claims(belief: Belief, thorough: bool) -> tuple[ClaimAdvice, ...]:
         table = _current_table(belief)
         team = list(game.members(game.team_of(observer)))
         live = [index for index in live
-                if min(float(table[c][team].sum()) for c in game.deck.sets[index].cards) >= 0.5]
+                if min(float(table[c][team].sum()) for c in game.deck.sets[index].cards) >= RISKY_CLAIM]
     claims = [claim_advice(belief, index, total) for index in live]
     claims.sort(key=lambda c: (-c.p_correct, -c.expected_points, c.set_index))
     return tuple(claims)
-
-
-HOLD_ASK = 0.999
-"""A best ask at least this likely is taken before claiming a certain set (the set can wait)."""
-RISKY_CLAIM = 0.8
-"""An uncertain claim is made when P(correct) reaches this and the opponents could still take its cards."""
 
 
 def _recommend(belief: Belief, claims: Sequence[ClaimAdvice], asks: Sequence[AskAdvice], seed: int) -> Recommendation:
@@ -448,11 +479,12 @@ def _recommend(belief: Belief, claims: Sequence[ClaimAdvice], asks: Sequence[Ask
             claim = claim_advice(belief, min(i for i in range(len(game.deck.sets)) if i not in public.claimed))
         return Recommendation(claim.event(observer), f"claim {claim.name}: no ask is possible "
                                                      f"(correct with probability {claim.p_correct:.2f})")
-    best = asks[0]
-    if best.p_yes == 0.0 and claims:  # every ask is surely answered no: only a claim makes progress
+    hopeful = [a for a in asks if a.p_yes > 0.0]  # a sure no hands the turn over and teaches nothing
+    if not hopeful and claims:  # only a claim makes progress
         claim = certain[0] if certain else max(claims, key=lambda c: (c.expected_points, c.p_correct))
         return Recommendation(claim.event(observer), f"claim {claim.name}: no ask can succeed (correct with "
                                                      f"probability {claim.p_correct:.2f})")
+    best = hopeful[0] if hopeful else asks[0]
     risky = [c for c in claims if not c.certain and c.p_team_holds < CERTAIN and c.p_correct >= RISKY_CLAIM]
     if risky and best.p_yes < HOLD_ASK:
         claim = risky[0]

@@ -31,6 +31,7 @@ import random
 from collections.abc import Callable
 from typing import Protocol
 
+from cardlogic import inference
 from cardlogic.advice import advise, legal_asks
 from cardlogic.belief import Belief
 from cardlogic.cards import Card, iter_cards
@@ -114,7 +115,7 @@ class CountingBot(_Seat):
     * Claims a set as soon as every card of it is known to be with its team.
     * After a claim it keeps the turn if it knows where a card is, else passes to
       a teammate who can ask for a known card, if any.
-    * When it must claim (the opponents have no cards, or no ask is possible) it
+    * When it must claim (the opponents have no cards, or no ask can be answered yes) it
       places each card with its known holder, or the teammate who may hold it
       with the most unknown slots.
     """
@@ -149,8 +150,10 @@ class CountingBot(_Seat):
         if known:
             return min(known, key=lambda a: (self._outside_team(a.card), self.rng.random()))
         if asks:
-            return max(asks, key=lambda a: (self._estimate(a), self.rng.random()))
-        return self._guess(live)
+            best = max(asks, key=lambda a: (self._estimate(a), self.rng.random()))
+            if self._estimate(best) > 0.0:
+                return best
+        return self._guess(live)  # every ask is surely answered no: only a claim makes progress
 
     def _estimate(self, ask: Ask) -> float:
         tracker = self.tracker
@@ -202,12 +205,15 @@ class AdvisorBot(_Seat):
     def __init__(self, game: Game, player: int, hand: int, seed: int = 0) -> None:
         super().__init__(game, player, hand, seed)
         self.belief = Belief(game, player, iter_cards(hand))
-        self._decisions = 0
+        if inference.exact_is_practical(self.belief.tracker.model):  # the start is the hardest model
+            self.belief.method = "exact"
 
     def choose(self, view: PlayerState) -> Event:
-        for event in self._new_events(view):
-            self.belief.push(event)
-        self._decisions += 1
+        fresh = self._new_events(view)
+        for event in fresh[:-1]:  # the referee checked them: one consistency check (and posterior) at the end
+            self.belief.tracker.push(event)
+        if fresh:
+            self.belief.push(fresh[-1])
         advice = advise(self.belief, thorough=False, seed=self.rng.randrange(1 << 30))
         event = advice.recommendation.event
         assert event is not None, advice.recommendation.reason

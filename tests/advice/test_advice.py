@@ -1,0 +1,156 @@
+"""Claim and ask numbers against the CSP oracle on small games, and certain claims against the true deal."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cardlogic.advice import advise, ask_advice, claim_advice, entropy_bits, legal_asks
+from cardlogic.belief import Belief
+from cardlogic.cards import iter_cards
+from cardlogic.decks import Deck
+from cardlogic.literature import Game, Rules, State
+from cardlogic.literature.selfplay import play_random_game
+
+from .oracle import claim_truth, current_deals, public_ask_probabilities
+
+NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
+
+
+def small_game(sets: tuple[str, ...] = ("LS", "HS"), players: int = 4, rules: Rules | None = None,
+               dealer: int = 0) -> Game:
+    return Game(NAMES[:players], deck=Deck.named("no-8s", sets=list(sets)), rules=rules or Rules(), dealer=dealer)
+
+
+def beliefs_after(game: Game, seed: int, events: int, observer: int) -> tuple[Belief, Belief, State]:
+    """The observer's and a spectator's belief, and the referee, after the first ``events`` events of a random game."""
+    hands, history = play_random_game(game, seed)
+    belief = Belief(game, observer, iter_cards(hands[observer]))
+    public = Belief(game)
+    state = State(game, hands)
+    for event in history[:events]:
+        belief.push(event)
+        public.push(event)
+        state.push(event)
+    return belief, public, state
+
+
+CASES = [(seed, events, observer) for seed in (1, 2, 3) for events in (0, 4, 9) for observer in (0, 1)]
+
+
+@pytest.mark.parametrize(("seed", "events", "observer"), CASES)
+def test_claim_numbers_match_the_oracle(seed, events, observer):
+    game = small_game()
+    belief, _, _ = beliefs_after(game, seed, events, observer)
+    for index in range(len(game.deck.sets)):
+        if index in belief.tracker.public.claimed:
+            continue
+        advice = claim_advice(belief, index)
+        p_team, best, joint = claim_truth(belief, index)
+        assert advice.p_team_holds == pytest.approx(p_team, abs=1e-9)
+        assert advice.p_correct == pytest.approx(best, abs=1e-9)
+        if p_team > 0:  # the assignment is a joint maximum, not a collection of per-card maxima
+            assert joint[tuple(advice.assignment)] == pytest.approx(best, abs=1e-9)
+        assert advice.expected_points == pytest.approx(advice.p_correct - (1 - p_team), abs=1e-9)
+        assert advice.certain == (best == pytest.approx(1.0))
+
+
+def test_expected_points_follow_the_house_rules():
+    rules = Rules("opponents", high_double=True)
+    game = small_game(rules=rules)
+    belief, _, _ = beliefs_after(game, 2, 4, 0)
+    for index in range(2):
+        advice = claim_advice(belief, index)
+        value = 2 if game.deck.sets[index].high else 1
+        assert advice.expected_points == pytest.approx(value * (2 * advice.p_correct - 1), abs=1e-9)
+
+
+def test_the_joint_maximum_can_differ_from_per_card_maxima():
+    """Three-set game where the oracle's assignments are compared exhaustively, whatever the search order."""
+    game = small_game(("LS", "HS", "LH"))
+    belief, _, _ = beliefs_after(game, 5, 6, 0)
+    for index in range(3):
+        if index in belief.tracker.public.claimed:
+            continue
+        advice = claim_advice(belief, index)
+        _, best, joint = claim_truth(belief, index)
+        assert advice.p_correct == pytest.approx(best, abs=1e-9)
+
+
+PUBLIC_DEALS = 40_000
+"""Spectator positions with more consistent deals than this are left to the exact backend's own tests."""
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_ask_numbers_match_the_oracle(seed):
+    game = small_game()
+    hands, history = play_random_game(game, seed)
+    state = State(game, hands)
+    checked = leaks = 0
+    for count, event in enumerate(history[:12]):
+        mover = state.to_move
+        belief, public, _ = beliefs_after(game, seed, count, mover)
+        asks = ask_advice(belief, public)
+        view = belief.tracker.position
+        assert {(a.target, a.card) for a in asks} == {(a.target, a.card) for a in legal_asks(view)}
+        deals = current_deals(belief)
+        for advice in asks:
+            p = sum(deal[advice.card] == advice.target for deal in deals) / len(deals)
+            assert advice.p_yes == pytest.approx(p, abs=1e-9)
+            assert advice.info_bits == pytest.approx(entropy_bits(p), abs=1e-9)
+            checked += 1
+        if asks and public.count() <= PUBLIC_DEALS:
+            q = public_ask_probabilities(public, mover, sorted({a.card for a in asks}))
+            for advice in asks:
+                assert advice.leak_bits == pytest.approx(-math.log2(q[advice.card]), abs=1e-9)
+                leaks += 1
+        assert [a.value for a in asks] == sorted((a.value for a in asks), reverse=True)
+        state.push(event)
+    assert checked and leaks
+
+
+def test_entropy_gained_is_the_expected_drop_of_log2_count():
+    game = small_game()
+    belief, _, _ = beliefs_after(game, 3, 0, 0)
+    before = math.log2(belief.count())
+    for advice in ask_advice(belief)[:5]:
+        after = 0.0
+        for yes, p in ((True, advice.p_yes), (False, 1 - advice.p_yes)):
+            if p > 0:
+                belief.push(advice.event(0).__class__(0, advice.target, advice.card, yes))
+                after += p * math.log2(belief.count())
+                belief.pop()
+        assert before - after == pytest.approx(advice.info_bits, abs=1e-9)
+
+
+@st.composite
+def positions(draw):
+    players = draw(st.integers(4, 6))
+    names = draw(st.permutations(["LS", "HS", "LH", "HH"]))[:draw(st.integers(2, 4))]
+    rules = Rules(draw(st.sampled_from(["split", "opponents"])), bluff=draw(st.booleans()),
+                  high_double=draw(st.booleans()))
+    game = small_game(tuple(sorted(names)), players, rules, dealer=draw(st.integers(0, players - 1)))
+    seed = draw(st.integers(0, 10_000))
+    hands, history = play_random_game(game, seed)
+    return game, hands, history, draw(st.integers(0, len(history))), draw(st.integers(0, players - 1))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions())
+def test_certain_claims_are_always_correct(position):
+    game, hands, history, events, observer = position
+    belief = Belief(game, observer, iter_cards(hands[observer]))
+    state = State(game, hands)
+    for event in history[:events]:
+        belief.push(event)
+        state.push(event)
+    advice = advise(belief, thorough=True) if state.to_move == observer else None
+    claims = advice.claims if advice else [claim_advice(belief, i) for i in range(len(game.deck.sets))
+                                           if i not in state.public.claimed]
+    for claim in claims:
+        if claim.certain:
+            assert all(state.holder_of(card) == holder for card, holder in claim.assignment)
+            assert claim.p_team_holds == 1.0

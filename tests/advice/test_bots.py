@@ -1,0 +1,103 @@
+"""Bots play only legal events, see only their own view, and every game ends."""
+
+from __future__ import annotations
+
+import random
+from itertools import permutations
+
+import pytest
+
+from cardlogic.bots import BOTS, CountingBot, make_bot
+from cardlogic.cards import Card, iter_cards
+from cardlogic.decks import Deck
+from cardlogic.literature import Ask, Game, PlayerState, Rules, State
+from cardlogic.tournament import play_game
+from cardlogic.tracking.counting import CountingTracker
+
+NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
+
+
+def game_for(seed: int) -> Game:
+    rng = random.Random(seed)
+    players = rng.choice((4, 5, 6))
+    sets = rng.sample(["LS", "HS", "LH", "HH", "LD", "HD"], rng.randint(2, 4))
+    rules = Rules(rng.choice(["split", "opponents"]), bluff=rng.random() < 0.3, must_declare=rng.random() < 0.3,
+                  high_double=rng.random() < 0.3)
+    return Game(NAMES[:players], deck=Deck.named("no-8s", sets=sets), rules=rules, dealer=rng.randrange(players))
+
+
+@pytest.mark.parametrize("teams", list(permutations(BOTS, 2)))
+@pytest.mark.parametrize("seed", range(6))
+def test_bots_play_legal_events_to_the_end(teams, seed):
+    game = game_for(seed)
+    hands = State.deal(game, random.Random(seed)).hands
+    scores, events, finished = play_game(game, hands, teams, seed)  # the referee raises on an illegal event
+    assert finished and sum(scores) <= sum(game.set_value(i) for i in range(len(game.deck.sets)))
+
+
+def test_a_bot_sees_only_its_view():
+    game = game_for(1)
+    state = State.deal(game, random.Random(1))
+    mover = state.to_move
+    view = PlayerState(game, mover, state.hands[mover])
+    for name in BOTS:
+        event = make_bot(name, game, mover, state.hands[mover], seed=1).choose(view)
+        state.push(event)
+        state.pop()
+
+
+def test_unknown_bot():
+    with pytest.raises(ValueError, match="unknown bot"):
+        make_bot("oracle", game_for(0), 0, 0)
+
+
+class TestCountingTracker:
+    def game(self) -> Game:
+        return Game(("A", "B", "C", "D"), deck=Deck.named("no-8s", sets=["LS", "HS"]), dealer=3)
+
+    def test_an_asker_holds_another_card_and_lacks_the_asked_one(self):
+        game = self.game()
+        tracker = CountingTracker(game, 0, [Card.parse(t) for t in "2S 3S 4S 9S 10S 5S".split()])
+        tracker.push(Ask(3, 0, Card.parse("6S"), yes=False))
+        assert not tracker.may_hold(3, Card.parse("6S")) and not tracker.may_hold(0, Card.parse("6S"))
+        assert tracker.minimum[3][0] == 1
+
+    def test_a_card_lacked_by_all_but_one_player_is_theirs(self):
+        game = self.game()
+        tracker = CountingTracker(game, 0, [Card.parse(t) for t in "2S 3S 4S 9S 10S 5S".split()])
+        tracker.push(Ask(3, 0, Card.parse("6S"), yes=False))
+        tracker.push(Ask(0, 1, Card.parse("6S"), yes=False))
+        assert tracker.known_holder(Card.parse("6S")) == 2
+
+    def test_the_only_possible_low_spade_of_an_asker_is_theirs(self):
+        game = self.game()
+        # A holds four low spades; 6S and 7S are elsewhere. D asks for 6S: D must hold 7S.
+        tracker = CountingTracker(game, 0, [Card.parse(t) for t in "2S 3S 4S 5S 9S 10S".split()])
+        tracker.push(Ask(3, 0, Card.parse("6S"), yes=False))
+        assert tracker.known_holder(Card.parse("7S")) == 3
+
+    def test_its_facts_are_true_in_simulated_games(self):
+        for seed in range(5):
+            game = game_for(seed)
+            state = State.deal(game, random.Random(seed))
+            hands = state.hands
+            bots = [CountingBot(game, p, hands[p], seed=p) for p in range(len(hands))]
+            views = [PlayerState(game, p, hands[p]) for p in range(len(hands))]
+            tracker = CountingTracker(game, 0, iter_cards(hands[0]))
+            while not state.is_over:
+                mover = state.to_move
+                event = state.push(bots[mover].choose(views[mover]))
+                for view in views:
+                    view.push(event)
+                tracker.push(event)
+                live = [c for i, s in enumerate(game.deck.sets) if i not in state.public.claimed for c in s.cards]
+                for card in live:
+                    holder = state.holder_of(card)
+                    if tracker.known_holder(card) is not None:
+                        assert tracker.known_holder(card) == holder
+                    assert tracker.may_hold(holder, card)
+                for player, hand in enumerate(state.hands):
+                    for index, card_set in enumerate(game.deck.sets):
+                        if index not in state.public.claimed:
+                            held = sum(1 for c in iter_cards(hand) if c in card_set.cards)
+                            assert tracker.minimum[player][index] <= held

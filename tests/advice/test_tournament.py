@@ -1,0 +1,98 @@
+"""Tournaments: pairing, reproducibility, intervals, and the advise and tournament commands."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cardlogic.cli import main
+from cardlogic.tournament import tournament, wilson
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_paired_games_swap_the_teams():
+    result = tournament(("counting", "random"), players=4, games=4, seed=2)
+    assert [r.teams for r in result.results] == [("counting", "random"), ("random", "counting")] * 2
+    assert result.games == 4 and sum(result.wins.values()) + result.ties == 4
+
+
+def test_a_fixed_seed_gives_the_same_games_whatever_the_processes():
+    one = tournament(("counting", "random"), players=4, games=5, seed=3)
+    again = tournament(("counting", "random"), players=4, games=5, seed=3, jobs=2)
+    assert one.results == again.results and one.games == 5
+
+
+def test_the_advisor_plays_a_tournament():
+    result = tournament(("advisor", "random"), players=4, games=2, seed=1)
+    assert result.wins["advisor"] == 2
+
+
+def test_bad_bots():
+    with pytest.raises(ValueError, match="unknown bot"):
+        tournament(("counting", "oracle"))
+    with pytest.raises(ValueError, match="different"):
+        tournament(("counting", "counting"))
+
+
+def test_wilson_interval():
+    low, high = wilson(70, 100)
+    assert low == pytest.approx(0.6041, abs=1e-4) and high == pytest.approx(0.7810, abs=1e-4)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+
+
+def test_tournament_json(capsys):
+    code, out, _ = run(capsys, "tournament", "--bots", "counting,random", "--players", "4", "--games", "4",
+                       "--seed", "5", "--jobs", "1", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert data["games"] == 4 and set(data["wins"]) == {"counting", "random"}
+    assert sum(data["wins"].values()) + data["ties"] == 4
+    assert set(data["rates"]) == {"counting wins", "ties", "random wins"}
+    for rate in data["rates"].values():
+        assert rate["low"] <= rate["rate"] <= rate["high"]
+    code, again, _ = run(capsys, "tournament", "--bots", "counting,random", "--players", "4", "--games", "4",
+                         "--seed", "5", "--jobs", "2", "--json")
+    assert {k: v for k, v in json.loads(again).items() if k != "seconds"} == \
+        {k: v for k, v in data.items() if k != "seconds"}
+
+
+def test_tournament_rejects_bad_bots(capsys):
+    with pytest.raises(SystemExit):
+        main(["tournament", "--bots", "counting"])
+    capsys.readouterr()
+
+
+def test_advise_json(capsys):
+    code, out, _ = run(capsys, "advise", str(EXAMPLES / "ann-view.txt"), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["observer"] == "Ann" and data["to_move"] == "Ann"
+    assert {"to_move", "asks", "claims", "recommendation"} <= set(data)
+    assert data["asks"] and all(set(a) == {"target", "card", "p_yes", "info_bits", "leak_bits", "value"}
+                                for a in data["asks"])
+    assert all({"set", "assignment", "p_correct", "p_team_holds", "expected_points"} <= set(c)
+               for c in data["claims"])
+    assert len(data["claims"]) == 6  # every unclaimed set
+    assert data["recommendation"]["action"] in ("ask", "claim", "pass")
+    assert data["recommendation"]["reason"]
+
+
+def test_advise_table(capsys):
+    code, out, _ = run(capsys, "advise", str(EXAMPLES / "mini.txt"))
+    assert code == 0 and "Recommendation:" in out
+
+
+def test_advise_needs_a_player(capsys, tmp_path):
+    path = tmp_path / "game.txt"
+    lines = (EXAMPLES / "mini.txt").read_text().splitlines(keepends=True)
+    path.write_text("".join(line for line in lines if not line.startswith(("Me:", "Hand "))), encoding="utf-8")
+    code, _, err = run(capsys, "advise", str(path))
+    assert code == 1 and "Me:" in err
