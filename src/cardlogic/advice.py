@@ -47,9 +47,9 @@ HOLD_ASK = 0.999
 """A best ask at least this likely is taken before claiming a certain set (the set can wait)."""
 RISKY_CLAIM = 0.8
 """An uncertain claim is made when P(correct) reaches this and the opponents could still take its cards."""
-COMPLETION = 1.0
+COMPLETION = 2.0
 """Weight of completing a set (the opponents left with none of it) in an ask's value."""
-DANGER = 0.5
+DANGER = 0.25
 """Weight of the known cards a no hands the target the chance to ask back, in an ask's value."""
 
 
@@ -457,15 +457,26 @@ def _recommend(belief: Belief, claims: Sequence[ClaimAdvice], asks: Sequence[Ask
     assert isinstance(view, PlayerState)
     names = game.players
     mates = [p for p in game.teammates(observer) if public.sizes[p]]
-    if public.may_pass and mates:
+    forced = bool(claims) and claims[0].forced
+    if public.may_pass and mates and forced and not claims[0].certain:
+        # Only claims are left and the next is a guess: the teammate holding most of its cards knows it best.
+        table = _current_table(belief)
+        cards = game.deck.sets[claims[0].set_index].cards
+        held = {p: sum(float(table[c][p]) for c in cards) for p in [observer, *mates]}
+        mate = max(mates, key=lambda p: held[p])
+        if held[mate] > held[observer] or not view.hand:
+            return Recommendation(Pass(observer, mate), f"pass to {names[mate]}: they hold more of "
+                                                        f"{claims[0].name} and can claim it more surely")
+    if public.may_pass and mates and not forced:
         own = max((a.p_yes for a in asks), default=0.0) if view.hand else -1.0
         scored = [(prospects(belief, mate, seed=seed), mate) for mate in mates]
         best, mate = max(scored)
         if best > own:
             return Recommendation(Pass(observer, mate), f"pass to {names[mate]}: best ask about {best:.2f} likely "
                                                         f"against {max(own, 0.0):.2f} for me")
-        if not view.hand:
-            return Recommendation(Pass(observer, mate), f"pass to {names[mate]}: I have no cards")
+    if public.may_pass and mates and not view.hand:
+        mate = max(mates, key=lambda p: (public.sizes[p], -p))
+        return Recommendation(Pass(observer, mate), f"pass to {names[mate]}: I have no cards")
     certain = [c for c in claims if c.certain]
     if claims and claims[0].forced:
         claim = claims[0]
