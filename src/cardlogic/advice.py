@@ -40,8 +40,13 @@ from cardlogic.literature import Ask, Claim, Event, Pass, PlayerState, Record
 CERTAIN = 1.0 - 1e-12
 """Probabilities at least this large are treated as certainty (exact counts give exactly 1.0)."""
 
-SEARCH_LIMIT = 64
-"""Posteriors the joint-maximum search may compute for one set before completing greedily."""
+SEARCH_LIMIT = 16
+"""Posteriors the joint-maximum search may compute for one set before completing its best node greedily.
+
+The search is exact whenever it settles within the limit, which it does once the
+set's placement is fairly clear (the claims worth making); a flat early-game
+placement gets the greedy completion, still scored by its exact probability.
+"""
 
 HOLD_ASK = 0.999
 """A best ask at least this likely is taken before claiming a certain set (the set can wait)."""
@@ -292,35 +297,42 @@ def ask_advice(belief: Belief, public: Belief | None = None, lookahead: int = 4)
     ranked = sorted(first, key=lambda item: -value(item[0], item[1], item[0]))
     second = {ask: _best_next(belief, ask) for p, ask in ranked[:lookahead] if p > 0.0}
     leaks: dict[Card, float | None] = {}
+    total = None if public is None else public.count()
     advice = []
     for p, ask in first:
         if ask.card not in leaks:
-            leaks[ask.card] = None if public is None else leak_bits(public, ask)
+            leaks[ask.card] = None if public is None else leak_bits(public, ask, total)
         advice.append(AskAdvice(ask.target, ask.card, p, entropy_bits(p), leaks[ask.card],
                                 value(p, ask, second.get(ask, p))))
     advice.sort(key=lambda a: (-a.value, -a.p_yes, a.card, a.target))
     return advice
 
 
-def leak_bits(public: Belief, ask: Ask) -> float:
+def leak_bits(public: Belief, ask: Ask, total: int | None = None) -> float:
     """What a spectator learns about the asker's hand from ``ask`` being asked, in bits.
 
     ``-log2 q`` with q the spectator's P(the asker may make this ask: holds
-    another card of its set, and lacks the card unless ``bluff=on``), from exact
-    counts: the deals where the ask is possible are those where it is answered
-    yes plus those where it is answered no.
+    another card of its set, and lacks the card unless ``bluff=on``), from two
+    exact counts: the spectator's model with and without those two conditions
+    (``total``, the count without, is ``public.count()``).
     """
-    total = public.count()
-    possible = 0
-    for yes in (True, False):
-        try:
-            public.tracker.push(Ask(ask.asker, ask.target, ask.card, yes))
-        except ValueError:
-            continue
-        try:
-            possible += inference.count(public.tracker.model)
-        finally:
-            public.tracker.pop()
+    game, known = public.game, public.tracker.public.known
+    asker, card = ask.asker, ask.card
+    model = public.tracker.model.copy()
+    others = [c for c in game.deck.set_of(card).cards if c != card]
+    try:
+        if not game.rules.bluff:
+            if card in known:
+                if known[card] == asker:
+                    return math.inf
+            else:
+                model.restrict(card, ~(1 << asker))
+        if not any(known.get(c) == asker for c in others):
+            model.require((c, 1 << asker) for c in others if c not in known)
+        possible = inference.count(model)
+    except InconsistentError:
+        return math.inf
+    total = public.count() if total is None else total
     return max(0.0, -math.log2(possible / total)) if possible else math.inf
 
 
