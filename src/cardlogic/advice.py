@@ -53,7 +53,7 @@ HOLD_ASK = 0.999
 RISKY_CLAIM = 0.8
 """An uncertain claim is made when P(correct) reaches this and the opponents could still take its cards."""
 COMPLETION = 2.0
-"""Weight of completing a set (the opponents left with none of it) in an ask's value."""
+"""Weight of the chance to gather the asked card's whole set in an ask's value."""
 DANGER = 0.25
 """Weight of the known cards a no hands the target the chance to ask back, in an ask's value."""
 
@@ -273,10 +273,11 @@ def ask_advice(belief: Belief, public: Belief | None = None, lookahead: int = 4)
 
     The value of asking ``target`` for ``card`` with P(yes) = p is
 
-        p * (1 + COMPLETION * completes + next) - (1 - p) * DANGER * danger(target)
+        p * (1 + COMPLETION * value(set) * gather + next) - (1 - p) * DANGER * danger(target)
 
-    where ``completes`` is the set's value times the chance that a yes leaves the
-    opponents none of its cards (so they can no longer ask for them), ``next``
+    where ``gather`` is the chance that after a yes the team can gather the rest
+    of the set (each other card is with the team or at its likeliest opponent:
+    once the opponents hold none of a set they cannot ask for its cards), ``next``
     the best P(yes) of the following ask after a yes, and ``danger`` the number
     of the team's publicly known cards the target could ask back on the turn a
     no hands them.
@@ -286,13 +287,16 @@ def ask_advice(belief: Belief, public: Belief | None = None, lookahead: int = 4)
     asks = legal_asks(view)
     if not asks:
         return []
+    game = belief.game
     table = _current_table(belief)
     first = [(float(table[ask.card][ask.target]), ask) for ask in asks]
     completes = {ask.card: _completion(belief, table, ask.card) for ask in asks}
     danger = {target: _danger(belief, table, target) for target in {ask.target for ask in asks}}
 
     def value(p: float, ask: Ask, following: float) -> float:
-        return p * (1.0 + COMPLETION * completes[ask.card] + following) - (1.0 - p) * DANGER * danger[ask.target]
+        worth = game.set_value(game.deck.set_index_of(ask.card))
+        gather = completes[ask.card]
+        return p * (1.0 + COMPLETION * worth * gather + following) - (1.0 - p) * DANGER * danger[ask.target]
 
     ranked = sorted(first, key=lambda item: -value(item[0], item[1], item[0]))
     second = {ask: _best_next(belief, ask) for p, ask in ranked[:lookahead] if p > 0.0}
@@ -342,12 +346,21 @@ def _current_table(belief: Belief) -> dict[Card, np.ndarray]:
 
 
 def _completion(belief: Belief, table: dict[Card, np.ndarray], card: Card) -> float:
-    """The set's value times P(a yes for ``card`` leaves the opponents no card of its set), by marginals."""
+    """P(after a yes for ``card`` the team can gather the rest of its set), by marginals.
+
+    Every other card of the set must be with the team already or be found at its
+    likeliest opponent: the product over them of P(at the team) + max over
+    opponents of P(at that opponent).
+    """
     game, observer = belief.game, _observer(belief)
+    team = list(game.members(game.team_of(observer)))
     opponents = list(game.opponents(observer))
-    set_index = game.deck.set_index_of(card)
-    outside = sum(float(table[c][opponents].sum()) for c in game.deck.sets[set_index].cards if c != card)
-    return game.set_value(set_index) * max(0.0, 1.0 - outside)
+    chance = 1.0
+    for other in game.deck.set_of(card).cards:
+        if other != card:
+            row = table[other]
+            chance *= min(1.0, float(row[team].sum()) + float(row[opponents].max()))
+    return chance
 
 
 def _danger(belief: Belief, table: dict[Card, np.ndarray], target: int) -> float:

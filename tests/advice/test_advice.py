@@ -78,6 +78,8 @@ def test_the_joint_maximum_can_differ_from_per_card_maxima():
         advice = claim_advice(belief, index)
         _, best, joint = claim_truth(belief, index)
         assert advice.p_correct == pytest.approx(best, abs=1e-9)
+        if best > 0:
+            assert joint[tuple(advice.assignment)] == pytest.approx(best, abs=1e-9)
 
 
 PUBLIC_DEALS = 40_000

@@ -8,7 +8,7 @@ from itertools import permutations
 import pytest
 
 from cardlogic.bots import BOTS, CountingBot, make_bot
-from cardlogic.cards import Card, iter_cards
+from cardlogic.cards import Card, iter_cards, parse_cards
 from cardlogic.decks import Deck
 from cardlogic.literature import Ask, Game, PlayerState, Rules, State
 from cardlogic.tournament import play_game
@@ -31,7 +31,7 @@ def game_for(seed: int) -> Game:
 def test_bots_play_legal_events_to_the_end(teams, seed):
     game = game_for(seed)
     hands = State.deal(game, random.Random(seed)).hands
-    scores, events, finished = play_game(game, hands, teams, seed)  # the referee raises on an illegal event
+    scores, _, finished = play_game(game, hands, teams, seed)  # the referee raises on an illegal event
     assert finished and sum(scores) <= sum(game.set_value(i) for i in range(len(game.deck.sets)))
 
 
@@ -57,14 +57,14 @@ class TestCountingTracker:
 
     def test_an_asker_holds_another_card_and_lacks_the_asked_one(self):
         game = self.game()
-        tracker = CountingTracker(game, 0, [Card.parse(t) for t in "2S 3S 4S 9S 10S 5S".split()])
+        tracker = CountingTracker(game, 0, parse_cards("2S 3S 4S 9S 10S 5S"))
         tracker.push(Ask(3, 0, Card.parse("6S"), yes=False))
         assert not tracker.may_hold(3, Card.parse("6S")) and not tracker.may_hold(0, Card.parse("6S"))
         assert tracker.minimum[3][0] == 1
 
     def test_a_card_lacked_by_all_but_one_player_is_theirs(self):
         game = self.game()
-        tracker = CountingTracker(game, 0, [Card.parse(t) for t in "2S 3S 4S 9S 10S 5S".split()])
+        tracker = CountingTracker(game, 0, parse_cards("2S 3S 4S 9S 10S 5S"))
         tracker.push(Ask(3, 0, Card.parse("6S"), yes=False))
         tracker.push(Ask(0, 1, Card.parse("6S"), yes=False))
         assert tracker.known_holder(Card.parse("6S")) == 2
@@ -72,7 +72,7 @@ class TestCountingTracker:
     def test_the_only_possible_low_spade_of_an_asker_is_theirs(self):
         game = self.game()
         # A holds four low spades; 6S and 7S are elsewhere. D asks for 6S: D must hold 7S.
-        tracker = CountingTracker(game, 0, [Card.parse(t) for t in "2S 3S 4S 5S 9S 10S".split()])
+        tracker = CountingTracker(game, 0, parse_cards("2S 3S 4S 5S 9S 10S"))
         tracker.push(Ask(3, 0, Card.parse("6S"), yes=False))
         assert tracker.known_holder(Card.parse("7S")) == 3
 
