@@ -4,9 +4,10 @@ Everything is computed from the player's :class:`~cardlogic.belief.Belief`, the
 uniform distribution over the deals consistent with what they have seen:
 
 * a claim of a set: P(the player's team holds all of it), the most likely
-  complete assignment of its cards to teammates (the joint maximum, found by a
-  best-first search over exact conditional marginals) and P(that claim is
-  correct), and the expected points of claiming now under the house rules;
+  complete assignment of its cards to teammates (the joint maximum, read off the
+  exact joint distribution of the set's cards given that the team holds them)
+  and P(that claim is correct), and the expected points of claiming now under
+  the house rules;
 * an ask: P(yes); the information it gains, ``H2(P(yes))`` bits (the belief is
   uniform over consistent deals, so its entropy is ``log2(count)`` and a yes/no
   answer removes exactly the answer's entropy; the asker's teammates learn the
@@ -24,7 +25,6 @@ uniform distribution over the deals consistent with what they have seen:
 
 from __future__ import annotations
 
-import heapq
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -34,19 +34,11 @@ import numpy as np
 from cardlogic import inference
 from cardlogic.belief import Belief
 from cardlogic.cards import Card, iter_cards
-from cardlogic.constraints import DealModel, InconsistentError
+from cardlogic.constraints import InconsistentError
 from cardlogic.literature import Ask, Claim, Event, Pass, PlayerState, Record
 
 CERTAIN = 1.0 - 1e-12
 """Probabilities at least this large are treated as certainty (exact counts give exactly 1.0)."""
-
-SEARCH_LIMIT = 16
-"""Posteriors the joint-maximum search may compute for one set before completing its best node greedily.
-
-The search is exact whenever it settles within the limit, which it does once the
-set's placement is fairly clear (the claims worth making); a flat early-game
-placement gets the greedy completion, still scored by its exact probability.
-"""
 
 HOLD_ASK = 0.999
 """A best ask at least this likely is taken before claiming a certain set (the set can wait)."""
@@ -202,8 +194,10 @@ def claim_advice(belief: Belief, set_index: int, total: int | None = None) -> Cl
             p_team = 0.0
     if p_team > 0.0:
         assert restricted is not None
-        placements, p_given = _joint_maximum(restricted, unmoved)
-        assignment = {**fixed, **placements}
+        rows, probabilities = inference.placements(restricted, unmoved)
+        best = int(np.argmax(probabilities))
+        assignment = {**fixed, **dict(zip(unmoved, rows[best].tolist()))}
+        p_given = float(probabilities[best])
         p_correct = p_team * p_given
     else:
         assignment = {card: fixed.get(card, observer) if team_mask >> fixed.get(card, observer) & 1 else observer
@@ -212,52 +206,6 @@ def claim_advice(belief: Belief, set_index: int, total: int | None = None) -> Cl
     p_lost = 1.0 - p_team if game.rules.wrong_claim == "split" else 1.0 - p_correct
     return ClaimAdvice(set_index, game.deck.sets[set_index].name, tuple(sorted(assignment.items())), p_correct,
                        p_team, value * (p_correct - p_lost), p_correct >= CERTAIN, forced)
-
-
-def _joint_maximum(model: DealModel, cards: Sequence[Card]) -> tuple[dict[Card, int], float]:
-    """The most likely joint placement of ``cards`` in ``model`` and its probability (exact best-first search).
-
-    A node is a partial placement with its exact probability; its children place
-    one more card, with probabilities from the node's exact posterior. Nodes are
-    expanded most probable first, so the first complete node taken out is the
-    joint maximum. Cards the node's posterior makes certain are placed at once.
-    """
-    tie = 0
-    heap: list[tuple[float, int, dict[Card, int]]] = [(-1.0, tie, {})]
-    expansions = 0
-    while True:
-        negative, _, prefix = heapq.heappop(heap)
-        if len(prefix) == len(cards):
-            return prefix, -negative
-        node = model.copy()
-        for card, holder in prefix.items():
-            node.place(card, holder)
-        posterior = inference.infer(node, "exact")
-        rows = {card: i for i, card in enumerate(posterior.cards)}
-        open_cards = [card for card in cards if card not in prefix]
-        prefix = dict(prefix)
-        for card in list(open_cards):
-            row = posterior.marginals[rows[card]]
-            holder = int(np.argmax(row))
-            if row[holder] >= CERTAIN:
-                prefix[card] = holder
-                open_cards.remove(card)
-        expansions += 1
-        if not open_cards:
-            tie += 1
-            heapq.heappush(heap, (negative, tie, prefix))
-            continue
-        # Branch on the card whose placement is most settled: the search stays narrow.
-        card = max(open_cards, key=lambda c: posterior.marginals[rows[c]].max())
-        row = posterior.marginals[rows[card]]
-        if expansions >= SEARCH_LIMIT:  # give up exhaustiveness: complete this node greedily
-            for other in open_cards:
-                prefix[other] = int(np.argmax(posterior.marginals[rows[other]]))
-            joint = inference.joint(model, prefix, method="exact")
-            return prefix, joint
-        for holder in np.flatnonzero(row):
-            tie += 1
-            heapq.heappush(heap, (negative * float(row[holder]), tie, {**prefix, card: int(holder)}))
 
 
 # -- asks ------------------------------------------------------------------------------------------------------------

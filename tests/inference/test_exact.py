@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import itertools
+import collections
 import math
 
 import numpy as np
@@ -13,31 +13,13 @@ from hypothesis import strategies as st
 from cardlogic.constraints import Clause, DealModel, InconsistentError
 from cardlogic.inference.base import InferenceError
 from cardlogic.inference.exact import ExactBackend, pack
+from tests.inference.brute_force import consistent_deals, marginal_counts
 
 EXACT = ExactBackend()
 
 
-def brute_force_deals(model: DealModel) -> list[dict[int, int]]:
-    """Every consistent deal, by trying every assignment of cards to allowed holders."""
-    cards = model.cards
-    options = [[h for h in range(len(model.holders)) if model.allowed[c] >> h & 1] for c in cards]
-    sizes = list(model.sizes)
-    deals = []
-    for holders in itertools.product(*options):
-        if [holders.count(h) for h in range(len(sizes))] != sizes:
-            continue
-        deal = dict(zip(cards, holders))
-        if model.is_consistent(deal):
-            deals.append(deal)
-    return deals
-
-
 def brute_force_marginals(model: DealModel, deals: list[dict[int, int]]) -> np.ndarray:
-    out = np.zeros((len(model.cards), len(model.holders)))
-    for deal in deals:
-        for i, card in enumerate(model.cards):
-            out[i, deal[card]] += 1
-    return out / len(deals)
+    return np.array(marginal_counts(model, deals), dtype=float) / len(deals)
 
 
 @st.composite
@@ -73,7 +55,7 @@ def small_models(draw: st.DrawFn) -> DealModel:
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(small_models(), st.data())
 def test_exact_matches_brute_force(model: DealModel, data: st.DataObject) -> None:
-    deals = brute_force_deals(model)
+    deals = consistent_deals(model)
     assert EXACT.count(model) == len(deals)
     if not deals:
         with pytest.raises(InconsistentError):
@@ -91,6 +73,11 @@ def test_exact_matches_brute_force(model: DealModel, data: st.DataObject) -> Non
     placements = {card: data.draw(st.integers(0, len(model.holders) - 1)) for card in chosen}
     hits = sum(all(deal[c] == h for c, h in placements.items()) for deal in deals)
     assert abs(EXACT.joint(model, placements) - hits / len(deals)) < 1e-12
+    rows, probabilities = EXACT.placements(model, chosen)
+    frequencies = collections.Counter(tuple(deal[c] for c in chosen) for deal in deals)
+    assert {tuple(row): p for row, p in zip(rows.tolist(), probabilities)}.keys() == frequencies.keys()
+    for row, p in zip(rows.tolist(), probabilities):
+        assert abs(p - frequencies[tuple(row)] / len(deals)) < 1e-12
 
 
 def test_doc_example() -> None:
@@ -154,4 +141,4 @@ def test_clause_order_does_not_change_counts() -> None:
     model.require_one_of(2, [5, 6, 7, 8])
     shuffled = model.copy()
     shuffled.clauses = shuffled.clauses[::-1]
-    assert EXACT.count(model) == EXACT.count(shuffled) == len(brute_force_deals(model)) > 0
+    assert EXACT.count(model) == EXACT.count(shuffled) == len(consistent_deals(model)) > 0

@@ -15,7 +15,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -26,7 +26,7 @@ from cardlogic.inference.exact import ExactBackend, pack
 from cardlogic.inference.sampler import SamplerBackend
 
 __all__ = ["Backend", "CspBackend", "ExactBackend", "InferenceError", "Posterior", "SamplerBackend", "backend",
-           "count", "exact_is_practical", "infer", "joint", "sample"]
+           "count", "exact_is_practical", "infer", "joint", "placements", "sample"]
 
 METHODS = ("auto", "exact", "sample", "csp")
 AUTO_MAX_OPERATIONS = 6e7
@@ -70,6 +70,14 @@ def joint(model: DealModel, placements: Mapping[int, int], method: str = "auto",
           seed: int = 0) -> float:
     """P(every card of ``placements`` was dealt to its holder), by ``method``."""
     return backend(model, method, samples, seed).joint(model, placements)
+
+
+def placements(model: DealModel, cards: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    """The exact joint distribution of the dealt holders of ``cards``: (holder rows, probabilities).
+
+    See :meth:`ExactBackend.placements`.
+    """
+    return ExactBackend().placements(model, cards)
 
 
 def count(model: DealModel) -> int:

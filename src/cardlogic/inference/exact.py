@@ -23,7 +23,7 @@ and :attr:`PackedModel.operations`), so callers can fall back to sampling.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -100,8 +100,11 @@ class PackedModel:
         return int(self.box_size * 16 + self.entries * per_entry)
 
 
-def pack(model: DealModel) -> PackedModel:
-    """Pack ``model`` for the kernels: known cards out, free cards ordered block by block."""
+def pack(model: DealModel, closing: Iterable[int] = ()) -> PackedModel:
+    """Pack ``model`` for the kernels: known cards out, free cards ordered block by block.
+
+    The blocks holding any card of ``closing`` come last (for :meth:`ExactBackend.placements`).
+    """
     cards = model.cards
     column = {card: i for i, card in enumerate(cards)}
     n_holders = len(model.holders)
@@ -169,9 +172,11 @@ def pack(model: DealModel) -> PackedModel:
     if any(len(cl) > MAX_CLAUSE_BITS for cl in block_clauses.values()):
         raise InferenceError(f"a block carries more than {MAX_CLAUSE_BITS} clauses")
     # Layers are narrowest at both ends of the order: put the blocks with most clauses there.
-    ranked = sorted(members, key=lambda r: (-len(block_clauses[r]), min(members[r])))
+    closing_roots = {root(card) for card in closing if card in parent}
+    ranked = sorted((r for r in members if r not in closing_roots),
+                    key=lambda r: (-len(block_clauses[r]), min(members[r])))
     front, back = ranked[0::2], ranked[1::2]
-    block_order = front + back[::-1]
+    block_order = front + back[::-1] + sorted(closing_roots, key=lambda r: min(members[r]))
 
     n = len(free)
     h_count = len(active)
@@ -268,6 +273,7 @@ class DealTables:
         limbs = p.limbs() if exact_count else 0
         fwd, exact = kernels.forward(strides, rank, room, order, layer_start, p.offsets, p.widths, p.choices,
                                      p.nchoices, p.sat, p.last, p.full, limbs)
+        self.forward = fwd
         final = int(p.offsets[p.free_count])
         self.total = float(fwd[final])
         if exact_count:
@@ -317,6 +323,46 @@ class ExactBackend:
     def count(self, model: DealModel) -> int:
         """The exact number of consistent deals (0 for an inconsistent model)."""
         return int(self._tables(model, backward=False, exact_count=True).count)
+
+    def placements(self, model: DealModel, cards: Sequence[int],
+                   limit: int = 2_000_000) -> tuple[np.ndarray, np.ndarray]:
+        """The exact joint distribution of the dealt holders of ``cards``.
+
+        Returns ``(holders, probabilities)``: one row of holder indices (in the order
+        of ``cards``) per placement with a consistent deal, and its probability.
+        One forward pass with the blocks of ``cards`` last, then every placement of
+        those blocks is weighed at once; :class:`InferenceError` when they have more
+        than ``limit`` placements.
+        """
+        packed = pack(model, closing=cards)
+        if packed.empty:
+            raise InconsistentError("no deal satisfies the constraints")
+        wanted = set(cards)
+        first = min((k for k in range(packed.free_count) if packed.cards[packed.columns[k]] in wanted),
+                    default=packed.free_count)
+        while first > 0 and not packed.last[first - 1]:  # back to the start of the first closing block
+            first -= 1
+        if float(np.prod(packed.nchoices[first:], dtype=np.float64)) > limit:
+            raise InferenceError(f"more than {limit} placements of {len(cards)} cards")
+        tables = DealTables(packed, backward=False, exact_count=False)
+        if tables.total == 0:
+            raise InconsistentError("no deal satisfies the constraints")
+        strides, rank = tables.box[0], tables.box[1]
+        local, weights = kernels.closing_placements(strides, rank, packed.caps, packed.choices, packed.nchoices,
+                                                    packed.sat, packed.last, packed.full, tables.forward,
+                                                    int(packed.offsets[first]), first)
+        column_of = {card: i for i, card in enumerate(packed.cards)}
+        step_of = {int(packed.columns[k]): k - first for k in range(first, packed.free_count)}
+        rows = np.empty((len(weights), len(cards)), np.int64)
+        for i, card in enumerate(cards):
+            column = column_of[card]
+            if column in step_of:
+                rows[:, i] = packed.holder_ids[local[:, step_of[column]]]
+            else:
+                rows[:, i] = packed.template[column]
+        keep = weights > 0
+        distinct, inverse = np.unique(rows[keep], axis=0, return_inverse=True)
+        return distinct, np.bincount(inverse.ravel(), weights[keep], len(distinct)) / tables.total
 
     def joint(self, model: DealModel, placements: Mapping[int, int]) -> float:
         whole = self._tables(model, backward=False, exact_count=False).total

@@ -154,6 +154,51 @@ def forward(strides, rank, room, order, layer_start, offsets, widths, choices, n
 
 
 @njit(cache=True)
+def closing_placements(strides, rank, caps, choices, nchoices, sat, last, full, fwd, offset, first):
+    """Every placement of the closing cards ``first..n-1`` (whole blocks) with its number of deals.
+
+    The cards before ``first`` reach each box state in ``fwd[offset + rank[s]]``
+    ways (a block boundary, so no clause bits); a placement of the closing cards
+    completes exactly the state whose remaining room it fills, if it breaks no
+    capacity and satisfies its blocks' clauses. Returns the local holder of each
+    closing card per placement (mixed-radix over their choices, the first card
+    fastest) and its weight.
+    """
+    n = choices.shape[0]
+    m = n - first
+    total = 1
+    for k in range(first, n):
+        total *= nchoices[k]
+    holders = np.empty((total, m), np.int8)
+    weights = np.zeros(total, np.float64)
+    full_state = 0
+    for j in range(caps.shape[0]):
+        full_state += caps[j] * strides[j]
+    taken = np.zeros(caps.shape[0], np.int64)
+    for index in range(total):
+        rest = index
+        fits = True
+        bits = 0
+        state = full_state
+        taken[:] = 0
+        for i in range(m):
+            k = first + i
+            j = choices[k, rest % nchoices[k]]
+            rest //= nchoices[k]
+            holders[index, i] = j
+            taken[j] += 1
+            fits = fits and taken[j] <= caps[j]
+            bits |= sat[k, j]
+            if last[k]:
+                fits = fits and bits == full[k]
+                bits = 0
+            state -= strides[j]
+        if fits:
+            weights[index] = fwd[offset + rank[state]]
+    return holders, weights
+
+
+@njit(cache=True)
 def backward(strides, rank, room, order, layer_start, offsets, widths, choices, nchoices, sat, last, full, fwd):
     """Backward table (completions from each (state, bits) to the end) and unnormalised marginals.
 
