@@ -44,9 +44,9 @@ HOLD_ASK = 0.999
 """A best ask at least this likely is taken before claiming a certain set (the set can wait)."""
 RISKY_CLAIM = 0.8
 """An uncertain claim is made when P(correct) reaches this and the opponents could still take its cards."""
-COMPLETION = 2.0
+COMPLETION = 8.0
 """Weight of the chance to gather the asked card's whole set in an ask's value."""
-DANGER = 0.25
+DANGER = 1.0
 """Weight of the known cards a no hands the target the chance to ask back, in an ask's value."""
 
 
