@@ -468,7 +468,8 @@ def _recommend(belief: Belief, claims: Sequence[ClaimAdvice], asks: Sequence[Ask
         claim = certain[0] if certain else max(claims, key=lambda c: (c.expected_points, c.p_correct))
         return Recommendation(claim.event(observer), f"claim {claim.name}: no ask can succeed (correct with "
                                                      f"probability {claim.p_correct:.2f})")
-    best = hopeful[0] if hopeful else asks[0]
+    sure = [a for a in hopeful if a.p_yes >= CERTAIN]  # a sure yes keeps the turn: take it before any gamble
+    best = sure[0] if sure else hopeful[0] if hopeful else asks[0]
     risky = [c for c in claims if not c.certain and c.p_team_holds < CERTAIN and c.p_correct >= RISKY_CLAIM]
     if risky and best.p_yes < HOLD_ASK:
         claim = risky[0]
