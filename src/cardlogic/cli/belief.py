@@ -10,9 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from cardlogic.belief import Belief, Marginals
-from cardlogic.cli.common import load_record, report
-from cardlogic.inference import InferenceError
-from cardlogic.literature import RecordError
+from cardlogic.cli.common import load_belief
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -29,17 +27,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    record = load_record(args.record)
-    if record is None:
+    loaded = load_belief(args.record, method=args.method, samples=args.samples, seed=args.seed)
+    if loaded is None:
         return 1
-    try:
-        belief = Belief.from_record(record, method=args.method, samples=args.samples, seed=args.seed)
-        marginals = belief.marginals()
-    except RecordError as error:
-        return report(args.record, error)
-    except InferenceError as error:  # e.g. --method csp on a game too large to enumerate
-        print(f"{args.record}: {error}", file=sys.stderr)
-        return 1
+    _, belief = loaded
+    marginals = belief.marginals()
     observer = None if belief.observer is None else belief.game.players[belief.observer]
     if args.json:
         json.dump(as_json(marginals, observer), sys.stdout)

@@ -14,10 +14,10 @@ from collections.abc import Iterator
 
 from cardlogic.belief import Belief
 from cardlogic.cli.belief import print_table
-from cardlogic.cli.common import load_record, report
+from cardlogic.cli.common import load_belief
 from cardlogic.constraints import InconsistentError
 from cardlogic.inference import InferenceError
-from cardlogic.literature import (IllegalEventError, InvalidEventError, Record, RecordError, format_event,
+from cardlogic.literature import (IllegalEventError, InvalidEventError, Record, format_event,
                                   parse_event, write_record)
 
 REJECTED = (InvalidEventError, IllegalEventError, InconsistentError, InferenceError, OSError, IndexError)
@@ -40,13 +40,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    record = load_record(args.record)
-    if record is None:
+    loaded = load_belief(args.record, method=args.method)
+    if loaded is None:
         return 1
-    try:
-        belief = Belief.from_record(record, method=args.method)
-    except RecordError as error:
-        return report(args.record, error)
+    record, belief = loaded
     session = LiveSession(record, belief)
     print(f"{len(record.events)} events read; {session.to_move_text()}. Type 'help' for help.")
     return session.run(_input_lines())

@@ -6,15 +6,8 @@ import argparse
 import sys
 from dataclasses import replace
 
-from cardlogic.cli.common import load_record
+from cardlogic.cli.common import at_least, load_record
 from cardlogic.literature import RecordError, write_record
-
-
-def _count(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a number of events, not {text}")
-    return value
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -24,7 +17,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "NAME's hand). The events are not checked; use 'cardlogic check' for that.")
     parser.add_argument("record", help="game record file")
     parser.add_argument("--as", dest="player", required=True, metavar="NAME", help="the player whose view to write")
-    parser.add_argument("--events", type=_count, metavar="N", help="keep only the first N events")
+    parser.add_argument("--events", type=at_least(0, "a number of events"), metavar="N",
+                        help="keep only the first N events")
     parser.set_defaults(handler=run)
 
 
