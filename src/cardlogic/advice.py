@@ -92,8 +92,9 @@ class ClaimAdvice:
 class AskAdvice:
     """One legal ask and what it is worth (see the module docstring for each number).
 
-    ``value`` is the expected number of cards the asker's turn collects from
-    this ask on, looking ahead over the turn, plus a bonus for completing a set;
+    ``value`` weighs what a yes brings (the card, counted only as far as its
+    set is then secured, a bonus for gathering the whole set and the chance of
+    the next yes) against the cards a no exposes (see :func:`ask_advice`);
     ``leak_bits`` is None when not computed.
     """
 
@@ -221,11 +222,13 @@ def ask_advice(belief: Belief, public: Belief | None = None, lookahead: int = 4)
 
     The value of asking ``target`` for ``card`` with P(yes) = p is
 
-        p * (1 + COMPLETION * value(set) * gather + next) - (1 - p) * DANGER * danger(target)
+        p * (secured + COMPLETION * value(set) * gather + next) - (1 - p) * DANGER * danger(target)
 
-    where ``gather`` is the chance that after a yes the team can gather the rest
-    of the set (each other card is with the team or at its likeliest opponent:
-    once the opponents hold none of a set they cannot ask for its cards), ``next``
+    where ``secured`` is the chance that after a yes every other card of the set
+    is with the team (a card is only kept for good once the opponents hold none
+    of its set: until then any of them holding one can ask it back), ``gather``
+    the chance that the team can then gather the rest of the set (each other
+    card is with the team or at its likeliest opponent), ``next``
     the best P(yes) of the following ask after a yes, and ``danger`` the number
     of the team's publicly known cards the target could ask back on the turn a
     no hands them.
@@ -238,13 +241,13 @@ def ask_advice(belief: Belief, public: Belief | None = None, lookahead: int = 4)
     game = belief.game
     table = _current_table(belief)
     first = [(float(table[ask.card][ask.target]), ask) for ask in asks]
-    completes = {ask.card: _completion(belief, table, ask.card) for ask in asks}
+    chances = {ask.card: _set_chances(belief, table, ask.card) for ask in asks}
     danger = {target: _danger(belief, table, target) for target in {ask.target for ask in asks}}
 
     def value(p: float, ask: Ask, following: float) -> float:
         worth = game.set_value(game.deck.set_index_of(ask.card))
-        gather = completes[ask.card]
-        return p * (1.0 + COMPLETION * worth * gather + following) - (1.0 - p) * DANGER * danger[ask.target]
+        secured, gather = chances[ask.card]
+        return p * (secured + COMPLETION * worth * gather + following) - (1.0 - p) * DANGER * danger[ask.target]
 
     ranked = sorted(first, key=lambda item: -value(item[0], item[1], item[0]))
     second = {ask: _best_next(belief, ask) for p, ask in ranked[:lookahead] if p > 0.0}
@@ -293,22 +296,26 @@ def _current_table(belief: Belief) -> dict[Card, np.ndarray]:
     return dict(zip(marginals.cards, marginals.probabilities))
 
 
-def _completion(belief: Belief, table: dict[Card, np.ndarray], card: Card) -> float:
-    """P(after a yes for ``card`` the team can gather the rest of its set), by marginals.
+def _set_chances(belief: Belief, table: dict[Card, np.ndarray], card: Card) -> tuple[float, float]:
+    """After a yes for ``card``: P(its set is secured) and P(the team can gather the rest of it), by marginals.
 
-    Every other card of the set must be with the team already or be found at its
-    likeliest opponent: the product over them of P(at the team) + max over
-    opponents of P(at that opponent).
+    Secured: every other card of the set is with the team already, so the
+    opponents hold none of it and cannot ask the card back. Gathered: every
+    other card is with the team or at its likeliest opponent (the products over
+    the other cards of P(at the team), and of that plus the largest P(at one
+    opponent)).
     """
     game, observer = belief.game, _observer(belief)
     team = list(game.members(game.team_of(observer)))
     opponents = list(game.opponents(observer))
-    chance = 1.0
+    secured = gather = 1.0
     for other in game.deck.set_of(card).cards:
         if other != card:
             row = table[other]
-            chance *= min(1.0, float(row[team].sum()) + float(row[opponents].max()))
-    return chance
+            at_team = float(row[team].sum())
+            secured *= min(1.0, at_team)
+            gather *= min(1.0, at_team + float(row[opponents].max()))
+    return secured, gather
 
 
 def _danger(belief: Belief, table: dict[Card, np.ndarray], target: int) -> float:

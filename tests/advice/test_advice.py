@@ -114,6 +114,40 @@ def test_ask_numbers_match_the_oracle(seed):
     assert checked and leaks
 
 
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_ask_values_follow_the_documented_formula(seed):
+    """With no exact second step, value = p (secured + 8 w gather + p) - (1 - p) danger, each from oracle marginals."""
+    game = small_game(("LS", "HS", "LH"))
+    hands, history = play_random_game(game, seed)
+    state = State(game, hands)
+    checked = 0
+    for count, event in enumerate(history[:14]):
+        mover = state.to_move
+        belief, _, _ = beliefs_after(game, seed, count, mover)
+        state.push(event)
+        asks = ask_advice(belief, lookahead=0)
+        if not asks:
+            continue
+        deals = current_deals(belief)
+        at = {(card, holder): sum(deal[card] == holder for deal in deals) / len(deals)
+              for card in deals[0] for holder in range(len(game.players))}
+        team = game.members(game.team_of(mover))
+        known = belief.tracker.public.known
+        for advice in asks:
+            p = advice.p_yes
+            others = [c for c in game.deck.set_of(advice.card).cards if c != advice.card]
+            secured = math.prod(sum(at[c, h] for h in team) for c in others)
+            gather = math.prod(min(1.0, sum(at[c, h] for h in team) + max(at[c, o] for o in game.opponents(mover)))
+                               for c in others)
+            danger = sum(1 - math.prod(1 - at[o, advice.target] for o in game.deck.set_of(card).cards if o != card)
+                         for card, holder in known.items() if holder in team)
+            worth = game.set_value(game.deck.set_index_of(advice.card))
+            expected = p * (secured + 8 * worth * gather + p) - (1 - p) * danger
+            assert advice.value == pytest.approx(expected, abs=1e-9)
+            checked += 1
+    assert checked
+
+
 def test_entropy_gained_is_the_expected_drop_of_log2_count():
     game = small_game()
     belief, _, _ = beliefs_after(game, 3, 0, 0)
