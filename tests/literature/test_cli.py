@@ -122,7 +122,8 @@ class TestView:
         assert run(capsys, "view", path, "--as", "Ann") == (1, "", f"{path}:10: the ask needs its answer: ': yes' "
                                                                   "or ': no'\n")
         path = write(MINI.format(rules=""))
-        assert run(capsys, "view", path, "--as", "Zed")[2] == f"{path}: unknown player 'Zed' (players: Ann Bob Cat Dan)\n"
+        expected = f"{path}: unknown player 'Zed' (players: Ann Bob Cat Dan)\n"
+        assert run(capsys, "view", path, "--as", "Zed")[2] == expected
         missing = str(tmp_path / "missing.txt")
         assert run(capsys, "view", missing, "--as", "Ann") == (1, "", f"{missing}: No such file or directory\n")
 

@@ -195,7 +195,8 @@ class TestTurnAfterClaims:
         assert play(self.CLAIM).to_move == DAN
         state = play(self.CLAIM + "Dan passes to Bob")
         assert state.to_move == BOB and not state.public.may_pass
-        assert "only right after their own claim" in rejection(self.CLAIM + "Dan passes to Bob\nBob passes to Dan").message
+        message = rejection(self.CLAIM + "Dan passes to Bob\nBob passes to Dan").message
+        assert "only right after their own claim" in message
         assert "only right after their own claim" in rejection("Dan passes to Bob").message
 
     @pytest.mark.parametrize("event, message", [
@@ -227,7 +228,8 @@ class TestTurnAfterClaims:
         state = play(events)
         assert state.public.sizes == (0, 6, 0, 0) and state.to_move == DAN
         assert state.legal_events() == [Pass(DAN, BOB)]
-        assert "Dan has no cards and must pass" in rejection(events + "Dan claims LS: Bob 2S 3S 4S 5S 6S 7S => correct").message
+        message = rejection(events + "Dan claims LS: Bob 2S 3S 4S 5S 6S 7S => correct").message
+        assert "Dan has no cards and must pass" in message
         assert "Dan cannot pass to Ann: not a teammate" in rejection(events + "Dan passes to Ann").message
 
     def test_forced_claims_when_a_team_has_no_cards(self):
@@ -282,7 +284,8 @@ Bob claims HS: Bob 9S 10S JS QS KS; Dan AS => opponents (Bob 9S 10S JS; Cat QS K
         assert play(self.TIE, "", GATHER).result() == Result((1, 2), 1)
 
     def test_void_sets_score_nothing(self):
-        state = play(TestClaims.GATHER_HS + "Dan claims HS: Dan 9S 10S JS QS KS AS => void (Bob 10S; Dan 9S JS QS KS AS)")
+        claim = "Dan claims HS: Dan 9S 10S JS QS KS AS => void (Bob 10S; Dan 9S JS QS KS AS)"
+        state = play(TestClaims.GATHER_HS + claim)
         assert state.public.scores == (0, 0) and not state.is_over
 
     def test_result_needs_a_finished_game(self):

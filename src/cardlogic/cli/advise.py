@@ -1,4 +1,4 @@
-"""``cardlogic advise RECORD``: claim safety, every question's worth and one recommendation for the record's observer."""
+"""``cardlogic advise RECORD``: claim safety, every question's worth and one recommendation for the observer."""
 
 from __future__ import annotations
 

@@ -73,7 +73,8 @@ def print_result(result: TournamentResult) -> None:
                         f"seed {result.seed}", title_justify="left")
     for column in ("result", "games", "rate", "95% interval"):
         table.add_column(column, justify="left" if column == "result" else "right")
-    counts = {f"{first} wins": summary["wins"][first], "ties": summary["ties"], f"{second} wins": summary["wins"][second]}
+    wins = summary["wins"]
+    counts = {f"{first} wins": wins[first], "ties": summary["ties"], f"{second} wins": wins[second]}
     for label, rate in summary["rates"].items():
         table.add_row(label, str(counts[label]), f"{rate['rate']:.1%}", f"{rate['low']:.1%} - {rate['high']:.1%}")
     console = Console()

@@ -195,7 +195,7 @@ class PublicState:
         return self._known.get(card)
 
     def may_hold(self, player: int, card: Card) -> bool:
-        """False when ``player`` certainly does not hold ``card``: it is known elsewhere, or all their cards are known."""
+        """False when ``player`` surely lacks ``card``: it is known elsewhere, or all their cards are known."""
         holder = self._known.get(card)
         if holder is not None:
             return holder == player
