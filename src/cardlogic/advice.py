@@ -25,6 +25,7 @@ uniform distribution over the deals consistent with what they have seen:
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -156,7 +157,7 @@ def legal_asks(view: PlayerState) -> list[Ask]:
     targets = [p for p in game.opponents(player) if public.sizes[p]]
     if not targets:
         return []
-    unclaimed = [index for index in range(len(game.set_masks)) if index not in public.claimed]
+    unclaimed = public.unclaimed
     if game.rules.must_declare and any(game.set_masks[index] & ~hand == 0 for index in unclaimed):
         return []
     asks = []
@@ -368,7 +369,7 @@ def prospects(belief: Belief, player: int, samples: int = 64, seed: int = 0) -> 
     targets = [p for p in game.opponents(player) if public.sizes[p]]
     if not targets or not public.sizes[player]:
         return 0.0
-    live = [index for index in range(len(game.deck.sets)) if index not in public.claimed]
+    live = public.unclaimed
     best_total = 0.0
     for deal in deals:
         best = 0.0
@@ -416,7 +417,7 @@ def advise(belief: Belief, public: Belief | None = None, *, thorough: bool = Tru
 def _claims(belief: Belief, thorough: bool) -> tuple[ClaimAdvice, ...]:
     game, public = belief.game, belief.tracker.public
     observer = _observer(belief)
-    live = [index for index in range(len(game.deck.sets)) if index not in public.claimed]
+    live = public.unclaimed
     if not live:
         return ()
     total = belief.count()
@@ -438,6 +439,12 @@ def _recommend(belief: Belief, claims: Sequence[ClaimAdvice], asks: Sequence[Ask
     names = game.players
     mates = [p for p in game.teammates(observer) if public.sizes[p]]
     forced = bool(claims) and claims[0].forced
+
+    @functools.cache
+    def best_mate() -> tuple[float, int]:
+        """The teammate (with cards) most likely to ask well on their turn, and that chance; sampled once."""
+        return max((prospects(belief, mate, seed=seed), mate) for mate in mates)
+
     if public.may_pass and mates and forced and not claims[0].certain:
         # Only claims are left and the next is a guess: the teammate holding most of its cards knows it best.
         table = _current_table(belief)
@@ -449,8 +456,7 @@ def _recommend(belief: Belief, claims: Sequence[ClaimAdvice], asks: Sequence[Ask
                                                         f"{claims[0].name} and can claim it more surely")
     if public.may_pass and mates and not forced:
         own = max((a.p_yes for a in asks), default=0.0) if view.hand else -1.0
-        scored = [(prospects(belief, mate, seed=seed), mate) for mate in mates]
-        best, mate = max(scored)
+        best, mate = best_mate()
         if best > own:
             return Recommendation(Pass(observer, mate), f"pass to {names[mate]}: best ask about {best:.2f} likely "
                                                         f"against {max(own, 0.0):.2f} for me")
@@ -467,7 +473,7 @@ def _recommend(belief: Belief, claims: Sequence[ClaimAdvice], asks: Sequence[Ask
             return Recommendation(certain[0].event(observer), f"claim {certain[0].name}: certain, and no ask is left")
         claim = max(claims, key=lambda c: (c.expected_points, c.p_correct)) if claims else None
         if claim is None:
-            claim = claim_advice(belief, min(i for i in range(len(game.deck.sets)) if i not in public.claimed))
+            claim = claim_advice(belief, public.unclaimed[0])
         return Recommendation(claim.event(observer), f"claim {claim.name}: no ask is possible "
                                                      f"(correct with probability {claim.p_correct:.2f})")
     hopeful = [a for a in asks if a.p_yes > 0.0]  # a sure no hands the turn over and teaches nothing
@@ -482,12 +488,12 @@ def _recommend(belief: Belief, claims: Sequence[ClaimAdvice], asks: Sequence[Ask
         claim = risky[0]
         return Recommendation(claim.event(observer), f"claim {claim.name} before the opponents break it: correct "
                               f"with probability {claim.p_correct:.2f}, {claim.expected_points:+.2f} points expected")
-    if certain and best.p_yes < HOLD_ASK:
-        scored = [(prospects(belief, mate, seed=seed), mate) for mate in mates]
-        if scored and max(scored)[0] > best.p_yes:
+    if certain and best.p_yes < HOLD_ASK and mates:
+        chance, mate = best_mate()
+        if chance > best.p_yes:
             claim = certain[0]
             return Recommendation(claim.event(observer), f"claim {claim.name} (certain) to hand the turn to "
-                                  f"{names[max(scored)[1]]}: stalemate breaker")
+                                  f"{names[mate]}: stalemate breaker")
     reason = f"ask {names[best.target]} for {best.card}: yes with probability {best.p_yes:.2f}"
     if certain:
         reason += f"; hold {', '.join(c.name for c in certain)} back (certain)"

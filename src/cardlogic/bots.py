@@ -66,12 +66,9 @@ class _Seat:
     def _mates_with_cards(self, view: PlayerState) -> list[int]:
         return [p for p in self.game.teammates(self.player) if view.public.sizes[p]]
 
-    def _live_sets(self, view: PlayerState) -> list[int]:
-        return [i for i in range(len(self.game.deck.sets)) if i not in view.public.claimed]
-
     def _own_whole_set(self, view: PlayerState) -> Claim | None:
         """A claim of a set entirely in the bot's own hand (always correct), if there is one."""
-        for index in self._live_sets(view):
+        for index in view.public.unclaimed:
             mask = self.game.set_masks[index]
             if mask & ~view.hand == 0:
                 return Claim(self.player, index, tuple((card, self.player) for card in iter_cards(mask)))
@@ -97,7 +94,7 @@ class RandomBot(_Seat):
         asks = legal_asks(view)
         if asks:
             return self.rng.choice(asks)
-        index = self.rng.choice(self._live_sets(view))
+        index = self.rng.choice(view.public.unclaimed)
         team = [self.player] + list(self.game.teammates(self.player))
         return Claim(self.player, index, tuple(
             (card, self.player if view.hand >> card & 1 else self.rng.choice(team))
@@ -132,7 +129,7 @@ class CountingBot(_Seat):
         game, tracker, player = self.game, self.tracker, self.player
         team = game.members(game.team_of(player))
         mates = self._mates_with_cards(view)
-        live = self._live_sets(view)
+        live = view.public.unclaimed
         if not view.hand:
             return Pass(player, max(mates, key=lambda p: (view.public.sizes[p], -p)))
         for index in live:
@@ -173,7 +170,7 @@ class CountingBot(_Seat):
         """Whether ``mate`` surely holds a card of a set with another card known at an opponent."""
         game, tracker = self.game, self.tracker
         opponents = game.opponents(self.player)
-        for index in self._live_sets(view):
+        for index in view.public.unclaimed:
             cards = game.deck.sets[index].cards
             if tracker.minimum[mate][index] and any(tracker.known_holder(c) in opponents for c in cards):
                 return True

@@ -58,7 +58,7 @@ class RandomBot:
         team_hand = 0
         for mate in team:
             team_hand |= state.hands[mate]
-        unclaimed = [i for i in range(len(game.deck.sets)) if i not in state.public.claimed]
+        unclaimed = state.public.unclaimed
         held = [i for i in unclaimed if game.deck.sets[i].mask & ~team_hand == 0]
         index = self.rng.choice(held if held and self.rng.random() < 0.5 else unclaimed)
         hand = state.hands[mover]

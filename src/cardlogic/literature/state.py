@@ -151,6 +151,11 @@ class PublicState:
         return MappingProxyType(self._claimed)
 
     @property
+    def unclaimed(self) -> list[int]:
+        """The indices of the sets not yet claimed, in deck order."""
+        return [index for index in range(len(self.game.deck.sets)) if index not in self._claimed]
+
+    @property
     def known(self) -> Mapping[Card, int]:
         return MappingProxyType(self._known)
 
@@ -589,7 +594,7 @@ class State(_HandsState):
         team_hand = 0
         for mate in game.members(game.team_of(mover)):
             team_hand |= self._hands[mate]
-        unclaimed = [index for index in range(len(game.set_masks)) if index not in public._claimed]
+        unclaimed = public.unclaimed
         for index in unclaimed:
             if game.set_masks[index] & ~team_hand == 0:
                 yield Claim(mover, index, tuple((card, self.holder_of(card)) for card in game.deck.sets[index].cards))

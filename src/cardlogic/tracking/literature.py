@@ -92,8 +92,7 @@ class LiteratureTracker:
 
     def in_play(self) -> list[Card]:
         """Cards of sets not yet claimed, in deck order."""
-        return [card for i, card_set in enumerate(self.game.deck.sets) if i not in self.public.claimed
-                for card in card_set.cards]
+        return [card for i in self.public.unclaimed for card in self.game.deck.sets[i].cards]
 
     # -- translation -------------------------------------------------------------------------------------------------
 
