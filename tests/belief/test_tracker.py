@@ -197,3 +197,20 @@ class TestObserverAndUndo:
         for expected in reversed(states[:-1]):
             t.pop()
             assert state(t) == expected
+
+
+class TestExplain:
+    def test_each_event_that_rules_a_holder_out_is_listed_with_what_it_ruled_out(self):
+        t = tracker()
+        push(t, "Dan asks Ann for 2S: no", "Ann asks Bob for 3S: no", "Bob asks Cat for 2S: yes")
+        assert t.explain(Card.parse("2S")) == [(0, ANN | DAN), (2, BOB)]  # then dealt to Cat
+        assert t.explain(Card.parse("3S")) == [(1, ANN | BOB)]
+        assert t.explain(Card.parse("9S")) == []
+
+    def test_a_card_placed_through_a_clause_names_the_event_that_left_it_alone(self):
+        t = tracker()
+        # Dan held a low spade; asking for every other one but 7S leaves 7S as the one he held.
+        push(t, "Dan asks Ann for 2S: no", "Ann asks Dan for 9S: no", "Dan asks Ann for 3S: no",
+             "Ann asks Dan for 10S: no", "Dan asks Ann for 4S: no", "Ann asks Dan for JS: no",
+             "Dan asks Ann for 5S: no", "Ann asks Dan for QS: no", "Dan asks Ann for 6S: no")
+        assert t.explain(Card.parse("7S")) == [(8, ANN | BOB | CAT)]

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from cardlogic.cards import Card, card_mask
+from cardlogic.cards import CARDS, Card, card_mask
 from cardlogic.constraints import DealModel, InconsistentError
 from cardlogic.literature import Ask, Claim, Event, Game, PlayerState, PublicState
 
@@ -89,6 +89,25 @@ class LiteratureTracker:
         event = self.position.pop()
         self.model = self._undo.pop()
         return event
+
+    def explain(self, card: int) -> list[tuple[int, int]]:
+        """The events that narrowed where ``card`` was dealt, in order: ``(event index, holders ruled out)``.
+
+        The holders are a bitmask over player indices: the ones that event (with
+        what came before it) ruled out as the card's dealt holder, directly (an ask
+        for the card, a claim revealing it) or through the model's simplification
+        (a clause whose other cards were all ruled out). An event that placed the
+        card rules out every other holder. The observer's own hand, known before
+        any event, is not listed.
+        """
+        card = CARDS[card]
+        models = [*self._undo, self.model]
+        narrowed = []
+        for index, (before, after) in enumerate(zip(models, models[1:])):
+            ruled_out = before.allowed[card] & ~after.allowed[card]
+            if ruled_out:
+                narrowed.append((index, ruled_out))
+        return narrowed
 
     def in_play(self) -> list[Card]:
         """Cards of sets not yet claimed, in deck order."""
