@@ -128,10 +128,97 @@ def test_exact_zero_marks_impossible_placements() -> None:
 
 def test_cost_is_known_before_running_and_bounded() -> None:
     model = DealModel([f"P{h}" for h in range(12)], [4] * 12, range(48))
+    for holder in range(12):
+        model.forbid(holder, holder)  # every holder told apart from the others
     packed = pack(model)
     assert packed.box_size == 5 ** 12 and packed.operations > 1e9
     with pytest.raises(InferenceError):
         ExactBackend(max_bytes=10 ** 9).count(model)
+
+
+class TestInterchangeableHolders:
+    """Holders nothing tells apart are counted as one holder with the sum of their capacities."""
+
+    @pytest.mark.parametrize("players", range(4, 13))
+    def test_the_deal_counts_in_closed_form_for_a_spectator_and_a_player(self, players: int) -> None:
+        size, cards = divmod(48, players)
+        if cards:
+            pytest.skip("the deck does not split evenly")
+        spectator = DealModel([f"P{h}" for h in range(players)], [size] * players, range(48))
+        assert len(pack(spectator).caps) == 1
+        posterior = EXACT.posterior(spectator)
+        assert posterior.count == math.factorial(48) // math.factorial(size) ** players
+        assert np.allclose(posterior.marginals, 1 / players, rtol=1e-12, atol=0)
+        player = spectator.copy()
+        for card in range(48):
+            player.place(card, 0) if card < size else player.forbid(card, 0)
+        posterior = EXACT.posterior(player)
+        assert posterior.count == math.factorial(48 - size) // math.factorial(size) ** (players - 1)
+        assert np.allclose(posterior.marginals[size:, 1:], 1 / (players - 1), rtol=1e-12, atol=0)
+        assert (posterior.marginals[size:, 0] == 0).all()
+
+    def test_members_of_unequal_sizes_share_their_group_in_proportion(self) -> None:
+        model = DealModel(("A", "B", "C", "D"), (1, 2, 3, 2), range(8))
+        model.place(0, 3)
+        model.require_one_of(3, [1, 2])
+        packed = pack(model)
+        assert packed.groups == ((0, 1, 2), (3,)) and packed.member_caps == ((1, 2, 3), (1,))
+        deals = consistent_deals(model)
+        posterior = EXACT.posterior(model)
+        assert posterior.count == len(deals)
+        assert np.abs(posterior.marginals - brute_force_marginals(model, deals)).max() < 1e-12
+
+    def test_holders_of_a_placed_card_stay_apart(self) -> None:
+        model = DealModel(("A", "B", "C"), (2, 2, 2), range(6))
+        assert len(pack(model).caps) == 1
+        assert len(pack(model, closing=[0]).caps) == 3
+        rows, probabilities = EXACT.placements(model, [0, 1])
+        assert sorted(map(tuple, rows.tolist())) == [(a, b) for a in range(3) for b in range(3)]
+        assert np.allclose(probabilities[(rows[:, 0] == rows[:, 1])], 1 / 15)  # 3 of 5 partners elsewhere
+
+
+@st.composite
+def models_with_alike_holders(draw: st.DrawFn) -> DealModel:
+    """3-6 holders of which only the first two are ever named by a restriction or clause."""
+    n_holders = draw(st.integers(3, 6))
+    sizes = draw(st.lists(st.integers(0, 3), min_size=n_holders, max_size=n_holders))
+    assume(3 <= sum(sizes) <= 10)
+    model = DealModel([f"H{h}" for h in range(n_holders)], sizes, range(sum(sizes)))
+    every = (1 << n_holders) - 1
+    named = st.sampled_from([0b01, 0b10, 0b11])
+    for card in model.cards:
+        if draw(st.booleans()):
+            try:
+                model.restrict(card, every & ~draw(named) if draw(st.booleans()) else draw(named))
+            except InconsistentError:
+                pass
+    for _ in range(draw(st.integers(0, 3))):
+        pairs = draw(st.lists(st.tuples(st.sampled_from(model.cards), named), min_size=1, max_size=3))
+        try:
+            model.require(pairs)
+        except InconsistentError:
+            pass
+    assume(math.prod(bin(m).count("1") for m in model.allowed.values()) <= 50_000)
+    return model
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(models_with_alike_holders(), st.data())
+def test_grouped_holders_match_brute_force(model: DealModel, data: st.DataObject) -> None:
+    deals = consistent_deals(model)
+    assert EXACT.count(model) == len(deals)
+    if not deals:
+        return
+    posterior = EXACT.posterior(model)
+    expected = brute_force_marginals(model, deals)
+    assert np.abs(posterior.marginals - expected).max() < 1e-12
+    assert ((posterior.marginals == 0) == (expected == 0)).all()
+    chosen = data.draw(st.lists(st.sampled_from(model.cards), min_size=1, max_size=3, unique=True))
+    rows, probabilities = EXACT.placements(model, chosen)
+    frequencies = collections.Counter(tuple(deal[c] for c in chosen) for deal in deals)
+    assert {tuple(row): p for row, p in zip(rows.tolist(), probabilities)}.keys() == frequencies.keys()
+    for row, p in zip(rows.tolist(), probabilities):
+        assert abs(p - frequencies[tuple(row)] / len(deals)) < 1e-12
 
 
 def test_clause_order_does_not_change_counts() -> None:

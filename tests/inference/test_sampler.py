@@ -8,7 +8,7 @@ import pytest
 
 from cardlogic.constraints import Clause, DealModel, InconsistentError
 from cardlogic.inference.exact import ExactBackend, pack
-from cardlogic.inference.sampler import SamplerBackend, frequencies, sample_mcmc, starting_deal
+from cardlogic.inference.sampler import SamplerBackend, frequencies, sample_mcmc, share_out, starting_deal
 from tests.inference.brute_force import consistent_deals
 from tests.stats import chi_square_pvalue
 
@@ -34,15 +34,19 @@ def small_models() -> list[DealModel]:
     late.require([(c, 0b0111) for c in (4, 5, 6)])  # a wrong claim: D did not hold all of 4, 5, 6
     late.forbid(7, 0)
     late.forbid(7, 1)
-    return [plain, asked, late]
+    grouped = DealModel(("A", "B", "C", "D"), (2, 1, 3, 2), range(8))  # B, C and D stay interchangeable
+    grouped.require_one_of(0, [0, 1, 2])
+    grouped.forbid(3, 0)
+    return [plain, asked, late, grouped]
 
 
-@pytest.mark.parametrize("model", small_models(), ids=["plain", "asked", "late"])
-def test_whole_deals_are_uniform(model: DealModel) -> None:
+@pytest.mark.parametrize("model", small_models(), ids=["plain", "asked", "late", "grouped"])
+@pytest.mark.parametrize("backend", [SAMPLER, CHAIN], ids=["tables", "chain"])
+def test_whole_deals_are_uniform(model: DealModel, backend: SamplerBackend) -> None:
     deals = all_deals(model)
     index = {deal: i for i, deal in enumerate(deals)}
     n = 60 * len(deals) + 20_000
-    drawn = SAMPLER.sample(model, n, seed=7)
+    drawn = backend.sample(model, n, seed=7)
     counts = np.zeros(len(deals))
     for row in map(tuple, drawn.tolist()):
         counts[index[row]] += 1  # a KeyError would be an inconsistent deal
@@ -147,9 +151,8 @@ def test_chain_start_by_matching_and_repair() -> None:
     model = late_game_model()
     packed = pack(model)
     deal = starting_deal(packed, seed=3, search_nodes=0)  # skip the search: match, then repair the clauses
-    holders = {model.cards[col]: int(packed.holder_ids[j]) for col, j in zip(packed.columns, deal)}
-    holders |= {card: int(h) for card, h in zip(model.cards, packed.template) if h >= 0}
-    assert model.is_consistent(holders)
+    dealt = share_out(packed, deal[None].astype(np.int8), seed=0)[0]
+    assert model.is_consistent(dict(zip(model.cards, map(int, dealt))))
 
 
 def test_matching_proves_sizes_unreachable() -> None:

@@ -22,7 +22,9 @@ and :attr:`PackedModel.operations`), so callers can fall back to sampling.
 
 from __future__ import annotations
 
+import functools
 import math
+import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -50,8 +52,9 @@ class PackedModel:
     cards: tuple[Card, ...]
     template: np.ndarray  # int8 per model card: its known holder, -1 when free
     columns: np.ndarray  # model-card column of each free card
-    holder_ids: np.ndarray  # original holder index of each local holder
-    caps: np.ndarray  # capacity of each local holder for the free cards
+    groups: tuple[tuple[int, ...], ...]  # model holders merged into each local holder (interchangeable ones)
+    member_caps: tuple[tuple[int, ...], ...]  # their capacities for the free cards
+    caps: np.ndarray  # capacity of each local holder for the free cards: the sum over its group
     choices: np.ndarray  # (n, H) local holders each free card may go to
     nchoices: np.ndarray
     allow: np.ndarray  # local holder bitmask of each free card
@@ -94,6 +97,14 @@ class PackedModel:
             bound //= math.factorial(int(cap))
         return bound.bit_length() // kernels.LIMB_BITS + 1
 
+    @property
+    def arrangements(self) -> int:
+        """Deals of the model per deal of the packed one: the ways to share each group's cards among its members."""
+        ways = 1
+        for member_caps in self.member_caps:
+            ways *= math.factorial(sum(member_caps)) // math.prod(math.factorial(c) for c in member_caps)
+        return ways
+
     def memory(self, exact_count: bool = True) -> int:
         """Bytes the tables of :class:`DealTables` take (box bookkeeping, forward, backward, limbs)."""
         per_entry = 16 + (8 * self.limbs() if exact_count else 0)
@@ -101,9 +112,13 @@ class PackedModel:
 
 
 def pack(model: DealModel, closing: Iterable[int] = ()) -> PackedModel:
-    """Pack ``model`` for the kernels: known cards out, free cards ordered block by block.
+    """Pack ``model`` for the kernels: known cards out, interchangeable holders grouped, free cards ordered.
 
-    The blocks holding any card of ``closing`` come last (for :meth:`ExactBackend.placements`).
+    Holders that no card or clause tells apart (every free card is allowed at all
+    of them or at none, every clause pair names all or none) are merged into one
+    local holder whose capacity is the sum of theirs; a holder allowed for a card
+    of ``closing`` is never merged. The blocks holding any card of ``closing`` come
+    last (for :meth:`ExactBackend.placements`).
     """
     cards = model.cards
     column = {card: i for i, card in enumerate(cards)}
@@ -120,15 +135,11 @@ def pack(model: DealModel, closing: Iterable[int] = ()) -> PackedModel:
             caps[holder] -= 1
     empty = any(not mask for mask in model.allowed.values()) or any(cap < 0 for cap in caps)
     active = [h for h in range(n_holders) if caps[h] > 0]
-    local = {h: j for j, h in enumerate(active)}
+    active_mask = sum(1 << h for h in active)
+    allowed = {card: model.allowed[card] & active_mask for card in free}
+    empty = empty or any(not m for m in allowed.values()) or sum(caps[h] for h in active) != len(free)
 
-    def to_local(mask: int) -> int:
-        return sum(1 << local[h] for h in active if mask >> h & 1)
-
-    allow = {card: to_local(model.allowed[card]) for card in free}
-    empty = empty or any(not m for m in allow.values()) or sum(caps[h] for h in active) != len(free)
-
-    # Clauses over free cards, as {card: local holder mask}; satisfied ones dropped.
+    # Clauses over free cards, as {card: holder mask}; satisfied ones dropped.
     clauses: list[dict[Card, int]] = []
     for clause in model.clauses:
         pairs: dict[Card, int] = {}
@@ -138,17 +149,28 @@ def pack(model: DealModel, closing: Iterable[int] = ()) -> PackedModel:
             if known >= 0:
                 satisfied = satisfied or bool(mask >> int(known) & 1)
                 continue
-            local_mask = to_local(mask) & allow[card]
-            if local_mask == allow[card]:
+            mask &= allowed[card]
+            if mask == allowed[card]:
                 satisfied = True
-            if local_mask:
-                pairs[card] = pairs.get(card, 0) | local_mask
+            if mask:
+                pairs[card] = pairs.get(card, 0) | mask
         if satisfied:
             continue
         if not pairs:
             empty = True
             continue
         clauses.append(pairs)
+
+    groups = _interchangeable(active, [allowed[card] for card in free],
+                              [mask for pairs in clauses for mask in pairs.values()],
+                              functools.reduce(operator.or_, (allowed.get(card, 0) for card in closing), 0))
+    first_of = [group[0] for group in groups]
+
+    def to_local(mask: int) -> int:
+        return sum(1 << j for j, h in enumerate(first_of) if mask >> h & 1)
+
+    allow = {card: to_local(mask) for card, mask in allowed.items()}
+    clauses = [{card: to_local(mask) for card, mask in pairs.items()} for pairs in clauses]
 
     # Blocks: connected components of free cards sharing a clause.
     parent = {card: card for card in free}
@@ -179,7 +201,7 @@ def pack(model: DealModel, closing: Iterable[int] = ()) -> PackedModel:
     block_order = front + back[::-1] + sorted(closing_roots, key=lambda r: min(members[r]))
 
     n = len(free)
-    h_count = len(active)
+    h_count = len(groups)
     choices = np.zeros((n, max(h_count, 1)), np.int64)
     nchoices = np.zeros(n, np.int64)
     allow_arr = np.zeros(n, np.int64)
@@ -221,7 +243,7 @@ def pack(model: DealModel, closing: Iterable[int] = ()) -> PackedModel:
         clause_start.append(len(clause_cards))
     card_clause_start = np.cumsum([0] + [len(qs) for qs in by_card])
 
-    cap_arr = np.array([caps[h] for h in active], np.int64)
+    cap_arr = np.array([sum(caps[h] for h in group) for group in groups], np.int64)
     layer_sizes = np.ones(1, np.int64)
     for cap in cap_arr:  # coefficients of prod (1 + x + ... + x**cap)
         layer_sizes = np.convolve(layer_sizes, np.ones(int(cap) + 1, np.int64))
@@ -233,12 +255,22 @@ def pack(model: DealModel, closing: Iterable[int] = ()) -> PackedModel:
 
     return PackedModel(
         holders=model.holders, cards=cards, template=template, columns=columns,
-        holder_ids=np.array(active, np.int64), caps=cap_arr, choices=choices, nchoices=nchoices, allow=allow_arr,
+        groups=tuple(groups), member_caps=tuple(tuple(caps[h] for h in group) for group in groups), caps=cap_arr, choices=choices, nchoices=nchoices, allow=allow_arr,
         sat=sat, last=last, full=full, widths=widths, offsets=offsets, layer_sizes=layer_sizes,
         clause_cards=np.array(clause_cards, np.int64), clause_holders=np.array(clause_holders, np.int64),
         clause_start=np.array(clause_start, np.int64),
         card_clauses=np.array([q for qs in by_card for q in qs], np.int64),
         card_clause_start=np.asarray(card_clause_start, np.int64), empty=empty)
+
+
+def _interchangeable(holders: Sequence[int], card_masks: Sequence[int], pair_masks: Sequence[int],
+                     distinct: int) -> list[tuple[int, ...]]:
+    """``holders`` grouped by what the masks say of them (in order of first member); ``distinct`` ones stay alone."""
+    groups: dict[tuple, list[int]] = {}
+    for h in holders:
+        key = (h,) if distinct >> h & 1 else (tuple(m >> h & 1 for m in card_masks), tuple(m >> h & 1 for m in pair_masks))
+        groups.setdefault(key, []).append(h)
+    return [tuple(group) for group in groups.values()]
 
 
 def box_of(packed: PackedModel) -> tuple[np.ndarray, ...]:
@@ -257,13 +289,16 @@ def _box(caps: tuple[int, ...]) -> tuple[np.ndarray, ...]:
 class DealTables:
     """The forward (and optionally backward) tables of one packed model.
 
-    ``count`` is exact when built with ``exact_count``; ``total`` is its float.
+    ``count``, the model's number of consistent deals, is exact when built with
+    ``exact_count``; ``total`` is its float. ``paths`` is the float number of
+    deals of the packed model (a group's cards dealt to the group as one holder),
+    the denominator of the tables' own weights.
     """
 
     def __init__(self, packed: PackedModel, *, backward: bool = True, exact_count: bool = True) -> None:
         self.packed = packed
         self.count: int | None = 0 if exact_count else None
-        self.total = 0.0
+        self.total = self.paths = 0.0
         self.backward: np.ndarray | None = None
         self.raw_marginals: np.ndarray | None = None
         if packed.empty:
@@ -275,10 +310,12 @@ class DealTables:
                                      p.nchoices, p.sat, p.last, p.full, limbs)
         self.forward = fwd
         final = int(p.offsets[p.free_count])
-        self.total = float(fwd[final])
+        self.paths = float(fwd[final])
+        self.total = self.paths * p.arrangements
         if exact_count:
-            self.count = sum(int(limb) << (kernels.LIMB_BITS * i) for i, limb in enumerate(exact[final]))
-        if backward and self.total > 0:
+            paths = sum(int(limb) << (kernels.LIMB_BITS * i) for i, limb in enumerate(exact[final]))
+            self.count = paths * p.arrangements
+        if backward and self.paths > 0:
             self.backward, self.raw_marginals = kernels.backward(
                 strides, rank, room, order, layer_start, p.offsets, p.widths, p.choices, p.nchoices, p.sat,
                 p.last, p.full, fwd)
@@ -291,8 +328,10 @@ class DealTables:
         out = np.zeros((len(p.cards), len(p.holders)))
         known = np.flatnonzero(p.template >= 0)
         out[known, p.template[known]] = 1.0
-        if p.free_count:
-            out[np.ix_(p.columns, p.holder_ids)] = self.raw_marginals / self.total
+        # A group's members are interchangeable: each holds a share of the group's cards in proportion to its size.
+        for j, (group, member_caps) in enumerate(zip(p.groups, p.member_caps)):
+            for holder, cap in zip(group, member_caps):
+                out[p.columns, holder] = self.raw_marginals[:, j] / self.paths * (cap / sum(member_caps))
         return out
 
 
@@ -357,12 +396,12 @@ class ExactBackend:
         for i, card in enumerate(cards):
             column = column_of[card]
             if column in step_of:
-                rows[:, i] = packed.holder_ids[local[:, step_of[column]]]
+                rows[:, i] = np.array([group[0] for group in packed.groups])[local[:, step_of[column]]]
             else:
                 rows[:, i] = packed.template[column]
         keep = weights > 0
         distinct, inverse = np.unique(rows[keep], axis=0, return_inverse=True)
-        return distinct, np.bincount(inverse.ravel(), weights[keep], len(distinct)) / tables.total
+        return distinct, np.bincount(inverse.ravel(), weights[keep], len(distinct)) / tables.paths
 
     def joint(self, model: DealModel, placements: Mapping[int, int]) -> float:
         whole = self._tables(model, backward=False, exact_count=False).total

@@ -41,6 +41,12 @@ _MIX2 = np.uint64(0x94D049BB133111EB)
 
 
 @njit(cache=True, inline="always")
+def _stream(seed):
+    """The starting counter of the SplitMix64 stream of ``seed``."""
+    return np.uint64(seed) * _GOLDEN + _GOLDEN
+
+
+@njit(cache=True, inline="always")
 def _unit(counter):
     """A uniform float in [0, 1) from a SplitMix64 counter (advance the counter by ``_GOLDEN`` per draw)."""
     z = counter
@@ -277,20 +283,18 @@ def choice_table(strides, rank, room, order, layer_start, offsets, widths, choic
 
 
 @njit(cache=True)
-def sample_exact(strides, rank, offsets, widths, choices, nchoices, sat, last, full, cdf,
-                 columns, holder_ids, template, count, seed):
+def sample_exact(strides, rank, offsets, widths, choices, nchoices, sat, last, full, cdf, count, seed):
     """Draw ``count`` deals uniformly by walking the choice table of :func:`choice_table`.
 
     Each card goes to a holder with probability proportional to the number of
     completions after it, so every consistent deal has the same probability
-    (up to float64 rounding of the table, relative 1e-15). ``template`` is the
-    row of known holders; card ``k`` is written to column ``columns[k]`` as
-    original holder ``holder_ids[j]``. Uniform numbers come from a SplitMix64
-    stream started at ``seed``: a few integer operations per draw.
+    (up to float64 rounding of the table, relative 1e-15). Returns the holder
+    of every card per deal (``count x n``). Uniform numbers come from a
+    SplitMix64 stream started at ``seed``: a few integer operations per draw.
     """
-    rng = np.uint64(seed) * _GOLDEN + _GOLDEN
+    rng = _stream(seed)
     n = choices.shape[0]
-    out = np.empty((count, template.shape[0]), np.int8)
+    out = np.empty((count, n), np.int8)
     # Deals advance card by card in batches so that their table reads overlap in memory.
     batch = 32
     state = np.zeros(batch, np.int64)
@@ -299,12 +303,10 @@ def sample_exact(strides, rank, offsets, widths, choices, nchoices, sat, last, f
     for first in range(0, count, batch):
         size = min(batch, count - first)
         for i in range(size):
-            out[first + i, :] = template
             state[i] = 0
             entry[i] = 0
             bits[i] = 0
         for k in range(n):
-            column = columns[k]
             o_next = offsets[k + 1]
             w_next = widths[k + 1]
             last_choice = nchoices[k] - 1
@@ -316,7 +318,7 @@ def sample_exact(strides, rank, offsets, widths, choices, nchoices, sat, last, f
                 for t in range(last_choice):  # branch-free: the cdf is non-decreasing
                     c += u >= cdf[e, t]
                 j = choices[k, c]
-                out[first + i, column] = holder_ids[j]
+                out[first + i, k] = j
                 s = state[i] + strides[j]
                 b = 0 if last[k] else bits[i] | sat[k, j]
                 state[i] = s
@@ -575,7 +577,7 @@ def clauses_hold(deal, clause_cards, clause_holders, clause_start, card_clauses,
 
 @njit(cache=True)
 def sample_mcmc(deal, allow, clause_cards, clause_holders, clause_start, card_clauses, card_clause_start,
-                columns, holder_ids, template, count, burn_in, thin, seed):
+                count, burn_in, thin, seed):
     """Draw ``count`` deals by a Metropolis chain of swaps and 3-cycles started at ``deal``.
 
     A move picks two (or three) free cards at different holders and rotates
@@ -583,17 +585,16 @@ def sample_mcmc(deal, allow, clause_cards, clause_holders, clause_start, card_cl
     may go to its new holder and every clause of the moved cards still holds.
     The proposal is symmetric, so the chain's stationary law is uniform over the
     deals it can reach: draws are asymptotically uniform, not exact, and
-    correlated (``thin`` moves apart after ``burn_in`` moves).
+    correlated (``thin`` moves apart after ``burn_in`` moves). Returns the holder
+    of every card per deal (``count x n``).
     """
     np.random.seed(seed)
     n = deal.shape[0]
     deal = deal.copy()
-    out = np.empty((count, template.shape[0]), np.int8)
+    out = np.empty((count, n), np.int8)
     if n < 2:
         for i in range(count):
-            out[i, :] = template
-            for k in range(n):
-                out[i, columns[k]] = holder_ids[deal[k]]
+            out[i, :] = deal
         return out
     steps = burn_in + count * thin
     i = 0
@@ -630,8 +631,48 @@ def sample_mcmc(deal, allow, clause_cards, clause_holders, clause_start, card_cl
                     deal[a] = ha
                     deal[b] = hb
         if step >= burn_in and (step - burn_in) % thin == thin - 1:
-            out[i, :] = template
-            for k in range(n):
-                out[i, columns[k]] = holder_ids[deal[k]]
+            out[i, :] = deal
             i += 1
+    return out
+
+
+@njit(cache=True)
+def share_out(local, columns, template, group_start, members, member_caps, seed):
+    """Deals over the model's holders from deals over local holders (``count x n``).
+
+    Known cards come from ``template``; free card ``k`` goes to column
+    ``columns[k]``. Local holder ``j`` stands for the model holders
+    ``members[group_start[j]:group_start[j + 1]]``: its cards are shuffled and
+    dealt out to them, ``member_caps`` each, so every sharing is equally likely
+    (the members are interchangeable). Shuffles use the SplitMix64 stream of ``seed``.
+    """
+    count, n = local.shape
+    groups = group_start.shape[0] - 1
+    out = np.empty((count, template.shape[0]), np.int8)
+    held = np.empty((groups, n), np.int64)
+    sizes = np.zeros(groups, np.int64)
+    rng = _stream(seed)
+    for i in range(count):
+        out[i, :] = template
+        sizes[:] = 0
+        for k in range(n):
+            j = local[i, k]
+            if group_start[j + 1] - group_start[j] == 1:
+                out[i, columns[k]] = members[group_start[j]]
+            else:
+                held[j, sizes[j]] = columns[k]
+                sizes[j] += 1
+        for j in range(groups):
+            m = sizes[j]
+            if m == 0:
+                continue  # a lone holder (written above), or a group dealt nothing
+            for t in range(m - 1, 0, -1):  # Fisher-Yates
+                rng += _GOLDEN
+                r = int(_unit(rng) * (t + 1))
+                held[j, t], held[j, r] = held[j, r], held[j, t]
+            position = 0
+            for q in range(group_start[j], group_start[j + 1]):
+                for _ in range(member_caps[q]):
+                    out[i, held[j, position]] = members[q]
+                    position += 1
     return out

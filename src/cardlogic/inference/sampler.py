@@ -95,8 +95,18 @@ def sample_exact(packed: PackedModel, n: int, seed: int, cdf: np.ndarray | None 
     p = packed
     strides, rank = box_of(p)[:2]
     cdf = choice_table(p) if cdf is None else cdf
-    return kernels.sample_exact(strides, rank, p.offsets, p.widths, p.choices, p.nchoices, p.sat, p.last, p.full,
-                                cdf, p.columns, p.holder_ids, p.template, n, seed)
+    local = kernels.sample_exact(strides, rank, p.offsets, p.widths, p.choices, p.nchoices, p.sat, p.last, p.full,
+                                 cdf, n, seed)
+    return share_out(packed, local, seed)
+
+
+def share_out(packed: PackedModel, local: np.ndarray, seed: int) -> np.ndarray:
+    """Deals over the model's holders (every card) from deals of ``packed``'s free cards over its local holders."""
+    p = packed
+    members = np.array([h for group in p.groups for h in group], np.int64)
+    member_caps = np.array([c for caps in p.member_caps for c in caps], np.int64)
+    group_start = np.cumsum([0] + [len(group) for group in p.groups]).astype(np.int64)
+    return kernels.share_out(local, p.columns, p.template, group_start, members, member_caps, seed)
 
 
 def choice_table(packed: PackedModel) -> np.ndarray:
@@ -114,9 +124,9 @@ def sample_mcmc(packed: PackedModel, n: int, seed: int, *, burn_in: int = 500, t
     start = starting_deal(packed, seed)
     p = packed
     free = max(p.free_count, 1)
-    return kernels.sample_mcmc(start, p.allow, p.clause_cards, p.clause_holders, p.clause_start, p.card_clauses,
-                               p.card_clause_start, p.columns, p.holder_ids, p.template, n, burn_in * free,
-                               thin * free, seed)
+    local = kernels.sample_mcmc(start, p.allow, p.clause_cards, p.clause_holders, p.clause_start, p.card_clauses,
+                                p.card_clause_start, n, burn_in * free, thin * free, seed)
+    return share_out(packed, local, seed)
 
 
 def starting_deal(packed: PackedModel, seed: int, search_nodes: int = 20_000, repair_steps: int = 2_000_000
