@@ -62,6 +62,23 @@ def test_joint_matches_brute_force(data):
     assert CspBackend().joint(model, placements) == pytest.approx(hits / len(truth), abs=1e-12, rel=0)
 
 
+@SETTINGS
+@given(st.data())
+def test_chances_match_brute_force(data):
+    model = data.draw(deal_models())
+    truth = consistent_deals(model)
+    every = (1 << len(model.holders)) - 1
+    restrictions = data.draw(st.lists(st.dictionaries(st.sampled_from(model.cards), st.integers(0, every),
+                                                      max_size=3), min_size=1, max_size=3))
+    if not truth:
+        with pytest.raises(InconsistentError):
+            CspBackend().chances(model, restrictions)
+        return
+    expected = [sum(all(mask >> deal[c] & 1 for c, mask in r.items()) for deal in truth) / len(truth)
+                for r in restrictions]
+    assert CspBackend().chances(model, restrictions) == pytest.approx(expected, abs=1e-12, rel=0)
+
+
 def test_holder_no_card_may_reach_means_no_deal():
     model = DealModel(("A", "B", "C"), (1, 1, 1), [0, 1, 2])
     for card in range(3):

@@ -78,6 +78,17 @@ def test_exact_matches_brute_force(model: DealModel, data: st.DataObject) -> Non
     assert {tuple(row): p for row, p in zip(rows.tolist(), probabilities)}.keys() == frequencies.keys()
     for row, p in zip(rows.tolist(), probabilities):
         assert abs(p - frequencies[tuple(row)] / len(deals)) < 1e-12
+    assert_chances_match(model, deals, data)
+
+
+def assert_chances_match(model: DealModel, deals: list[dict[int, int]], data: st.DataObject) -> None:
+    """Several restrictions at once (cards to holder masks, some sharing cards) against the enumeration."""
+    every = (1 << len(model.holders)) - 1
+    restriction = st.dictionaries(st.sampled_from(model.cards), st.integers(0, every), max_size=4)
+    restrictions = data.draw(st.lists(restriction, min_size=1, max_size=4))
+    expected = [sum(all(mask >> deal[c] & 1 for c, mask in r.items()) for deal in deals) / len(deals)
+                for r in restrictions]
+    assert np.allclose(EXACT.chances(model, restrictions), expected, rtol=0, atol=1e-12)
 
 
 def test_doc_example() -> None:
@@ -219,6 +230,7 @@ def test_grouped_holders_match_brute_force(model: DealModel, data: st.DataObject
     assert {tuple(row): p for row, p in zip(rows.tolist(), probabilities)}.keys() == frequencies.keys()
     for row, p in zip(rows.tolist(), probabilities):
         assert abs(p - frequencies[tuple(row)] / len(deals)) < 1e-12
+    assert_chances_match(model, deals, data)
 
 
 def test_clause_order_does_not_change_counts() -> None:

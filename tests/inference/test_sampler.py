@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 
 import numpy as np
 import pytest
@@ -139,6 +141,21 @@ def test_frequencies_and_joint_from_samples() -> None:
     assert np.array_equal(frequencies(deals, 2), [[0.75, 0.25], [0.25, 0.75]])
     model = DealModel(("A", "B"), (1, 1), [0, 1])
     assert SAMPLER.joint(model, {0: 0, 1: 1}) == pytest.approx(0.5, abs=0.02)
+
+
+@pytest.mark.parametrize("backend", [SAMPLER, CHAIN], ids=["tables", "chain"])
+def test_chances_are_the_share_of_sampled_deals_and_fit_the_exact_ones(backend: SamplerBackend) -> None:
+    model = late_game_model()
+    free = [card for card in model.cards if model.certain_holder(card) is None]
+    restrictions = [{free[0]: 0b000110}, {free[1]: 0b111000, free[2]: 0b111000}, {c: 0b011111 for c in free[3:9]}]
+    exact = ExactBackend().chances(model, restrictions)
+    estimated = backend.chances(model, restrictions)
+    deals = backend.sample(model, backend.samples, backend.seed)
+    assert estimated == [float(np.mean(np.all([(m >> deals[:, model.cards.index(c)].astype(int)) & 1
+                                               for c, m in r.items()], axis=0))) for r in restrictions]
+    n = backend.samples
+    for p, q in zip(exact, estimated):
+        assert abs(p - q) <= 5 * math.sqrt(p * (1 - p) / n) + 1e-9
 
 
 def test_mcmc_burn_in_and_thinning_are_per_free_card() -> None:

@@ -26,7 +26,7 @@ from cardlogic.inference.exact import ExactBackend, pack
 from cardlogic.inference.sampler import SamplerBackend
 
 __all__ = ["Backend", "CspBackend", "ExactBackend", "InferenceError", "Posterior", "SamplerBackend", "backend",
-           "count", "exact_is_practical", "infer", "joint", "placements", "sample"]
+           "chances", "count", "exact_is_practical", "infer", "joint", "placements", "sample"]
 
 METHODS = ("auto", "exact", "sample", "csp")
 AUTO_MAX_OPERATIONS = 6e7
@@ -70,6 +70,12 @@ def joint(model: DealModel, placements: Mapping[int, int], method: str = "auto",
           seed: int = 0) -> float:
     """P(every card of ``placements`` was dealt to its holder), by ``method``."""
     return backend(model, method, samples, seed).joint(model, placements)
+
+
+def chances(model: DealModel, restrictions: Sequence[Mapping[int, int]], method: str = "auto", samples: int = 20_000,
+            seed: int = 0) -> list[float]:
+    """P(every card of ``restrictions[i]`` was dealt to a holder in its bitmask), for each ``i``, by ``method``."""
+    return backend(model, method, samples, seed).chances(model, restrictions)
 
 
 def placements(model: DealModel, cards: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:

@@ -6,7 +6,7 @@ about the uniform distribution over its consistent deals.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -54,3 +54,19 @@ class Backend(Protocol):
     def joint(self, model: DealModel, placements: Mapping[int, int]) -> float:
         """P(every ``card`` of ``placements`` was dealt to its ``holder``)."""
         ...
+
+    def chances(self, model: DealModel, restrictions: Sequence[Mapping[int, int]]) -> list[float]:
+        """P(every card of ``restrictions[i]`` was dealt to a holder in its bitmask), for each ``i``."""
+        ...
+
+
+def restriction_hits(deals: np.ndarray, cards: Sequence[Card], restrictions: Sequence[Mapping[int, int]]) -> list[int]:
+    """How many of ``deals`` (rows of holder indices over ``cards``) obey each restriction (card -> holder mask)."""
+    column = {card: i for i, card in enumerate(cards)}
+    hits = []
+    for restriction in restrictions:
+        inside = np.ones(len(deals), bool)
+        for card, mask in restriction.items():
+            inside &= (mask >> deals[:, column[card]].astype(np.int64)) & 1 == 1
+        hits.append(int(np.count_nonzero(inside)))
+    return hits

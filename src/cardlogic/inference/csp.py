@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 
@@ -39,7 +39,7 @@ from constraint import FunctionConstraint, OptimizedBacktrackingSolver, Problem,
 
 from cardlogic.cards import Card
 from cardlogic.constraints import DealModel, InconsistentError
-from cardlogic.inference.base import InferenceError, Posterior
+from cardlogic.inference.base import InferenceError, Posterior, restriction_hits
 
 _CHUNK = 1 << 16
 
@@ -102,6 +102,18 @@ class CspBackend:
         if count == 0:
             raise InconsistentError("no deal satisfies the model")
         return hits / count
+
+    def chances(self, model: DealModel, restrictions: Sequence[Mapping[int, int]]) -> list[float]:
+        """P(every card of each restriction went to a holder in its mask); InconsistentError when no deal exists."""
+        hits = np.zeros(len(restrictions), np.int64)
+
+        def tally(chunk: np.ndarray) -> None:
+            hits[:] += restriction_hits(chunk, model.cards, restrictions)
+
+        count = self._enumerate(model, tally)
+        if count == 0:
+            raise InconsistentError("no deal satisfies the model")
+        return [int(h) / count for h in hits]
 
     def count(self, model: DealModel) -> int:
         """The exact number of consistent deals (0 when there is none)."""

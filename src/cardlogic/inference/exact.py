@@ -55,6 +55,7 @@ class PackedModel:
     groups: tuple[tuple[int, ...], ...]  # model holders merged into each local holder (interchangeable ones)
     member_caps: tuple[tuple[int, ...], ...]  # their capacities for the free cards
     caps: np.ndarray  # capacity of each local holder for the free cards: the sum over its group
+    segment_bounds: tuple[tuple[int, int], ...]  # steps [start, end) spanned by each segment's blocks
     choices: np.ndarray  # (n, H) local holders each free card may go to
     nchoices: np.ndarray
     allow: np.ndarray  # local holder bitmask of each free card
@@ -111,14 +112,18 @@ class PackedModel:
         return int(self.box_size * 16 + self.entries * per_entry)
 
 
-def pack(model: DealModel, closing: Iterable[int] = ()) -> PackedModel:
+def pack(model: DealModel, closing: Iterable[int] = (), segments: Sequence[Iterable[int]] = (),
+         separating: Iterable[int] = ()) -> PackedModel:
     """Pack ``model`` for the kernels: known cards out, interchangeable holders grouped, free cards ordered.
 
     Holders that no card or clause tells apart (every free card is allowed at all
     of them or at none, every clause pair names all or none) are merged into one
     local holder whose capacity is the sum of theirs; a holder allowed for a card
-    of ``closing`` is never merged. The blocks holding any card of ``closing`` come
-    last (for :meth:`ExactBackend.placements`).
+    of ``closing`` is never merged, nor holders on both sides of a ``separating`` mask. The blocks
+    holding any card of ``closing`` come last (for :meth:`ExactBackend.placements`);
+    the blocks holding cards of one of ``segments`` stay together, and
+    :attr:`PackedModel.segment_bounds` gives the steps they span (for
+    :meth:`ExactBackend.chances`).
     """
     cards = model.cards
     column = {card: i for i, card in enumerate(cards)}
@@ -162,7 +167,7 @@ def pack(model: DealModel, closing: Iterable[int] = ()) -> PackedModel:
         clauses.append(pairs)
 
     groups = _interchangeable(active, [allowed[card] for card in free],
-                              [mask for pairs in clauses for mask in pairs.values()],
+                              [mask for pairs in clauses for mask in pairs.values()] + list(separating),
                               functools.reduce(operator.or_, (allowed.get(card, 0) for card in closing), 0))
     first_of = [group[0] for group in groups]
 
@@ -193,12 +198,29 @@ def pack(model: DealModel, closing: Iterable[int] = ()) -> PackedModel:
         block_clauses[root(next(iter(pairs)))].append(pairs)
     if any(len(cl) > MAX_CLAUSE_BITS for cl in block_clauses.values()):
         raise InferenceError(f"a block carries more than {MAX_CLAUSE_BITS} clauses")
-    # Layers are narrowest at both ends of the order: put the blocks with most clauses there.
+    # Units of blocks kept together: each segment's blocks (merged where segments share one).
+    unit = {r: r for r in members}
+
+    def unit_of(r: Card) -> Card:
+        while unit[r] != r:
+            r = unit[r]
+        return r
+
+    segment_roots = [{root(card) for card in cards_ if card in parent} for cards_ in segments]
+    for roots in segment_roots:
+        first_root, *rest_roots = roots or [None]
+        for r in rest_roots:
+            unit[unit_of(r)] = unit_of(first_root)
+    units: dict[Card, list[Card]] = {}
+    for r in members:
+        units.setdefault(unit_of(r), []).append(r)
+    # Layers are narrowest at both ends of the order: put the units with most clauses there.
     closing_roots = {root(card) for card in closing if card in parent}
-    ranked = sorted((r for r in members if r not in closing_roots),
-                    key=lambda r: (-len(block_clauses[r]), min(members[r])))
+    ranked = sorted((u for u in units if not closing_roots & set(units[u])),
+                    key=lambda u: (-sum(len(block_clauses[r]) for r in units[u]), min(min(members[r]) for r in units[u])))
     front, back = ranked[0::2], ranked[1::2]
-    block_order = front + back[::-1] + sorted(closing_roots, key=lambda r: min(members[r]))
+    block_order = [r for u in front + back[::-1] for r in units[u]]
+    block_order += sorted(closing_roots, key=lambda r: min(members[r]))
 
     n = len(free)
     h_count = len(groups)
@@ -211,9 +233,11 @@ def pack(model: DealModel, closing: Iterable[int] = ()) -> PackedModel:
     widths = np.ones(n + 1, np.int64)
     columns = np.zeros(n, np.int64)
     index: dict[Card, int] = {}
+    block_start: dict[Card, int] = {}
     k = 0
     for r in block_order:
         block = members[r]
+        block_start[r] = k
         bits = len(block_clauses[r])
         for pos, card in enumerate(block):
             index[card] = k
@@ -243,6 +267,12 @@ def pack(model: DealModel, closing: Iterable[int] = ()) -> PackedModel:
         clause_start.append(len(clause_cards))
     card_clause_start = np.cumsum([0] + [len(qs) for qs in by_card])
 
+    segment_bounds = []
+    for roots in segment_roots:
+        spans = [(block_start[r], block_start[r] + len(members[r])) for r in units.get(unit_of(next(iter(roots))), [])
+                 ] if roots else []
+        segment_bounds.append((min(a for a, _ in spans), max(b for _, b in spans)) if spans else (0, 0))
+
     cap_arr = np.array([sum(caps[h] for h in group) for group in groups], np.int64)
     layer_sizes = np.ones(1, np.int64)
     for cap in cap_arr:  # coefficients of prod (1 + x + ... + x**cap)
@@ -255,7 +285,8 @@ def pack(model: DealModel, closing: Iterable[int] = ()) -> PackedModel:
 
     return PackedModel(
         holders=model.holders, cards=cards, template=template, columns=columns,
-        groups=tuple(groups), member_caps=tuple(tuple(caps[h] for h in group) for group in groups), caps=cap_arr, choices=choices, nchoices=nchoices, allow=allow_arr,
+        groups=tuple(groups), member_caps=tuple(tuple(caps[h] for h in group) for group in groups), caps=cap_arr,
+        segment_bounds=tuple(segment_bounds), choices=choices, nchoices=nchoices, allow=allow_arr,
         sat=sat, last=last, full=full, widths=widths, offsets=offsets, layer_sizes=layer_sizes,
         clause_cards=np.array(clause_cards, np.int64), clause_holders=np.array(clause_holders, np.int64),
         clause_start=np.array(clause_start, np.int64),
@@ -402,6 +433,48 @@ class ExactBackend:
         keep = weights > 0
         distinct, inverse = np.unique(rows[keep], axis=0, return_inverse=True)
         return distinct, np.bincount(inverse.ravel(), weights[keep], len(distinct)) / tables.paths
+
+    def chances(self, model: DealModel, restrictions: Sequence[Mapping[int, int]]) -> list[float]:
+        """P(every card of ``restrictions[i]`` was dealt to a holder in its bitmask), for each ``i``.
+
+        One forward and one backward pass over an order that keeps each
+        restriction's blocks together, then one more walk over just those blocks
+        with the restriction applied (:func:`kernels.segment_mass`): all of them
+        together cost about one more forward pass. Floats, not exact counts.
+        """
+        packed = pack(model, segments=[list(r) for r in restrictions],
+                      separating=[mask for r in restrictions for mask in r.values()])
+        if packed.empty:
+            raise InconsistentError("no deal satisfies the constraints")
+        if packed.memory(exact_count=False) > self.max_bytes:
+            raise InferenceError(f"exact tables would take {packed.memory(False) / 1e9:.1f} GB "
+                                 f"(limit {self.max_bytes / 1e9:.1f} GB)")
+        tables = DealTables(packed, backward=True, exact_count=False)
+        if tables.paths == 0:
+            raise InconsistentError("no deal satisfies the constraints")
+        column = {card: i for i, card in enumerate(packed.cards)}
+        step = {int(c): k for k, c in enumerate(packed.columns)}
+        firsts = [group[0] for group in packed.groups]
+        result = []
+        for restriction, (first, stop) in zip(restrictions, packed.segment_bounds):
+            choices, nchoices = packed.choices.copy(), packed.nchoices.copy()
+            possible = True
+            for card, mask in restriction.items():
+                known = int(packed.template[column[card]])
+                if known >= 0:
+                    possible = possible and bool(mask >> known & 1)
+                    continue
+                k = step[column[card]]
+                options = [j for j in packed.choices[k, :packed.nchoices[k]] if mask >> firsts[j] & 1]
+                choices[k, :len(options)] = options
+                nchoices[k] = len(options)
+            if not possible:
+                result.append(0.0)
+                continue
+            mass = kernels.segment_mass(*tables.box, packed.offsets, packed.widths, choices, nchoices, packed.sat,
+                                        packed.last, packed.full, tables.forward, tables.backward, first, stop)
+            result.append(mass / tables.paths)
+        return result
 
     def joint(self, model: DealModel, placements: Mapping[int, int]) -> float:
         whole = self._tables(model, backward=False, exact_count=False).total

@@ -125,17 +125,47 @@ def forward(strides, rank, room, order, layer_start, offsets, widths, choices, n
     table[0] = 1.0
     if limbs > 0:
         exact[0, 0] = 1
-    for k in range(n):
+    _propagate(table, exact, limbs, 0, 0, n, strides, rank, room, order, layer_start, offsets, widths, choices,
+               nchoices, sat, last, full)
+    return table, exact
+
+
+@njit(cache=True)
+def segment_mass(strides, rank, room, order, layer_start, offsets, widths, choices, nchoices, sat, last, full, fwd,
+                 bwd, first, stop):
+    """The deals through steps ``first..stop-1`` (block boundaries) when those steps use ``choices``.
+
+    ``fwd`` and ``bwd`` are the model's own forward and backward tables; the
+    steps of the segment are walked again from the forward values at ``first``
+    with the given (narrowed) choices and met with the backward values at
+    ``stop``: the number of consistent deals that also obey the narrowing.
+    """
+    base = offsets[first]
+    table = np.zeros(offsets[stop + 1] - base, np.float64)
+    table[:offsets[first + 1] - base] = fwd[base:offsets[first + 1]]
+    _propagate(table, np.zeros((0, 1), np.int64), 0, base, first, stop, strides, rank, room, order, layer_start,
+               offsets, widths, choices, nchoices, sat, last, full)
+    total = 0.0
+    for e in range(offsets[stop], offsets[stop + 1]):
+        total += table[e - base] * bwd[e]
+    return total
+
+
+@njit(cache=True)
+def _propagate(table, exact, limbs, base, first, stop, strides, rank, room, order, layer_start, offsets, widths,
+               choices, nchoices, sat, last, full):
+    """Push the values of steps ``first..stop-1`` on to the next step, in place; step ``k`` lives at ``offsets[k] - base``."""
+    for k in range(first, stop):
         w_here = widths[k]
         w_next = widths[k + 1]
-        o_here = offsets[k]
-        o_next = offsets[k + 1]
+        o_here = offsets[k] - base
+        o_next = offsets[k + 1] - base
         for t in range(layer_start[k], layer_start[k + 1]):
             s = order[t]
-            base = o_here + rank[s] * w_here
+            here = o_here + rank[s] * w_here
             free = room[s]
             for b in range(w_here):
-                value = table[base + b]
+                value = table[here + b]
                 if value == 0.0:
                     continue
                 for c in range(nchoices[k]):
@@ -153,10 +183,9 @@ def forward(strides, rank, room, order, layer_start, offsets, widths, choices, n
                     if limbs > 0:
                         carry = 0
                         for limb in range(limbs):
-                            x = exact[dest, limb] + exact[base + b, limb] + carry
+                            x = exact[dest, limb] + exact[here + b, limb] + carry
                             carry = x >> LIMB_BITS
                             exact[dest, limb] = x & LIMB_MASK
-    return table, exact
 
 
 @njit(cache=True)

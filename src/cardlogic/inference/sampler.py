@@ -22,13 +22,13 @@ about 10% of that on 8-12 player models.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
 from cardlogic.constraints import DealModel, InconsistentError
 from cardlogic.inference import kernels
-from cardlogic.inference.base import InferenceError, Posterior
+from cardlogic.inference.base import InferenceError, Posterior, restriction_hits
 from cardlogic.inference.exact import DealTables, PackedModel, box_of, pack
 
 
@@ -75,6 +75,11 @@ class SamplerBackend:
         for card, holder in placements.items():
             hit &= deals[:, model.cards.index(card)] == holder
         return float(hit.mean())
+
+    def chances(self, model: DealModel, restrictions: Sequence[Mapping[int, int]]) -> list[float]:
+        """The fraction of sampled deals obeying each restriction (card -> holder mask)."""
+        deals, _ = self._draw(model, self.samples, self.seed)
+        return [hits / len(deals) for hits in restriction_hits(deals, model.cards, restrictions)]
 
     def _draw(self, model: DealModel, n: int, seed: int) -> tuple[np.ndarray, str]:
         packed = pack(model)
