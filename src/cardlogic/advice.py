@@ -27,14 +27,13 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from cardlogic import inference
 from cardlogic.belief import Belief
-from cardlogic.cards import Card, iter_cards
+from cardlogic.cards import CARDS, Card, iter_cards
 from cardlogic.constraints import InconsistentError
 from cardlogic.literature import Ask, Claim, Event, Pass, PlayerState, Record
 
@@ -172,42 +171,50 @@ def legal_asks(view: PlayerState) -> list[Ask]:
 # -- claims ----------------------------------------------------------------------------------------------------------
 
 
-def claim_advice(belief: Belief, set_index: int, total: int | None = None) -> ClaimAdvice:
-    """How safe claiming ``set_index`` is for the belief's observer (exact; ``total`` is ``belief.count()``)."""
-    game, tracker = belief.game, belief.tracker
+def claim_advice(belief: Belief, set_index: int, p_team: float | None = None) -> ClaimAdvice:
+    """How safe claiming ``set_index`` is for the belief's observer.
+
+    ``p_team``, P(the team holds the whole set), is worked out unless given
+    (:func:`team_chances` gives it for many sets at once).
+    """
+    game = belief.game
     observer = _observer(belief)
-    team = game.members(game.team_of(observer))
-    team_mask = sum(1 << p for p in team)
+    team_mask = _team_mask(belief)
     cards = game.deck.sets[set_index].cards
-    known = tracker.public.known
     value = game.set_value(set_index)
-    forced = not tracker.public.team_cards(1 - game.team_of(observer))
-    fixed = {card: known[card] for card in cards if card in known}
-    unmoved = [card for card in cards if card not in known]
-    p_team, restricted = 0.0, None
-    if all(team_mask >> holder & 1 for holder in fixed.values()):
-        restricted = tracker.model.copy()
-        try:
-            for card in unmoved:
-                restricted.restrict(card, team_mask)
-            total = belief.count() if total is None else total
-            p_team = inference.count(restricted) / total
-        except InconsistentError:
-            p_team = 0.0
+    forced = not belief.tracker.public.team_cards(1 - game.team_of(observer))
+    if p_team is None:
+        p_team = team_chances(belief, [set_index])[0]
+    assignment: dict[Card, int] = {}
+    p_correct = 0.0
     if p_team > 0.0:
-        assert restricted is not None
-        rows, probabilities = inference.placements(restricted, unmoved)
-        best = int(np.argmax(probabilities))
-        assignment = {**fixed, **dict(zip(unmoved, rows[best].tolist()))}
-        p_given = float(probabilities[best])
-        p_correct = p_team * p_given
-    else:
-        assignment = {card: fixed.get(card, observer) if team_mask >> fixed.get(card, observer) & 1 else observer
+        try:
+            rows, probabilities = belief.assignments(cards, team_mask)
+        except InconsistentError:  # a sampled estimate of a chance too small to show up in the samples
+            p_team = 0.0
+        else:
+            best = int(np.argmax(probabilities))
+            assignment = dict(zip(cards, rows[best].tolist()))
+            p_correct = p_team * float(probabilities[best])
+    if not assignment:
+        known = belief.tracker.public.known
+        assignment = {card: known[card] if card in known and team_mask >> known[card] & 1 else observer
                       for card in cards}
-        p_correct = 0.0
     p_lost = 1.0 - p_team if game.rules.wrong_claim == "split" else 1.0 - p_correct
     return ClaimAdvice(set_index, game.deck.sets[set_index].name, tuple(sorted(assignment.items())), p_correct,
                        p_team, value * (p_correct - p_lost), p_correct >= CERTAIN, forced)
+
+
+def team_chances(belief: Belief, set_indices: Sequence[int]) -> list[float]:
+    """P(the observer's team holds every card of each set), all at once."""
+    team_mask = _team_mask(belief)
+    sets = belief.game.deck.sets
+    return belief.chances([{card: team_mask for card in sets[index].cards} for index in set_indices])
+
+
+def _team_mask(belief: Belief) -> int:
+    game = belief.game
+    return sum(1 << p for p in game.members(game.team_of(_observer(belief))))
 
 
 # -- asks ------------------------------------------------------------------------------------------------------------
@@ -252,44 +259,39 @@ def ask_advice(belief: Belief, public: Belief | None = None, lookahead: int = 4)
 
     ranked = sorted(first, key=lambda item: -value(item[0], item[1], item[0]))
     second = {ask: _best_next(belief, ask) for p, ask in ranked[:lookahead] if p > 0.0}
-    leaks: dict[Card, float | None] = {}
-    total = None if public is None else public.count()
-    advice = []
-    for p, ask in first:
-        if ask.card not in leaks:
-            leaks[ask.card] = None if public is None else leak_bits(public, ask, total)
-        advice.append(AskAdvice(ask.target, ask.card, p, entropy_bits(p), leaks[ask.card],
-                                value(p, ask, second.get(ask, p))))
+    leaks = leak_table(public, view.player, {ask.card for ask in asks}) if public is not None else {}
+    advice = [AskAdvice(ask.target, ask.card, p, entropy_bits(p), leaks.get(ask.card), value(p, ask, second.get(ask, p)))
+              for p, ask in first]
     advice.sort(key=lambda a: (-a.value, -a.p_yes, a.card, a.target))
     return advice
 
 
-def leak_bits(public: Belief, ask: Ask, total: int | None = None) -> float:
-    """What a spectator learns about the asker's hand from ``ask`` being asked, in bits.
+def leak_bits(public: Belief, ask: Ask) -> float:
+    """What a spectator learns about the asker's hand from ``ask`` being asked, in bits (see :func:`leak_table`)."""
+    return leak_table(public, ask.asker, [ask.card])[ask.card]
 
-    ``-log2 q`` with q the spectator's P(the asker may make this ask: holds
-    another card of its set, and lacks the card unless ``bluff=on``), from two
-    exact counts: the spectator's model with and without those two conditions
-    (``total``, the count without, is ``public.count()``).
+
+def leak_table(public: Belief, asker: int, cards: Iterable[int]) -> dict[Card, float]:
+    """What a spectator learns about ``asker``'s hand from an ask for each of ``cards``, in bits.
+
+    ``-log2 q`` with q the spectator's P(the asker may ask for the card: holds
+    another card of its set, and lacks the card unless ``bluff=on``). Without
+    bluffs, q = P(lacks the card) - P(lacks every card of the set), so one
+    chance per set and one per card answer every ask (:meth:`Belief.chances`).
     """
-    game, known = public.game, public.tracker.public.known
-    asker, card = ask.asker, ask.card
-    model = public.tracker.model.copy()
-    others = [c for c in game.deck.set_of(card).cards if c != card]
-    try:
-        if not game.rules.bluff:
-            if card in known:
-                if known[card] == asker:
-                    return math.inf
-            else:
-                model.restrict(card, ~(1 << asker))
-        if not any(known.get(c) == asker for c in others):
-            model.require((c, 1 << asker) for c in others if c not in known)
-        possible = inference.count(model)
-    except InconsistentError:
-        return math.inf
-    total = public.count() if total is None else total
-    return max(0.0, -math.log2(possible / total)) if possible else math.inf
+    game = public.game
+    nowhere = ~(1 << asker)
+    cards = [CARDS[card] for card in cards]
+    sets = sorted({game.deck.set_index_of(card) for card in cards})
+    if game.rules.bluff:  # q = P(holds another card of the set)
+        restrictions = [{c: nowhere for c in game.deck.set_of(card).cards if c != card} for card in cards]
+        qs = [1.0 - chance for chance in public.chances(restrictions)]
+    else:
+        chances = public.chances([{card: nowhere} for card in cards]
+                                 + [{c: nowhere for c in game.deck.sets[index].cards} for index in sets])
+        lacks_set = dict(zip(sets, chances[len(cards):]))
+        qs = [lacks - lacks_set[game.deck.set_index_of(card)] for card, lacks in zip(cards, chances)]
+    return {card: -math.log2(q) if q > 1e-15 else math.inf for card, q in zip(cards, qs)}
 
 
 def _current_table(belief: Belief) -> dict[Card, np.ndarray]:
@@ -336,21 +338,22 @@ def _danger(belief: Belief, table: dict[Card, np.ndarray], target: int) -> float
 
 
 def _best_next(belief: Belief, ask: Ask) -> float:
-    """The best P(yes) of the asker's next ask after ``ask`` is answered yes (exact)."""
+    """The best P(yes) of the asker's next ask after ``ask`` is answered yes."""
     try:
-        belief.push(Ask(ask.asker, ask.target, ask.card, True))
-    except ValueError:
+        table = belief.given({ask.card: ask.target})
+    except InconsistentError:
         return 0.0
+    table[ask.card] = np.eye(len(belief.game.players))[ask.asker]  # the card moves to the asker
+    view = belief.tracker.position
+    assert isinstance(view, PlayerState)
+    view.push(Ask(ask.asker, ask.target, ask.card, True))
     try:
-        view = belief.tracker.position
-        assert isinstance(view, PlayerState)
         asks = legal_asks(view)
-        if not asks:
-            return 1.0 if view.hand else 0.0  # nothing left to ask: the team may claim or pass
-        table = _current_table(belief)
-        return max(float(table[a.card][a.target]) for a in asks)
     finally:
-        belief.pop()
+        view.pop()
+    if not asks:
+        return 1.0  # nothing left to ask: the team may claim or pass
+    return max(float(table[a.card][a.target]) for a in asks)
 
 
 # -- passing the turn ------------------------------------------------------------------------------------------------
@@ -420,13 +423,12 @@ def _claims(belief: Belief, thorough: bool) -> tuple[ClaimAdvice, ...]:
     live = public.unclaimed
     if not live:
         return ()
-    total = belief.count()
     if not thorough:
         table = _current_table(belief)
         team = list(game.members(game.team_of(observer)))
         live = [index for index in live
                 if min(float(table[c][team].sum()) for c in game.deck.sets[index].cards) >= RISKY_CLAIM]
-    claims = [claim_advice(belief, index, total) for index in live]
+    claims = [claim_advice(belief, index, p) for index, p in zip(live, team_chances(belief, live))]
     claims.sort(key=lambda c: (-c.p_correct, -c.expected_points, c.set_index))
     return tuple(claims)
 
@@ -525,4 +527,4 @@ def _observer(belief: Belief) -> int:
 
 
 __all__ = ["Advice", "AskAdvice", "ClaimAdvice", "Recommendation", "advise", "advise_record", "ask_advice",
-           "claim_advice", "entropy_bits", "leak_bits", "legal_asks", "prospects"]
+           "claim_advice", "entropy_bits", "leak_bits", "leak_table", "legal_asks", "prospects", "team_chances"]

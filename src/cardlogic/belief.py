@@ -16,7 +16,7 @@ everything the observer has seen; a card that has moved is where it moved to.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,7 +24,9 @@ import numpy as np
 from cardlogic import inference
 from cardlogic.cards import CARDS, Card
 from cardlogic.constraints import InconsistentError
-from cardlogic.inference.base import Posterior
+from cardlogic.inference.base import Posterior, restriction_hits
+from cardlogic.inference.exact import pack
+from cardlogic.inference.sampler import SamplerBackend, frequencies, posterior_of, starting_deal
 from cardlogic.literature import Event, Game, Record, RecordError
 from cardlogic.tracking.literature import LiteratureTracker
 
@@ -60,9 +62,17 @@ class Belief:
 
     def __init__(self, game: Game, observer: int | None = None, hand: Iterable[int] = (), *, method: str = "auto",
                  samples: int = 20000, seed: int = 0) -> None:
+        if method not in inference.METHODS:
+            raise ValueError(f"unknown inference method {method!r}; expected one of {', '.join(inference.METHODS)}")
         self.tracker = LiteratureTracker(game, observer, hand)
         self.method, self.samples, self.seed = method, samples, seed
+        self._forget()
+
+    def _forget(self) -> None:
+        """Drop what was worked out for the previous state."""
         self._posterior: Posterior | None = None
+        self._resolved: str | None = None
+        self._deals: tuple[np.ndarray, str] | None = None
 
     @classmethod
     def from_record(cls, record: Record, **options) -> Belief:
@@ -103,34 +113,58 @@ class Belief:
         (:class:`~cardlogic.inference.InferenceError`), raise and change nothing.
         """
         recorded = self.tracker.push(event)
-        self._posterior = None
+        self._forget()
         try:
             consistent = self.is_consistent()
         except inference.InferenceError:
             self.tracker.pop()
+            self._forget()
             raise
         if not consistent:
             self.tracker.pop()
-            self._posterior = None
+            self._forget()
             raise InconsistentError("no deal is consistent with this event and what came before")
         return recorded
 
     def pop(self) -> Event:
         """Undo the last event and return it."""
-        self._posterior = None
+        self._forget()
         return self.tracker.pop()
 
     # -- questions ---------------------------------------------------------------------------------------------------
 
+    @property
+    def resolved_method(self) -> str:
+        """The method that answers now: ``exact``, ``sample`` or ``csp`` (``auto`` is exact where practical)."""
+        if self._resolved is None:
+            practical = self.method == "auto" and inference.exact_is_practical(self.tracker.model)
+            self._resolved = "exact" if practical else "sample" if self.method == "auto" else self.method
+        return self._resolved
+
     def posterior(self) -> Posterior:
         """The backend's distribution over the *dealt* holder of every card (cached until the next push/pop)."""
         if self._posterior is None:
-            self._posterior = inference.infer(self.tracker.model, self.method, samples=self.samples, seed=self.seed)
+            if self.resolved_method == "sample":
+                self._posterior = posterior_of(self.tracker.model, *self._drawn())
+            else:
+                self._posterior = inference.infer(self.tracker.model, self.resolved_method)
         return self._posterior
 
     def is_consistent(self) -> bool:
+        """Whether some deal explains everything observed.
+
+        Exact methods decide it, and so do the sampler's tables where they fit;
+        otherwise a consistent deal is searched for
+        (:func:`~cardlogic.inference.sampler.starting_deal`), which raises
+        :class:`~cardlogic.inference.InferenceError` when it can neither find one
+        nor prove there is none.
+        """
         try:
-            self.posterior()
+            model = self.tracker.model
+            if self.resolved_method == "sample" and self._deals is None and not inference.exact_is_practical(model):
+                starting_deal(pack(model), self.seed)  # drawing every sample only to learn this would be slow
+            else:
+                self.posterior()
         except InconsistentError:
             return False
         return True
@@ -175,15 +209,96 @@ class Belief:
 
     def sample(self, n: int, seed: int = 0) -> tuple[tuple[Card, ...], np.ndarray]:
         """``n`` consistent deals drawn uniformly, as current holders: (cards in play, array n x cards)."""
+        return tuple(self.tracker.in_play()), self._current_deals(inference.sample(self.tracker.model, n, seed))
+
+    def chances(self, restrictions: Sequence[Mapping[int | str, int]]) -> list[float]:
+        """P(every card of ``restrictions[i]`` is held now by a player in its bitmask), for each ``i``.
+
+        A card of a claimed set is held by nobody, so a restriction naming one
+        has chance 0. Exact where the belief answers exactly (all restrictions
+        at about the cost of three passes), else the share of the sampled deals.
+        """
+        known = self.tracker.public.known
+        dealt: list[dict[int, int]] = []
+        possible: list[bool] = []
+        for restriction in restrictions:
+            unmoved: dict[int, int] = {}
+            ok = True
+            for card, mask in restriction.items():
+                card = self._card(card)
+                if card in known:
+                    ok = ok and bool(mask >> known[card] & 1)
+                elif self._claimed(card):
+                    ok = False
+                else:
+                    unmoved[card] = unmoved.get(card, -1) & mask
+            dealt.append(unmoved)
+            possible.append(ok)
+        wanted = [r for r, ok in zip(dealt, possible) if ok and r]
         model = self.tracker.model
-        deals = inference.sample(model, n, seed)
-        columns = {card: i for i, card in enumerate(model.cards)}
-        in_play = self.tracker.in_play()
-        current = np.empty((n, len(in_play)), dtype=np.int8)
-        for j, card in enumerate(in_play):
-            holder = self.tracker.public.known.get(card)
-            current[:, j] = deals[:, columns[card]] if holder is None else holder
-        return tuple(in_play), current
+        if not wanted:
+            answers: list[float] = []
+        elif self.resolved_method == "sample":
+            deals, _ = self._drawn()
+            answers = [hits / len(deals) for hits in restriction_hits(deals, model.cards, wanted)]
+        else:
+            answers = inference.chances(model, wanted, self.resolved_method)
+        found = iter(answers)
+        return [(next(found) if r else 1.0) if ok else 0.0 for r, ok in zip(dealt, possible)]
+
+    def assignments(self, cards: Iterable[int | str], players: int) -> tuple[np.ndarray, np.ndarray]:
+        """How ``cards`` are likely shared among ``players`` (a bitmask), given that they all hold them now.
+
+        Returns ``(rows, probabilities)``: one row of current holders (in the order
+        of ``cards``) per assignment that some consistent deal makes, with its
+        probability given the condition (exact, or the share of the sampled deals
+        that meet it). Raises :class:`InconsistentError` when no deal meets it.
+        """
+        cards = [self._card(card) for card in cards]
+        known = self.tracker.public.known
+        if any(self._claimed(c) or (c in known and not players >> known[c] & 1) for c in cards):
+            raise InconsistentError("a card is held by nobody or by a player outside the mask")
+        unmoved = [c for c in cards if c not in known]
+        if self.resolved_method == "sample":
+            deals, _ = self._drawn()
+            columns = [self.tracker.model.cards.index(c) for c in unmoved]
+            rows = deals[:, columns].astype(np.int64)
+            rows = rows[((players >> rows) & 1).all(axis=1)]
+            if not len(rows):
+                raise InconsistentError("no sampled deal meets the condition")
+            distinct, weights = np.unique(rows, axis=0, return_counts=True)
+            probabilities = weights / len(rows)
+        else:
+            restricted = self.tracker.model.copy()
+            for card in unmoved:
+                restricted.restrict(card, players)
+            distinct, probabilities = inference.placements(restricted, unmoved) if unmoved else (
+                np.zeros((1, 0), np.int64), np.ones(1))
+        full = np.empty((len(distinct), len(cards)), np.int64)
+        for i, card in enumerate(cards):
+            full[:, i] = known[card] if card in known else distinct[:, unmoved.index(card)]
+        return full, probabilities
+
+    def given(self, placements: Mapping[int | str, int | str]) -> dict[Card, np.ndarray]:
+        """P(card is held by player now) for every card in play, given that each card of ``placements``
+        (unmoved cards) is held by its player; a dict card -> row over players.
+        """
+        fixed = {self._card(c): self._player(p) for c, p in placements.items()}
+        model = self.tracker.model
+        if self.resolved_method == "sample":
+            deals, _ = self._drawn()
+            keep = np.ones(len(deals), bool)
+            for card, player in fixed.items():
+                keep &= deals[:, model.cards.index(card)] == player
+            if not keep.any():
+                raise InconsistentError("no sampled deal meets the condition")
+            dealt = frequencies(deals[keep], len(self.game.players))
+        else:
+            narrowed = model.copy()
+            for card, player in fixed.items():
+                narrowed.place(card, player)
+            dealt = inference.infer(narrowed, self.resolved_method).marginals
+        return dict(zip(self.tracker.in_play(), self._current(dealt)))
 
     def certain(self) -> list[Fact]:
         """Every has/lacks fact about cards in play that holds in every consistent deal.
@@ -213,6 +328,22 @@ class Belief:
         return facts
 
     # -- helpers -----------------------------------------------------------------------------------------------------
+
+    def _drawn(self) -> tuple[np.ndarray, str]:
+        """The sampled deals of this state (dealt holders, model card order) and how they were drawn, cached."""
+        if self._deals is None:
+            self._deals = SamplerBackend(self.samples, self.seed).draw(self.tracker.model, self.samples, self.seed)
+        return self._deals
+
+    def _current_deals(self, deals: np.ndarray) -> np.ndarray:
+        """Deals over dealt holders (model card order) as current holders of the cards in play."""
+        columns = {card: i for i, card in enumerate(self.tracker.model.cards)}
+        in_play = self.tracker.in_play()
+        current = np.empty((len(deals), len(in_play)), dtype=np.int8)
+        for j, card in enumerate(in_play):
+            holder = self.tracker.public.known.get(card)
+            current[:, j] = deals[:, columns[card]] if holder is None else holder
+        return current
 
     def _current(self, dealt: np.ndarray, moved: float = 1.0) -> np.ndarray:
         """A cards x holders table over dealt holders, as one over current holders of the cards in play.
@@ -247,7 +378,7 @@ class Belief:
             while pushed < middle:
                 self.tracker.push(record.events[pushed])
                 pushed += 1
-            self._posterior = None
+            self._forget()
             if self.is_consistent():
                 low = middle
             else:

@@ -60,32 +60,33 @@ class SamplerBackend:
 
     def sample(self, model: DealModel, n: int, seed: int) -> np.ndarray:
         """``n`` deals as an int8 array ``n x len(model.cards)`` of holder indices (known cards included)."""
-        return self._draw(model, n, seed)[0]
+        return self.draw(model, n, seed)[0]
 
     def posterior(self, model: DealModel) -> Posterior:
-        deals, method = self._draw(model, self.samples, self.seed)
-        marginals = frequencies(deals, len(model.holders))
-        stderr = np.sqrt(marginals * (1 - marginals) / len(deals))
-        return Posterior(method, model.holders, model.cards, marginals, samples=len(deals), stderr=stderr)
+        return posterior_of(model, *self.draw(model, self.samples, self.seed))
 
     def joint(self, model: DealModel, placements: Mapping[int, int]) -> float:
         """The fraction of sampled deals with every card of ``placements`` at its holder."""
-        deals, _ = self._draw(model, self.samples, self.seed)
-        hit = np.ones(len(deals), bool)
-        for card, holder in placements.items():
-            hit &= deals[:, model.cards.index(card)] == holder
-        return float(hit.mean())
+        return self.chances(model, [{card: 1 << holder for card, holder in placements.items()}])[0]
 
     def chances(self, model: DealModel, restrictions: Sequence[Mapping[int, int]]) -> list[float]:
         """The fraction of sampled deals obeying each restriction (card -> holder mask)."""
-        deals, _ = self._draw(model, self.samples, self.seed)
+        deals, _ = self.draw(model, self.samples, self.seed)
         return [hits / len(deals) for hits in restriction_hits(deals, model.cards, restrictions)]
 
-    def _draw(self, model: DealModel, n: int, seed: int) -> tuple[np.ndarray, str]:
+    def draw(self, model: DealModel, n: int, seed: int) -> tuple[np.ndarray, str]:
+        """``n`` deals (as :meth:`sample`) and how they were drawn: ``"sample"`` (exactly uniform) or ``"mcmc"``."""
         packed = pack(model)
         if self.uses_tables(packed):
             return sample_exact(packed, n, seed), "sample"
         return sample_mcmc(packed, n, seed, burn_in=self.burn_in, thin=self.thin), "mcmc"
+
+
+def posterior_of(model: DealModel, deals: np.ndarray, method: str) -> Posterior:
+    """The marginals of ``deals`` drawn from ``model`` by ``method``, with their binomial standard errors."""
+    marginals = frequencies(deals, len(model.holders))
+    stderr = np.sqrt(marginals * (1 - marginals) / len(deals))
+    return Posterior(method, model.holders, model.cards, marginals, samples=len(deals), stderr=stderr)
 
 
 def frequencies(deals: np.ndarray, holders: int) -> np.ndarray:

@@ -23,6 +23,7 @@ still consistent is for an inference backend (see :mod:`cardlogic.belief`).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 
 from cardlogic.cards import CARDS, Card, card_mask
@@ -103,7 +104,7 @@ class LiteratureTracker:
         card = CARDS[card]
         models = [*self._undo, self.model]
         narrowed = []
-        for index, (before, after) in enumerate(zip(models, models[1:])):
+        for index, (before, after) in enumerate(itertools.pairwise(models)):
             ruled_out = before.allowed[card] & ~after.allowed[card]
             if ruled_out:
                 narrowed.append((index, ruled_out))
