@@ -78,10 +78,14 @@ class Belief:
         for event, line in zip(record.events, record.lines):
             try:
                 belief.tracker.push(event)
-            except (InconsistentError, ValueError) as error:
+            except InconsistentError as error:
+                if belief.is_consistent():
+                    raise RecordError(line, belief._why_impossible(record, pushed, error)) from None
+                break  # an earlier event already left no deal: that one is to blame
+            except ValueError as error:
                 if belief.is_consistent():
                     raise RecordError(line, str(error)) from None
-                break  # an earlier event already left no deal: that one is to blame
+                break
             pushed += 1
         if pushed == len(record.events) and belief.is_consistent():
             return belief
@@ -254,6 +258,29 @@ class Belief:
                 high = middle
         return record.lines[high - 1]
 
+    def _why_impossible(self, record: Record, pushed: int, error: InconsistentError) -> str:
+        """``error``'s message, naming the earlier lines of ``record`` that ``record.events[pushed]`` contradicts.
+
+        The tracker holds the first ``pushed`` events. A card that can be nowhere is
+        explained holder by holder (which line ruled each out); the line the event
+        contradicts is named when the model's cheap checks can find it.
+        """
+        names = self.game.players
+        reasons = []
+        lines = set()
+        if error.card is not None:
+            for index, ruled_out in self.tracker.explain(error.card):
+                holders = [names[p] for p in range(len(names)) if ruled_out >> p & 1]
+                verb = "" if reasons else " ruled out"
+                reasons.append(f"{_and(holders)}{verb} by line {record.lines[index]}")
+                lines.add(record.lines[index])
+        blamed = self.tracker.contradicted(record.events[pushed])
+        if blamed == -1 and self.observer is not None:
+            reasons.append(f"it contradicts {names[self.observer]}'s hand")
+        elif blamed is not None and blamed >= 0 and record.lines[blamed] not in lines:
+            reasons.append(f"it contradicts line {record.lines[blamed]}")
+        return f"{error}: {'; '.join(reasons)}" if reasons else str(error)
+
     def _claimed(self, card: Card) -> bool:
         return self.game.deck.set_index_of(card) in self.tracker.public.claimed
 
@@ -262,3 +289,8 @@ class Belief:
 
     def _player(self, player: int | str) -> int:
         return self.game.player_index(player) if isinstance(player, str) else player
+
+
+def _and(words: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return " and ".join(words) if len(words) < 3 else f"{', '.join(words[:-1])} and {words[-1]}"

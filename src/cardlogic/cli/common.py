@@ -11,16 +11,35 @@ from cardlogic.inference import InferenceError
 from cardlogic.literature import Record, RecordError, read_record
 
 
-def load_record(path: str) -> Record | None:
-    """The record in ``path``, or None after printing why it cannot be read."""
+STDIN = "-"
+"""The RECORD argument that means standard input."""
+RECORD_HELP = "game record file, or - for standard input"
+
+
+def source_name(path: str) -> str:
+    """How messages name the record at ``path``: ``<stdin>`` for :data:`STDIN`."""
+    return "<stdin>" if path == STDIN else path
+
+
+def read_text(path: str) -> str | None:
+    """The text of the file ``path`` (standard input for ``-``), or None after printing why it cannot be read."""
     try:
+        if path == STDIN:
+            return sys.stdin.read()
         with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except OSError as error:
-        print(f"{path}: {error.strerror or error}", file=sys.stderr)
+            return handle.read()
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"{source_name(path)}: {getattr(error, 'strerror', None) or error}", file=sys.stderr)
+        return None
+
+
+def load_record(path: str) -> Record | None:
+    """The record in ``path`` (standard input for ``-``), or None after printing why it cannot be read."""
+    text = read_text(path)
+    if text is None:
         return None
     try:
-        return read_record(text, source=path)
+        return read_record(text, source=source_name(path))
     except RecordError as error:
         report(path, error)
         return None
@@ -28,7 +47,7 @@ def load_record(path: str) -> Record | None:
 
 def report(path: str, error: RecordError) -> int:
     """Print ``path:line: message`` for ``error`` and return exit code 1."""
-    print(f"{path}:{error.line}: {error.message}", file=sys.stderr)
+    print(f"{source_name(path)}:{error.line}: {error.message}", file=sys.stderr)
     return 1
 
 
@@ -46,7 +65,7 @@ def load_belief(path: str, **options) -> tuple[Record, Belief] | None:
     except RecordError as error:
         report(path, error)
     except InferenceError as error:
-        print(f"{path}: {error}", file=sys.stderr)
+        print(f"{source_name(path)}: {error}", file=sys.stderr)
     return None
 
 
