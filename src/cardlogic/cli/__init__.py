@@ -11,12 +11,16 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from cardlogic import __version__
+from cardlogic.cli.common import Parser
+
 # Subcommand modules under cardlogic.cli, in the order ``--help`` lists them.
 COMMANDS: tuple[str, ...] = ("check", "simulate", "view", "belief", "live", "advise", "tournament", "bench")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="cardlogic", description="Exact reasoning about hidden cards in Literature.")
+    parser = Parser(prog="cardlogic", description="Exact reasoning about hidden cards in Literature.")
+    parser.add_argument("--version", action="version", version=f"cardlogic {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(f"cardlogic.cli.{name}").register(subparsers)

@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.scenarios.is_dir():
         print(f"cardlogic bench: no scenario directory {args.scenarios} (run from a checkout, or give --scenarios)",
               file=sys.stderr)
-        return 2
+        return 1
     results = run_suite(args.scenarios, PLANS[args.mode], progress=not args.no_progress)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")

@@ -1,15 +1,17 @@
-"""What the subcommands share: reading a record (and its belief), reporting problems as ``FILE:LINE: message``."""
+"""What the subcommands share: reading a record (and its belief), reporting problems as ``FILE:LINE: message``,
+the types of numeric options and the help layout."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from collections.abc import Callable
 
 from cardlogic.belief import Belief
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Record, RecordError, read_record
-
+from cardlogic.literature.rules import MAX_PLAYERS, MIN_PLAYERS
 
 STDIN = "-"
 """The RECORD argument that means standard input."""
@@ -69,11 +71,46 @@ def load_belief(path: str, **options) -> tuple[Record, Belief] | None:
     return None
 
 
-def at_least(minimum: int, what: str) -> Callable[[str], int]:
-    """An argparse type: an integer of at least ``minimum``, else an error naming ``what`` was expected."""
+def at_least(minimum: int, what: str, maximum: int | None = None) -> Callable[[str], int]:
+    """An argparse type: an integer from ``minimum`` (to ``maximum``), else a usage error saying ``what`` was expected.
+
+    >>> at_least(1, "a positive number of games")("3")
+    3
+    """
     def parse(text: str) -> int:
-        value = int(text)
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"expected {what}, not {text}")
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or value < minimum or (maximum is not None and value > maximum):
+            raise argparse.ArgumentTypeError(f"expected {what}, not {text!r}")
         return value
     return parse
+
+
+MAX_SEED = 2**32 - 1
+"""The largest seed: the sampler's MCMC chain seeds numpy's legacy generator, which takes 32 bits."""
+SEED = at_least(0, f"a seed from 0 to {MAX_SEED}", MAX_SEED)
+PLAYERS = at_least(MIN_PLAYERS, f"a number of players from {MIN_PLAYERS} to {MAX_PLAYERS}", MAX_PLAYERS)
+MAX_SAMPLES = 1_000_000
+"""The most deals one command draws: each is a row of the deals array (and 8 bytes a card while counting)."""
+SAMPLES = at_least(1, f"a number of deals from 1 to {MAX_SAMPLES:,}", MAX_SAMPLES)
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter, wrapping at spaces only, so ``high-double=on`` or ``low-spades`` is never split."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return textwrap.wrap(self._whitespace_matcher.sub(" ", text).strip(), width, break_on_hyphens=False)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return textwrap.fill(self._whitespace_matcher.sub(" ", text).strip(), width, initial_indent=indent,
+                             subsequent_indent=indent, break_on_hyphens=False)
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose help (and its subcommands' help) uses :class:`HelpFormatter` unless told otherwise."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
