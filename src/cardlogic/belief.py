@@ -158,7 +158,11 @@ class Belief:
         return self.posterior().probability(card, player)
 
     def count(self) -> int:
-        """The exact number of deals consistent with everything observed."""
+        """The exact number of deals consistent with everything observed.
+
+        Raises :class:`~cardlogic.inference.InferenceError` where the exact tables would be
+        too large, whatever ``method`` is.
+        """
         return inference.count(self.tracker.model)
 
     def joint(self, placements: Mapping[int | str, int | str]) -> float:
