@@ -1,5 +1,6 @@
 """Every numeric flag rejects a bad value with a usage error (exit code 2) saying what it expected; help reads cleanly."""
 
+import doctest
 import io
 from pathlib import Path
 
@@ -8,7 +9,7 @@ from rich.console import Console
 
 from cardlogic import __version__
 from cardlogic.bench.report import _colour
-from cardlogic.cli import main
+from cardlogic.cli import common, main
 from cardlogic.inference.csp import CspBackend
 
 MINI = str(Path(__file__).resolve().parents[2] / "examples" / "mini.txt")
@@ -114,3 +115,12 @@ def test_bench_messages_keep_the_extra_in_brackets():
     console = Console(file=io.StringIO(), width=200)
     console.print(_colour("ImportError: ... (pip install 'cardlogic[test]')"))
     assert "pip install 'cardlogic[test]'" in console.file.getvalue()
+
+
+def test_one_deal_is_singular(capsys):
+    assert main(["belief", str(Path(MINI).with_name("six-players.txt"))]) == 0  # the end of the game
+    assert capsys.readouterr().out.splitlines()[-1].rstrip() == "exact over 1 consistent deal"
+
+
+def test_docstring_examples():
+    assert doctest.testmod(common).failed == 0

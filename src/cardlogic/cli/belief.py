@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from cardlogic.belief import Belief, Marginals
-from cardlogic.cli.common import RECORD_HELP, SAMPLES, SEED, load_belief
+from cardlogic.cli.common import RECORD_HELP, SAMPLES, SEED, load_belief, plural
 
 CSP_MAX_DEALS = 2_000_000
 """The csp backend's default ``max_deals``, stated here so that ``--help`` need not import python-constraint2."""
@@ -61,9 +61,9 @@ def as_json(marginals: Marginals, observer: str | None) -> dict:
 
 def print_table(marginals: Marginals, observer: str | None, belief: Belief) -> None:
     if marginals.count is not None:
-        source = f"{marginals.method} over {marginals.count:,} consistent deal{'' if marginals.count == 1 else 's'}"
+        source = f"{marginals.method} over {plural(marginals.count, 'consistent deal')}"
     else:
-        source = f"sampled from {marginals.samples:,} deal{'' if marginals.samples == 1 else 's'}"
+        source = f"sampled from {plural(marginals.samples, 'deal')}"
         if marginals.method == "mcmc":
             source += " by an MCMC chain"
     title = f"{observer or 'Spectator'}'s view: P(player holds card)"

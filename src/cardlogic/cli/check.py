@@ -7,7 +7,7 @@ import sys
 from dataclasses import replace
 
 from cardlogic.belief import Belief
-from cardlogic.cli.common import RECORD_HELP, read_text, source_name
+from cardlogic.cli.common import RECORD_HELP, plural, read_text, source_name
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Problem, Record, RecordError, scan_record
 
@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     if problems:
         return 1
     assert record is not None
-    print(f"{name}: ok, {_events(len(record.events))}")
+    print(f"{name}: ok, {plural(len(record.events), 'event')}")
     return 0
 
 
@@ -60,18 +60,13 @@ def first_problems(record: Record, notation: list[Problem]) -> list[Problem]:
     except RecordError as error:
         problems.append(Problem(error.line, error.message))
     except InferenceError as error:
-        return problems + [Problem(0, f"cannot tell whether some deal explains the record: {error}")]
+        return [Problem(0, f"cannot tell whether some deal explains the record: {error}"), *problems]
     problems.sort(key=lambda problem: problem.line)
     if problems:
         stop = problems[0]
         later = sum(1 for line in record.lines if line > stop.line)
         if later:
             follow = "that follows from it was" if later == 1 else "that follow from it were"
-            problems[0] = Problem(stop.line, f"{stop.message} (and {_events(later, 'later event')} {follow} "
+            problems[0] = Problem(stop.line, f"{stop.message} (and {plural(later, 'later event')} {follow} "
                                              "not checked)")
     return problems
-
-
-def _events(count: int, noun: str = "event") -> str:
-    """``1 event``, ``2 events``."""
-    return f"{count} {noun}{'' if count == 1 else 's'}"

@@ -71,6 +71,15 @@ def load_belief(path: str, **options) -> tuple[Record, Belief] | None:
     return None
 
 
+def plural(count: int, noun: str) -> str:
+    """``count`` ``noun``s, in words: ``1 event``, ``2 events``, ``8,655 consistent deals``.
+
+    >>> plural(1, "consistent deal"), plural(8655, "consistent deal")
+    ('1 consistent deal', '8,655 consistent deals')
+    """
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
 def at_least(minimum: int, what: str, maximum: int | None = None) -> Callable[[str], int]:
     """An argparse type: an integer from ``minimum`` (to ``maximum``), else a usage error saying ``what`` was expected.
 
