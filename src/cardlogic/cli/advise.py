@@ -21,7 +21,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="For the record's observer (Me:): every unclaimed set's claim (P(team holds it), the most likely "
                     "assignment and P(it is correct), expected points), every legal ask when the observer is to move "
                     "(P(yes), bits gained, bits leaked to the table, look-ahead value), and one recommendation.")
-    parser.add_argument("record", help=f"{RECORD_HELP} (a player's view: it must name Me)")
+    parser.add_argument("record", metavar="RECORD", help=f"{RECORD_HELP} (a player's view: it must name Me)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
     parser.set_defaults(handler=run)
 

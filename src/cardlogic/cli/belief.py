@@ -20,7 +20,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("belief", help="probability of every card at every player",
                                    description="Print P(player holds card) for every card in play, as the record's "
                                                "observer (Me:) sees it, or as a spectator when the record names none.")
-    parser.add_argument("record", help=RECORD_HELP)
+    parser.add_argument("record", metavar="RECORD", help=RECORD_HELP)
     parser.add_argument("--method", choices=("auto", "exact", "sample", "csp"), default="auto",
                         help="inference backend: exact counting, sampling, or csp, which enumerates every deal and "
                              f"refuses a game with a bound of over {CSP_MAX_DEALS:,} deals (default auto: exact where "

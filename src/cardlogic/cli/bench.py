@@ -31,7 +31,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Measure the exact backend, the numba sampler, the python-constraint2 oracle, a naive rejection "
                     "sampler, advice latency, CLI cold start and peak memory on the stored scenario records, print "
                     "the targets (met or not) and every figure. Run it from a checkout (it reads "
-                    "benchmarks/scenarios).")
+                    "benchmarks/scenarios). The comparison with the PyPI literature package needs the test extra: "
+                    "pip install 'cardlogic[test]'.")
     add_arguments(parser)
 
 

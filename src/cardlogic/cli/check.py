@@ -21,7 +21,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "event. Prints RECORD:LINE: message for every malformed line and for the first event that is "
                     "illegal or that no deal explains (saying how many later events, which follow from it, were not "
                     "checked) and exits 1; otherwise prints a short ok line.")
-    parser.add_argument("record", help=RECORD_HELP)
+    parser.add_argument("record", metavar="RECORD", help=RECORD_HELP)
     parser.set_defaults(handler=run)
 
 

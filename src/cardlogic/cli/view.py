@@ -15,7 +15,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "view", help="write the record as one player saw it",
         description="Write the record with Me set to NAME and every other hand removed (the record must show "
                     "NAME's hand). The events are not checked; use 'cardlogic check' for that.")
-    parser.add_argument("record", help=RECORD_HELP)
+    parser.add_argument("record", metavar="RECORD", help=RECORD_HELP)
     parser.add_argument("--as", dest="player", required=True, metavar="NAME", help="the player whose view to write")
     parser.add_argument("--events", type=at_least(0, "a number of events, 0 or more"), metavar="N",
                         help="keep only the first N events")
