@@ -25,7 +25,7 @@ from cardlogic import inference
 from cardlogic.cards import CARDS, Card
 from cardlogic.constraints import InconsistentError
 from cardlogic.inference.base import Posterior
-from cardlogic.literature import Event, Game, Record, RecordError
+from cardlogic.literature import Event, Game, Record, RecordError, format_event
 from cardlogic.tracking.literature import LiteratureTracker
 
 
@@ -282,7 +282,8 @@ class Belief:
         if blamed == -1 and self.observer is not None:
             reasons.append(f"it contradicts {names[self.observer]}'s hand")
         elif blamed is not None and blamed >= 0 and record.lines[blamed] not in lines:
-            reasons.append(f"it contradicts line {record.lines[blamed]}")
+            reasons.append(f"it contradicts line {record.lines[blamed]} "
+                           f"({format_event(record.events[blamed], self.game)})")
         return f"{error}: {'; '.join(reasons)}" if reasons else str(error)
 
     def _claimed(self, card: Card) -> bool:

@@ -47,4 +47,4 @@ def test_an_emptied_clause_names_the_ask_that_made_it():
                                  "Ann claims LS: Ann 2S 3S 4S; Cat 5S 6S 7S => opponents (Ann 3S; Bob 2S 4S; Cat 5S 6S 7S)\n")
     with pytest.raises(RecordError) as info:
         Belief.from_record(record)
-    assert info.value.line == 6 and info.value.message.endswith(": it contradicts line 5")
+    assert info.value.line == 6 and info.value.message.endswith(": it contradicts line 5 (Dan asks Ann for 2S: no)")

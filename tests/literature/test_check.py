@@ -75,7 +75,8 @@ Cat claims low-hearts: Cat 2H 3H; Eve 4H 5H 6H 7H => correct
 Cat passes to Eve
 Eve claims HS: Eve 9S 10S JS; Cat QS KS AS => opponents (Eve 9S 10S; Cat QS KS AS; Bob JS)
 """
-    assert check(tmp_path, capsys, record) == (1, "", "FILE:14: AS can be nowhere: it contradicts line 11\n")
+    assert check(tmp_path, capsys, record) == (1, "", "FILE:14: AS can be nowhere: it contradicts line 11 "
+                                                     "(Dan asks Cat for 9S: no)\n")
     fixed = record.replace("Cat QS KS AS; Bob JS)", "Cat QS KS; Dan AS; Bob JS)")
     assert check(tmp_path, capsys, fixed) == (0, "FILE: ok, 7 events\n", "")
 
