@@ -8,7 +8,9 @@ not listed.
 import io
 from pathlib import Path
 
+from cardlogic.belief import Belief
 from cardlogic.cli import main
+from cardlogic.inference import InferenceError
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 ANN_VIEW = (EXAMPLES / "ann-view.txt").read_text(encoding="utf-8")  # 57 lines, Ann to move
@@ -116,3 +118,12 @@ def test_standard_input(monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", io.StringIO(MINI_VIEW))
     assert main(["check", "-"]) == 0
     assert capsys.readouterr() == ("<stdin>: ok, 8 events\n", "")
+
+
+def test_a_record_inference_cannot_decide_is_not_passed(tmp_path, capsys, monkeypatch):
+    def undecided(record, **options):
+        raise InferenceError("no deal satisfying every clause found in 1000 repair steps")
+
+    monkeypatch.setattr(Belief, "from_record", undecided)
+    assert check(tmp_path, capsys, MINI_VIEW) == (1, "", "FILE: cannot tell whether some deal explains the record: "
+                                                         "no deal satisfying every clause found in 1000 repair steps\n")

@@ -1,7 +1,8 @@
 """The ``cardlogic`` command line: one module per subcommand, each with ``register(subparsers)``.
 
 A subcommand's handler returns the exit code. Input problems are reported as
-``FILE:LINE: message`` on standard error with exit code 1.
+``FILE:LINE: message`` on standard error with exit code 1 (``<stdin>`` for a
+RECORD given as ``-``); a bad option is a usage error with exit code 2.
 """
 
 from __future__ import annotations
