@@ -78,14 +78,12 @@ class Belief:
         for event, line in zip(record.events, record.lines):
             try:
                 belief.tracker.push(event)
-            except InconsistentError as error:
+            except (InconsistentError, ValueError) as error:
                 if belief.is_consistent():
-                    raise RecordError(line, belief._why_impossible(record, pushed, error)) from None
+                    impossible = isinstance(error, InconsistentError)
+                    raise RecordError(line, belief._why_impossible(record, pushed, error) if impossible
+                                      else str(error)) from None
                 break  # an earlier event already left no deal: that one is to blame
-            except ValueError as error:
-                if belief.is_consistent():
-                    raise RecordError(line, str(error)) from None
-                break
             pushed += 1
         if pushed == len(record.events) and belief.is_consistent():
             return belief

@@ -31,6 +31,7 @@ def test_the_event_contradicted_is_the_first_after_which_the_new_one_fails():
     push(t, "Dan asks Ann for 2S: no", "Ann asks Dan for 9S: no", "Dan asks Ann for 3S: no")
     # The yes would put 9S at Dan, which event 1 (Dan said no) ruled out.
     assert t.contradicted(parse_event("Ann asks Dan for 9S: yes", t.game)) == 1
+    assert t.contradicted(parse_event("Ann asks Dan for 10S: no", t.game)) is None  # possible: nothing to blame
 
 
 def test_a_yes_after_a_no_names_the_no():

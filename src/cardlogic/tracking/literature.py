@@ -110,14 +110,13 @@ class LiteratureTracker:
         return narrowed
 
     def contradicted(self, event: Event) -> int | None:
-        """The index of the earliest event after which the model's cheap checks rule out ``event``, or None.
+        """The index of the earliest event after which the model's cheap checks rule out ``event``.
 
-        ``event`` is legal now and, pushed now, raises :class:`InconsistentError`. Its
-        constraints are tried on the model as it stood after each earlier event; the first
-        event with which they fail is the one it contradicts (together with those before
-        it). -1 means they fail before any event, against the observer's hand; None, that
-        they fail only with the rules' state of now (the cheap checks found no earlier
-        event to blame).
+        ``event`` must be legal now. Its constraints are tried on the model as it stood
+        after each earlier event; the first event with which they fail is the one it
+        contradicts (together with those before it). -1 means they fail before any event
+        (against the observer's hand, or the deal itself); None, that they do not fail:
+        pushing ``event`` now raises no :class:`InconsistentError`.
         """
         known = dict(self.public.known)
         claimed = set(self.public.claimed)
