@@ -87,7 +87,8 @@ class Belief:
             pushed += 1
         if pushed == len(record.events) and belief.is_consistent():
             return belief
-        raise RecordError(belief._first_impossible_line(record, pushed), "no deal is consistent with this event")
+        impossible = belief._first_impossible_prefix(record, pushed)
+        raise RecordError(record.lines[impossible - 1], belief._why_no_deal(record))
 
     @property
     def game(self) -> Game:
@@ -241,9 +242,9 @@ class Belief:
         players = range(len(self.game.players))
         return np.array([[mask >> p & 1 for p in players] for mask in self.tracker.model.allowed.values()], dtype=float)
 
-    def _first_impossible_line(self, record: Record, pushed: int) -> int:
-        """Bisect the first ``pushed`` events of ``record`` (pushed, with no consistent deal) for the first
-        prefix with none."""
+    def _first_impossible_prefix(self, record: Record, pushed: int) -> int:
+        """Bisect the first ``pushed`` events of ``record`` (pushed, with no consistent deal) for the shortest
+        prefix with none, and leave the tracker holding that prefix."""
         low, high = 0, pushed  # prefix of length low is consistent, of length high is not
         while high - low > 1:
             middle = (low + high) // 2
@@ -258,7 +259,35 @@ class Belief:
                 low = middle
             else:
                 high = middle
-        return record.lines[high - 1]
+        while pushed > high:
+            self.tracker.pop()
+            pushed -= 1
+        while pushed < high:
+            self.tracker.push(record.events[pushed])
+            pushed += 1
+        self._posterior = None
+        return high
+
+    def _why_no_deal(self, record: Record) -> str:
+        """Why the tracker's model of ``record``'s events so far has no deal, where a hand size shows it.
+
+        The shown case: a player was dealt more cards than the model still allows them,
+        named with the lines that ruled them out of the rest.
+        """
+        model, names = self.tracker.model, self.game.players
+        for holder, size in enumerate(model.sizes):
+            room = sum(1 for mask in model.allowed.values() if mask >> holder & 1)
+            if room >= size:
+                continue
+            lines = sorted({record.lines[index] for card in model.cards
+                            for index, ruled_out in self.tracker.explain(card) if ruled_out >> holder & 1})
+            sources = [_runs(lines)] if lines else []
+            if self.observer is not None and self.observer != holder:
+                sources.append(f"{names[self.observer]}'s hand")
+            because = f"{' and '.join(sources)} leave only" if sources else "only"
+            return (f"no deal is consistent with this event: {names[holder]} was dealt {size} cards, but {because} "
+                    f"{room} that can have been {names[holder]}'s")
+        return "no deal is consistent with this event"
 
     def _why_impossible(self, record: Record, pushed: int, error: InconsistentError) -> str:
         """``error``'s message, naming the earlier lines of ``record`` that ``record.events[pushed]`` contradicts.
@@ -292,6 +321,18 @@ class Belief:
 
     def _player(self, player: int | str) -> int:
         return self.game.player_index(player) if isinstance(player, str) else player
+
+
+def _runs(lines: list[int]) -> str:
+    """Sorted line numbers in words, runs joined: ``line 7``, ``lines 7-9 and 12``."""
+    runs: list[list[int]] = []
+    for line in lines:
+        if runs and line == runs[-1][-1] + 1:
+            runs[-1].append(line)
+        else:
+            runs.append([line])
+    words = [str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}" for run in runs]
+    return f"{'line' if len(lines) == 1 else 'lines'} {_and(words)}"
 
 
 def _and(words: list[str]) -> str:

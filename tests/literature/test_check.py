@@ -88,7 +88,8 @@ def test_a_hand_size_that_cannot_be_met(tmp_path, capsys):
     # Now only 7S, KS and 4H can be among Dan's four cards.
     code, out, err = check(tmp_path, capsys, SHORT_HAND + "Ann asks Dan for 3H: no\nDan asks Ann for 4H: no\n")
     assert (code, out) == (1, "")
-    assert err == ("FILE:16: no deal is consistent with this event "
+    assert err == ("FILE:16: no deal is consistent with this event: Dan was dealt 4 cards, but lines 7-16 and "
+                   "Ann's hand leave only 3 that can have been Dan's "
                    "(and 1 later event that follows from it was not checked)\n")
 
 
