@@ -248,25 +248,25 @@ class Belief:
         low, high = 0, pushed  # prefix of length low is consistent, of length high is not
         while high - low > 1:
             middle = (low + high) // 2
-            while pushed > middle:
-                self.tracker.pop()
-                pushed -= 1
-            while pushed < middle:
-                self.tracker.push(record.events[pushed])
-                pushed += 1
-            self._posterior = None
+            pushed = self._hold(record, pushed, middle)
             if self.is_consistent():
                 low = middle
             else:
                 high = middle
-        while pushed > high:
+        self._hold(record, pushed, high)
+        return high
+
+    def _hold(self, record: Record, pushed: int, wanted: int) -> int:
+        """Pop or push ``record``'s events until the tracker, holding the first ``pushed``, holds the first
+        ``wanted``; return ``wanted``."""
+        while pushed > wanted:
             self.tracker.pop()
             pushed -= 1
-        while pushed < high:
+        while pushed < wanted:
             self.tracker.push(record.events[pushed])
             pushed += 1
         self._posterior = None
-        return high
+        return wanted
 
     def _why_no_deal(self, record: Record) -> str:
         """Why the tracker's model of ``record``'s events so far has no deal, where a hand size shows it.
