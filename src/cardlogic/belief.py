@@ -69,7 +69,9 @@ class Belief:
         """The belief of the record's observer (``Me:``), or a spectator's when it names none.
 
         Raises :class:`RecordError` naming the line of the first event that is illegal
-        or that leaves no consistent deal.
+        or that leaves no consistent deal; for the latter the message names, where the
+        model can tell, the earlier lines it contradicts (``AS can be nowhere: it
+        contradicts line 11 (Dan asks Cat for 9S: no)``) or the hand it overfills.
         """
         observer = record.observer
         hand = record.hands.get(observer, ()) if observer is not None else ()
