@@ -71,7 +71,7 @@ class Belief:
         Raises :class:`RecordError` naming the line of the first event that is illegal
         or that leaves no consistent deal; for the latter the message names, where the
         model can tell, the earlier lines it contradicts (``AS can be nowhere: it
-        contradicts line 11 (Dan asks Cat for 9S: no)``) or the hand it overfills.
+        contradicts line 11 (Dan asks Cat for 9S: no)``) or the hand it leaves unfillable.
         """
         observer = record.observer
         hand = record.hands.get(observer, ()) if observer is not None else ()
