@@ -27,7 +27,7 @@ from cardlogic.constraints import InconsistentError
 from cardlogic.inference.base import Posterior, restriction_hits
 from cardlogic.inference.exact import pack
 from cardlogic.inference.sampler import SamplerBackend, frequencies, posterior_of, starting_deal
-from cardlogic.literature import Event, Game, Record, RecordError
+from cardlogic.literature import Event, Game, Record, RecordError, format_event
 from cardlogic.tracking.literature import LiteratureTracker
 
 
@@ -79,7 +79,9 @@ class Belief:
         """The belief of the record's observer (``Me:``), or a spectator's when it names none.
 
         Raises :class:`RecordError` naming the line of the first event that is illegal
-        or that leaves no consistent deal.
+        or that leaves no consistent deal; for the latter the message names, where the
+        model can tell, the earlier lines it contradicts (``AS can be nowhere: it
+        contradicts line 11 (Dan asks Cat for 9S: no)``) or the hand it leaves unfillable.
         """
         observer = record.observer
         hand = record.hands.get(observer, ()) if observer is not None else ()
@@ -90,12 +92,15 @@ class Belief:
                 belief.tracker.push(event)
             except (InconsistentError, ValueError) as error:
                 if belief.is_consistent():
-                    raise RecordError(line, str(error)) from None
+                    impossible = isinstance(error, InconsistentError)
+                    raise RecordError(line, belief._why_impossible(record, pushed, error) if impossible
+                                      else str(error)) from None
                 break  # an earlier event already left no deal: that one is to blame
             pushed += 1
         if pushed == len(record.events) and belief.is_consistent():
             return belief
-        raise RecordError(belief._first_impossible_line(record, pushed), "no deal is consistent with this event")
+        impossible = belief._first_impossible_prefix(record, pushed)
+        raise RecordError(record.lines[impossible - 1], belief._why_no_deal(record))
 
     @property
     def game(self) -> Game:
@@ -188,7 +193,11 @@ class Belief:
         return self.posterior().probability(card, player)
 
     def count(self) -> int:
-        """The exact number of deals consistent with everything observed."""
+        """The exact number of deals consistent with everything observed.
+
+        Raises :class:`~cardlogic.inference.InferenceError` where the exact tables would be
+        too large, whatever ``method`` is.
+        """
         return inference.count(self.tracker.model)
 
     def joint(self, placements: Mapping[int | str, int | str]) -> float:
@@ -366,24 +375,76 @@ class Belief:
         players = range(len(self.game.players))
         return np.array([[mask >> p & 1 for p in players] for mask in self.tracker.model.allowed.values()], dtype=float)
 
-    def _first_impossible_line(self, record: Record, pushed: int) -> int:
-        """Bisect the first ``pushed`` events of ``record`` (pushed, with no consistent deal) for the first
-        prefix with none."""
+    def _first_impossible_prefix(self, record: Record, pushed: int) -> int:
+        """Bisect the first ``pushed`` events of ``record`` (pushed, with no consistent deal) for the shortest
+        prefix with none, and leave the tracker holding that prefix."""
         low, high = 0, pushed  # prefix of length low is consistent, of length high is not
         while high - low > 1:
             middle = (low + high) // 2
-            while pushed > middle:
-                self.tracker.pop()
-                pushed -= 1
-            while pushed < middle:
-                self.tracker.push(record.events[pushed])
-                pushed += 1
-            self._forget()
+            pushed = self._hold(record, pushed, middle)
             if self.is_consistent():
                 low = middle
             else:
                 high = middle
-        return record.lines[high - 1]
+        self._hold(record, pushed, high)
+        return high
+
+    def _hold(self, record: Record, pushed: int, wanted: int) -> int:
+        """Pop or push ``record``'s events until the tracker, holding the first ``pushed``, holds the first
+        ``wanted``; return ``wanted``."""
+        while pushed > wanted:
+            self.tracker.pop()
+            pushed -= 1
+        while pushed < wanted:
+            self.tracker.push(record.events[pushed])
+            pushed += 1
+        self._forget()
+        return wanted
+
+    def _why_no_deal(self, record: Record) -> str:
+        """Why the tracker's model of ``record``'s events so far has no deal, where a hand size shows it.
+
+        The shown case: a player was dealt more cards than the model still allows them,
+        named with the lines that ruled them out of the rest.
+        """
+        model, names = self.tracker.model, self.game.players
+        for holder, size in enumerate(model.sizes):
+            room = sum(1 for mask in model.allowed.values() if mask >> holder & 1)
+            if room >= size:
+                continue
+            lines = sorted({record.lines[index] for card in model.cards
+                            for index, ruled_out in self.tracker.explain(card) if ruled_out >> holder & 1})
+            sources = [_runs(lines)] if lines else []
+            if self.observer is not None and self.observer != holder:
+                sources.append(f"{names[self.observer]}'s hand")
+            because = f"{' and '.join(sources)} leave only" if sources else "only"
+            return (f"no deal is consistent with this event: {names[holder]} was dealt {size} cards, but {because} "
+                    f"{room} that can have been {names[holder]}'s")
+        return "no deal is consistent with this event"
+
+    def _why_impossible(self, record: Record, pushed: int, error: InconsistentError) -> str:
+        """``error``'s message, naming the earlier lines of ``record`` that ``record.events[pushed]`` contradicts.
+
+        The tracker holds the first ``pushed`` events. A card that can be nowhere is
+        explained holder by holder (which line ruled each out); the line the event
+        contradicts is named when the model's cheap checks can find it.
+        """
+        names = self.game.players
+        reasons = []
+        lines = set()
+        if error.card is not None:
+            for index, ruled_out in self.tracker.explain(error.card):
+                holders = [names[p] for p in range(len(names)) if ruled_out >> p & 1]
+                verb = "" if reasons else " ruled out"
+                reasons.append(f"{_and(holders)}{verb} by line {record.lines[index]}")
+                lines.add(record.lines[index])
+        blamed = self.tracker.contradicted(record.events[pushed])
+        if blamed == -1 and self.observer is not None:
+            reasons.append(f"it contradicts {names[self.observer]}'s hand")
+        elif blamed is not None and blamed >= 0 and record.lines[blamed] not in lines:
+            reasons.append(f"it contradicts line {record.lines[blamed]} "
+                           f"({format_event(record.events[blamed], self.game)})")
+        return f"{error}: {'; '.join(reasons)}" if reasons else str(error)
 
     def _claimed(self, card: Card) -> bool:
         return self.game.deck.set_index_of(card) in self.tracker.public.claimed
@@ -393,3 +454,20 @@ class Belief:
 
     def _player(self, player: int | str) -> int:
         return self.game.player_index(player) if isinstance(player, str) else player
+
+
+def _runs(lines: list[int]) -> str:
+    """Sorted line numbers in words, runs joined: ``line 7``, ``lines 7-9 and 12``."""
+    runs: list[list[int]] = []
+    for line in lines:
+        if runs and line == runs[-1][-1] + 1:
+            runs[-1].append(line)
+        else:
+            runs.append([line])
+    words = [str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}" for run in runs]
+    return f"{'line' if len(lines) == 1 else 'lines'} {_and(words)}"
+
+
+def _and(words: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return " and ".join(words) if len(words) < 3 else f"{', '.join(words[:-1])} and {words[-1]}"

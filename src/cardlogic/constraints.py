@@ -30,7 +30,11 @@ from cardlogic.cards import CARDS, Card
 
 
 class InconsistentError(ValueError):
-    """No deal satisfies the constraints."""
+    """No deal satisfies the constraints; ``card`` is the card that can be nowhere, when one card is to blame."""
+
+    def __init__(self, message: str, card: Card | None = None) -> None:
+        super().__init__(message)
+        self.card = card
 
 
 @dataclass(frozen=True)
@@ -144,7 +148,7 @@ class DealModel:
         while True:
             for card, mask in new_allowed.items():
                 if not mask:
-                    raise InconsistentError(f"{card} can be nowhere")
+                    raise InconsistentError(f"{card} can be nowhere", card)
             kept: list[Clause] = []
             units: dict[int, int] = {}
             for clause in pending:

@@ -279,7 +279,10 @@ def print_report(results: dict[str, Any]) -> None:
 
 
 def _colour(cell: str) -> str:
-    return {"met": "[green]met[/]", "NOT met": "[bold red]NOT met[/]"}.get(cell, cell)
+    """``cell`` as rich markup: a target's status in colour, any other text as it is (``[test]`` stays)."""
+    from rich.markup import escape
+
+    return {"met": "[green]met[/]", "NOT met": "[bold red]NOT met[/]"}.get(cell, escape(cell))
 
 
 def markdown(results: dict[str, Any]) -> str:

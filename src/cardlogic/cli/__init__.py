@@ -1,7 +1,8 @@
 """The ``cardlogic`` command line: one module per subcommand, each with ``register(subparsers)``.
 
 A subcommand's handler returns the exit code. Input problems are reported as
-``FILE:LINE: message`` on standard error with exit code 1.
+``FILE:LINE: message`` on standard error with exit code 1 (``<stdin>`` for a
+RECORD given as ``-``); a bad option is a usage error with exit code 2.
 """
 
 from __future__ import annotations
@@ -11,12 +12,16 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from cardlogic import __version__
+from cardlogic.cli.common import Parser
+
 # Subcommand modules under cardlogic.cli, in the order ``--help`` lists them.
 COMMANDS: tuple[str, ...] = ("check", "simulate", "view", "belief", "live", "advise", "tournament", "bench")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="cardlogic", description="Exact reasoning about hidden cards in Literature.")
+    parser = Parser(prog="cardlogic", description="Exact reasoning about hidden cards in Literature.")
+    parser.add_argument("--version", action="version", version=f"cardlogic {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(f"cardlogic.cli.{name}").register(subparsers)

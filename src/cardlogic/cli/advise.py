@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from cardlogic.advice import Advice, advise_record
-from cardlogic.cli.common import load_record, report
+from cardlogic.cli.common import RECORD_HELP, load_record, report, source_name
 from cardlogic.literature import Ask, Claim, Game, Pass, RecordError
 
 
@@ -21,7 +21,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="For the record's observer (Me:): every unclaimed set's claim (P(team holds it), the most likely "
                     "assignment and P(it is correct), expected points), every legal ask when the observer is to move "
                     "(P(yes), bits gained, bits leaked to the table, look-ahead value), and one recommendation.")
-    parser.add_argument("record", help="game record file (a player's view: it must name Me)")
+    parser.add_argument("record", metavar="RECORD", help=f"{RECORD_HELP} (a player's view: it must name Me)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
     parser.set_defaults(handler=run)
 
@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     if record is None:
         return 1
     if record.observer is None:
-        print(f"{args.record}: advice needs a player's view: add a Me: line", file=sys.stderr)
+        print(f"{source_name(args.record)}: advice needs a player's view: add a Me: line", file=sys.stderr)
         return 1
     try:
         advice = advise_record(record)

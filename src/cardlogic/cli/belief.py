@@ -10,18 +10,24 @@ from rich.console import Console
 from rich.table import Table
 
 from cardlogic.belief import Belief, Marginals
-from cardlogic.cli.common import load_belief
+from cardlogic.cli.common import RECORD_HELP, SAMPLES, SEED, load_belief, plural
+
+CSP_MAX_DEALS = 2_000_000
+"""The csp backend's default ``max_deals``, stated here so that ``--help`` need not import python-constraint2."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("belief", help="probability of every card at every player",
                                    description="Print P(player holds card) for every card in play, as the record's "
                                                "observer (Me:) sees it, or as a spectator when the record names none.")
-    parser.add_argument("record", help="game record file")
+    parser.add_argument("record", metavar="RECORD", help=RECORD_HELP)
     parser.add_argument("--method", choices=("auto", "exact", "sample", "csp"), default="auto",
-                        help="inference backend (default: exact where practical, else sampling)")
-    parser.add_argument("--samples", type=int, default=20000, help="deals to draw when sampling (default 20000)")
-    parser.add_argument("--seed", type=int, default=0, help="random seed for sampling (default 0)")
+                        help="inference backend: exact counting, sampling, or csp, which enumerates every deal and "
+                             f"refuses a game with a bound of over {CSP_MAX_DEALS:,} deals (default auto: exact where "
+                             "practical, else sampling)")
+    parser.add_argument("--samples", type=SAMPLES, default=20000, metavar="N",
+                        help="deals to draw when sampling (default 20000)")
+    parser.add_argument("--seed", type=SEED, default=0, help="random seed for sampling (default 0)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.set_defaults(handler=run)
 
@@ -55,9 +61,11 @@ def as_json(marginals: Marginals, observer: str | None) -> dict:
 
 def print_table(marginals: Marginals, observer: str | None, belief: Belief) -> None:
     if marginals.count is not None:
-        source = f"exact over {marginals.count:,} consistent deals"
+        source = f"{marginals.method} over {plural(marginals.count, 'consistent deal')}"
     else:
-        source = f"sampled from {marginals.samples:,} deals"
+        source = f"sampled from {plural(marginals.samples, 'deal')}"
+        if marginals.method == "mcmc":
+            source += " by an MCMC chain"
     title = f"{observer or 'Spectator'}'s view: P(player holds card)"
     table = Table(title=title, title_justify="left", caption=source, caption_justify="left")
     table.add_column("set")

@@ -31,7 +31,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Measure the exact backend, the numba sampler, the python-constraint2 oracle, a naive rejection "
                     "sampler, advice latency, CLI cold start and peak memory on the stored scenario records, print "
                     "the targets (met or not) and every figure. Run it from a checkout (it reads "
-                    "benchmarks/scenarios).")
+                    "benchmarks/scenarios). The comparison with the PyPI literature package needs the test extra: "
+                    "pip install 'cardlogic[test]'.")
     add_arguments(parser)
 
 
@@ -42,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.scenarios.is_dir():
         print(f"cardlogic bench: no scenario directory {args.scenarios} (run from a checkout, or give --scenarios)",
               file=sys.stderr)
-        return 2
+        return 1
     results = run_suite(args.scenarios, PLANS[args.mode], progress=not args.no_progress)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")

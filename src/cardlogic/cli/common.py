@@ -1,26 +1,47 @@
-"""What the subcommands share: reading a record (and its belief), reporting problems as ``FILE:LINE: message``."""
+"""What the subcommands share: reading a record (and its belief), reporting problems as ``FILE:LINE: message``,
+the types of numeric options and the help layout."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from collections.abc import Callable
 
 from cardlogic.belief import Belief
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Record, RecordError, read_record
+from cardlogic.literature.rules import MAX_PLAYERS, MIN_PLAYERS
+
+STDIN = "-"
+"""The RECORD argument that means standard input."""
+RECORD_HELP = "game record file, or - for standard input"
+
+
+def source_name(path: str) -> str:
+    """How messages name the record at ``path``: ``<stdin>`` for :data:`STDIN`."""
+    return "<stdin>" if path == STDIN else path
+
+
+def read_text(path: str) -> str | None:
+    """The text of the file ``path`` (standard input for ``-``), or None after printing why it cannot be read."""
+    try:
+        if path == STDIN:
+            return sys.stdin.read()
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"{source_name(path)}: {getattr(error, 'strerror', None) or error}", file=sys.stderr)
+        return None
 
 
 def load_record(path: str) -> Record | None:
-    """The record in ``path``, or None after printing why it cannot be read."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except OSError as error:
-        print(f"{path}: {error.strerror or error}", file=sys.stderr)
+    """The record in ``path`` (standard input for ``-``), or None after printing why it cannot be read."""
+    text = read_text(path)
+    if text is None:
         return None
     try:
-        return read_record(text, source=path)
+        return read_record(text, source=source_name(path))
     except RecordError as error:
         report(path, error)
         return None
@@ -28,7 +49,7 @@ def load_record(path: str) -> Record | None:
 
 def report(path: str, error: RecordError) -> int:
     """Print ``path:line: message`` for ``error`` and return exit code 1."""
-    print(f"{path}:{error.line}: {error.message}", file=sys.stderr)
+    print(f"{source_name(path)}:{error.line}: {error.message}", file=sys.stderr)
     return 1
 
 
@@ -46,15 +67,59 @@ def load_belief(path: str, **options) -> tuple[Record, Belief] | None:
     except RecordError as error:
         report(path, error)
     except InferenceError as error:
-        print(f"{path}: {error}", file=sys.stderr)
+        print(f"{source_name(path)}: {error}", file=sys.stderr)
     return None
 
 
-def at_least(minimum: int, what: str) -> Callable[[str], int]:
-    """An argparse type: an integer of at least ``minimum``, else an error naming ``what`` was expected."""
+def plural(count: int, noun: str) -> str:
+    """``count`` ``noun``s, in words: ``1 event``, ``2 events``, ``8,655 consistent deals``.
+
+    >>> plural(1, "consistent deal"), plural(8655, "consistent deal")
+    ('1 consistent deal', '8,655 consistent deals')
+    """
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
+def at_least(minimum: int, what: str, maximum: int | None = None) -> Callable[[str], int]:
+    """An argparse type: an integer from ``minimum`` (to ``maximum``), else a usage error saying ``what`` was expected.
+
+    >>> at_least(1, "a positive number of games")("3")
+    3
+    """
     def parse(text: str) -> int:
-        value = int(text)
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"expected {what}, not {text}")
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or value < minimum or (maximum is not None and value > maximum):
+            raise argparse.ArgumentTypeError(f"expected {what}, not {text!r}")
         return value
     return parse
+
+
+MAX_SEED = 2**32 - 1
+"""The largest seed: the sampler's MCMC chain seeds numpy's legacy generator, which takes 32 bits."""
+SEED = at_least(0, f"a seed from 0 to {MAX_SEED}", MAX_SEED)
+PLAYERS = at_least(MIN_PLAYERS, f"a number of players from {MIN_PLAYERS} to {MAX_PLAYERS}", MAX_PLAYERS)
+MAX_SAMPLES = 1_000_000
+"""The most deals one command draws: each is a row of the deals array (and 8 bytes a card while counting)."""
+SAMPLES = at_least(1, f"a number of deals from 1 to {MAX_SAMPLES:,}", MAX_SAMPLES)
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter, wrapping at spaces only, so ``high-double=on`` or ``low-spades`` is never split."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return textwrap.wrap(self._whitespace_matcher.sub(" ", text).strip(), width, break_on_hyphens=False)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return textwrap.fill(self._whitespace_matcher.sub(" ", text).strip(), width, initial_indent=indent,
+                             subsequent_indent=indent, break_on_hyphens=False)
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose help (and its subcommands' help) uses :class:`HelpFormatter` unless told otherwise."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)

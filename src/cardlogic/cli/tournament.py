@@ -12,7 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from cardlogic.bots import BOTS
-from cardlogic.cli.common import at_least
+from cardlogic.cli.common import PLAYERS, SEED, at_least
 from cardlogic.decks import DECK_NAMES
 from cardlogic.literature import GameError, Rules
 from cardlogic.literature.rules import MAX_PLAYERS, MIN_PLAYERS
@@ -31,16 +31,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "tournament", help="play two bots' teams against each other and report win rates",
         description="Play GAMES games between a team of bot A and a team of bot B (one bot per team, every seat of "
                     "the team), in pairs on the same deal with the teams (so seats and the first move) swapped, and "
-                    "print win, tie and loss rates with 95%% Wilson intervals. Bots: " + ", ".join(BOTS) + ".")
+                    "print win, tie and loss rates with 95% Wilson intervals. Bots: " + ", ".join(BOTS) + ".")
     parser.add_argument("--bots", type=_bots, required=True, metavar="A,B", help="the two bots, e.g. advisor,counting")
-    parser.add_argument("--players", type=int, default=6, choices=range(MIN_PLAYERS, MAX_PLAYERS + 1), metavar="N",
+    parser.add_argument("--players", type=PLAYERS, default=6, metavar="N",
                         help=f"players, {MIN_PLAYERS} to {MAX_PLAYERS} (default 6)")
-    parser.add_argument("--games", type=at_least(1, "a positive number"), default=100,
+    parser.add_argument("--games", type=at_least(1, "a number of games, 1 or more"), default=100, metavar="GAMES",
                         help="games to play (default 100)")
-    parser.add_argument("--seed", type=int, default=0, help="seed for the deals and the bots (default 0)")
+    parser.add_argument("--seed", type=SEED, default=0, help="seed for the deals and the bots (default 0)")
     parser.add_argument("--deck", default="no-8s", choices=DECK_NAMES, help="deck variant (default no-8s)")
     parser.add_argument("--rules", default="", help="house rules, e.g. \"wrong-claim=opponents high-double=on\"")
-    parser.add_argument("--jobs", type=at_least(1, "a positive number"), default=os.cpu_count() or 1,
+    parser.add_argument("--jobs", type=at_least(1, "a number of processes, 1 or more"), default=os.cpu_count() or 1, metavar="N",
                         help="processes to play in parallel (default: every core); results do not depend on it")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.set_defaults(handler=run)

@@ -6,7 +6,7 @@ import argparse
 import sys
 from dataclasses import replace
 
-from cardlogic.cli.common import at_least, load_record
+from cardlogic.cli.common import RECORD_HELP, at_least, load_record, source_name
 from cardlogic.literature import RecordError, write_record
 
 
@@ -15,9 +15,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "view", help="write the record as one player saw it",
         description="Write the record with Me set to NAME and every other hand removed (the record must show "
                     "NAME's hand). The events are not checked; use 'cardlogic check' for that.")
-    parser.add_argument("record", help="game record file")
+    parser.add_argument("record", metavar="RECORD", help=RECORD_HELP)
     parser.add_argument("--as", dest="player", required=True, metavar="NAME", help="the player whose view to write")
-    parser.add_argument("--events", type=at_least(0, "a number of events"), metavar="N",
+    parser.add_argument("--events", type=at_least(0, "a number of events, 0 or more"), metavar="N",
                         help="keep only the first N events")
     parser.set_defaults(handler=run)
 
@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         view = record.view_as(args.player)
     except RecordError as error:
-        print(f"{args.record}: {error.message}", file=sys.stderr)
+        print(f"{source_name(args.record)}: {error.message}", file=sys.stderr)
         return 1
     if args.events is not None:
         view = replace(view, events=view.events[:args.events], lines=view.lines[:args.events])

@@ -14,7 +14,7 @@ starts a comment; blank lines are ignored::
     Ann asks Bob for JH: yes
     Cat claims low-hearts: Cat 2H 3H; Eve 4H 5H 6H 7H => correct
     Cat passes to Eve
-    Eve claims HS: Eve 9S 10S JS; Cat QS KS AS => opponents (Eve 9S 10S; Cat QS KS AS; Bob JS)
+    Eve claims HS: Eve 9S 10S JS; Cat QS KS AS => opponents (Eve 9S 10S; Cat QS KS; Dan AS; Bob JS)
 
 Headers, each at most once and all before the first event (keys are
 case-insensitive):

@@ -110,6 +110,26 @@ class LiteratureTracker:
                 narrowed.append((index, ruled_out))
         return narrowed
 
+    def contradicted(self, event: Event) -> int | None:
+        """The index of the earliest event after which the model's cheap checks rule out ``event``.
+
+        ``event`` must be legal now. Its constraints are tried on the model as it stood
+        after each earlier event; the first event with which they fail is the one it
+        contradicts (together with those before it). -1 means they fail before any event
+        (against the observer's hand, or the deal itself); None, that they do not fail:
+        pushing ``event`` now raises no :class:`InconsistentError`.
+        """
+        known = dict(self.public.known)
+        claimed = set(self.public.claimed)
+        recorded = self.position.push(event)
+        self.position.pop()
+        for index, model in enumerate([*self._undo, self.model], start=-1):
+            try:
+                self._constrain(model.copy(), known, claimed, recorded)
+            except InconsistentError:
+                return index
+        return None
+
     def in_play(self) -> list[Card]:
         """Cards of sets not yet claimed, in deck order."""
         return [card for i in self.public.unclaimed for card in self.game.deck.sets[i].cards]

@@ -1,0 +1,126 @@
+"""Every numeric flag rejects a bad value with a usage error (exit code 2) saying what it expected; help reads cleanly."""
+
+import doctest
+import io
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from cardlogic import __version__
+from cardlogic.bench.report import _colour
+from cardlogic.cli import common, main
+from cardlogic.inference.csp import CspBackend
+
+MINI = str(Path(__file__).resolve().parents[2] / "examples" / "mini.txt")
+
+# Each command with its required arguments, then the numeric flags it takes.
+COMMANDS = {
+    "belief": ([MINI], ["--samples", "--seed"]),
+    "simulate": ([], ["--players", "--seed"]),
+    "view": ([MINI, "--as", "Ann"], ["--events"]),
+    "tournament": (["--bots", "advisor,random"], ["--players", "--games", "--seed", "--jobs"]),
+}
+BAD = {
+    "--samples": ["-5", "0", "abc", "1.5", "1000001"],
+    "--seed": ["-1", "abc", "4294967296"],
+    "--players": ["3", "13", "six"],
+    "--games": ["0", "-1", "many"],
+    "--jobs": ["0", "x"],
+    "--events": ["-1", "abc"],
+}
+CASES = [(command, flag, value) for command, (_, flags) in COMMANDS.items() for flag in flags for value in BAD[flag]]
+
+
+def usage_error(capsys, argv: list[str]) -> str:
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    out, err = capsys.readouterr()
+    assert info.value.code == 2 and out == ""
+    return err
+
+
+@pytest.mark.parametrize("command, flag, value", CASES)
+def test_a_bad_number_is_a_usage_error(capsys, command, flag, value):
+    arguments, _ = COMMANDS[command]
+    err = usage_error(capsys, [command, *arguments, flag, value])
+    assert f"cardlogic {command}: error: argument {flag}: expected " in err and err.endswith(f", not '{value}'\n")
+
+
+def test_view_events_says_what_it_expected(capsys):
+    err = usage_error(capsys, ["view", MINI, "--as", "Ann", "--events", "abc"])
+    assert err.endswith("argument --events: expected a number of events, 0 or more, not 'abc'\n")
+
+
+def test_the_edges_of_the_ranges_are_accepted(capsys):
+    assert main(["belief", MINI, "--method", "sample", "--samples", "1", "--seed", "4294967295", "--json"]) == 0
+    assert '"samples": 1' in capsys.readouterr().out
+    assert main(["simulate", "--players", "12", "--seed", "0"]) == 0
+    assert main(["view", MINI, "--as", "Ann", "--events", "0"]) == 0
+
+
+def help_text(capsys, monkeypatch, *argv: str) -> str:
+    monkeypatch.setenv("COLUMNS", "80")
+    with pytest.raises(SystemExit) as info:
+        main([*argv, "--help"])
+    assert info.value.code == 0
+    return capsys.readouterr().out
+
+
+def test_tournament_help(capsys, monkeypatch):
+    text = help_text(capsys, monkeypatch, "tournament")
+    assert "95% Wilson" in " ".join(text.split()) and "%%" not in text
+    assert "high-double=on" in text  # never split at its hyphen
+
+
+def test_simulate_help_lists_every_set_name(capsys, monkeypatch):
+    text = " ".join(help_text(capsys, monkeypatch, "simulate").split())
+    assert "no-8s, no-2s, no-7s: LS HS LH HH LD HD LC HC; jokers: LS HS LH HH LD HD LC HC E; " \
+           "fours: 2 3 4 5 6 7 8 9 10 J Q K A" in text
+
+
+def test_belief_help_states_the_csp_deal_limit(capsys, monkeypatch):
+    text = " ".join(help_text(capsys, monkeypatch, "belief").split())
+    assert f"over {CspBackend().max_deals:,} deals" in text
+
+
+@pytest.mark.parametrize("command", ["check", "view", "belief", "advise"])
+def test_every_record_argument_takes_standard_input(capsys, monkeypatch, command):
+    assert "game record file, or - for standard input" in " ".join(help_text(capsys, monkeypatch, command).split())
+
+
+def test_belief_reads_standard_input(capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO(Path(MINI).read_text()))
+    assert main(["belief", "-", "--json"]) == 0
+    assert '"deals": "8655"' in capsys.readouterr().out
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["--version"])
+    assert info.value.code == 0 and capsys.readouterr().out == f"cardlogic {__version__}\n"
+
+
+def test_csp_is_named_in_the_caption(capsys):
+    assert main(["belief", MINI, "--method", "csp"]) == 0
+    assert "csp over 8,655 consistent deals" in capsys.readouterr().out
+
+
+def test_bench_without_a_scenario_directory_exits_1(capsys, tmp_path):
+    assert main(["bench", "--smoke", "--scenarios", str(tmp_path / "none")]) == 1
+    assert "no scenario directory" in capsys.readouterr().err
+
+
+def test_bench_messages_keep_the_extra_in_brackets():
+    console = Console(file=io.StringIO(), width=200)
+    console.print(_colour("ImportError: ... (pip install 'cardlogic[test]')"))
+    assert "pip install 'cardlogic[test]'" in console.file.getvalue()
+
+
+def test_one_deal_is_singular(capsys):
+    assert main(["belief", str(Path(MINI).with_name("six-players.txt"))]) == 0  # the end of the game
+    assert capsys.readouterr().out.splitlines()[-1].rstrip() == "exact over 1 consistent deal"
+
+
+def test_docstring_examples():
+    assert doctest.testmod(common).failed == 0
