@@ -25,8 +25,9 @@ from cardlogic.cli.live.setup import ask_setup
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Record, RecordError
 
-WARM_UP_NOTICE_SECONDS = 1.0
-"""If the first inference takes longer than this, say why (the solver compiles on a first run)."""
+WARM_UP_NOTICE_SECONDS = 2.0
+"""If reading the record takes longer than this, say why: on a first run the solver compiles (about 4 s more than
+the 1 s a warm start takes on 2 cores)."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -112,7 +113,7 @@ class _WarmUpNotice:
 
     def __enter__(self) -> None:
         self._timer = threading.Timer(WARM_UP_NOTICE_SECONDS, lambda: print(
-            "warming up the solver (the first run compiles it, about 5-20 s once; later starts are quick) ...",
+            "warming up the solver (a first run compiles it, which takes a few seconds once) ...",
             flush=True))
         self._timer.daemon = True
         self._timer.start()

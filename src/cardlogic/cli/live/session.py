@@ -70,6 +70,7 @@ class LiveSession:
             except REFUSED as error:
                 self.refused += 1
                 print(f"<input>:{self.lines.number}: {error}", file=sys.stderr, flush=True)
+            sys.stdout.flush()  # a program driving live through a pipe sees each answer before typing on
         return 1 if self.refused else 0
 
     def handle(self, text: str) -> None:
