@@ -14,6 +14,7 @@ import argparse
 import datetime
 import re
 import sys
+import textwrap
 import threading
 from pathlib import Path
 
@@ -33,9 +34,9 @@ the 1 s a warm start takes on 2 cores)."""
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "live", help="follow a game event by event, with advice whenever your team is to move",
-        description="Follow a game as it is played: start from RECORD (set-up and any events so far), or answer the "
-                    "set-up questions, then type one event or command a line. Every accepted event is autosaved "
-                    "before the next line is read.\n\n" + HELP,
+        description=textwrap.fill("Follow a game as it is played: start from RECORD (set-up and any events so far), "
+                                  "or answer the set-up questions, then type one event or command a line. Every "
+                                  "accepted event is autosaved before the next line is read.", 100, break_on_hyphens=False) + "\n\n" + HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("record", nargs="?", help="game record with the set-up (Players, Dealer, Me, Hand ...) and "
                                                   "any events so far; left out, the set-up is asked for")
@@ -89,8 +90,7 @@ def _greet(session: LiveSession, record: Record) -> None:
     print(f"{len(game.players)} players, {game.deck.name} deck, {len(game.deck.sets)} sets{me}. "
           f"{len(record.events)} events so far; {session.to_move_text()}.")
     print(f"Autosaving to {session.game.autosave}. Type 'help' for help.", flush=True)
-    if session.game.team_to_move():
-        session.show_advice(session.game.advice())
+    session.advise_my_team()
 
 
 def _stem(record: Path) -> Path:

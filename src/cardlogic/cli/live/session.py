@@ -117,11 +117,15 @@ class LiveSession:
                            f"(line {line})", markup=False)
         for fact in update.certain:
             self.console.print(f"  now certain: {names[fact.player]} holds {fact.card}", markup=False)
+        self.advise_my_team()
+
+    def advise_my_team(self) -> None:
+        """The advice at a glance, if the observer's team is to move."""
         if self.game.team_to_move():
             try:
                 self.show_advice(self.game.advice())
-            except InferenceError as error:  # the event stands; only the advice is out of reach
-                self.console.print(f"  no advice: {error}", markup=False)
+            except InferenceError as error:  # the game stands; only the advice is out of reach
+                self.console.print(f"no advice: {error}", markup=False)
 
     def undo(self, arguments: list[str]) -> None:
         if len(arguments) > 1 or (arguments and not arguments[0].isdigit()):
