@@ -15,21 +15,15 @@ import datetime
 import re
 import sys
 import textwrap
-import threading
 from pathlib import Path
 
 from cardlogic.cli.common import at_least, load_record
-from cardlogic.cli.live.console import TypedLines, WordCompleter
+from cardlogic.cli.live.console import SlowNotice, TypedLines, WordCompleter
 from cardlogic.cli.live.game import LiveGame
 from cardlogic.cli.live.session import HELP, LiveSession
 from cardlogic.cli.live.setup import ask_setup
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Record, RecordError
-
-WARM_UP_NOTICE_SECONDS = 2.0
-"""If reading the record takes longer than this, say why: on a first run the solver compiles (about 4 s more than
-the 1 s a warm start takes on 2 cores)."""
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -65,8 +59,9 @@ def run(args: argparse.Namespace) -> int:
         if record is None:
             return 1
         autosave = args.autosave or _free_name(_stem(Path(args.record)), Path(args.record))
+    notice = SlowNotice()
     try:
-        with _WarmUpNotice():
+        with notice.guard():
             game = LiveGame(record, method=args.method, samples=args.samples, seed=args.seed, autosave=autosave)
             game.save(autosave)
     except RecordError as error:
@@ -75,8 +70,9 @@ def run(args: argparse.Namespace) -> int:
     except (InferenceError, OSError) as error:
         print(f"{args.record or autosave}: {error}", file=sys.stderr)
         return 1
-    session = LiveSession(game, lines)
-    _greet(session, record)
+    session = LiveSession(game, lines, notice)
+    with notice.guard():
+        _greet(session, record)
     try:
         return session.run()
     except KeyboardInterrupt:
@@ -106,17 +102,3 @@ def _free_name(stem: Path, record: Path | None) -> str:
         if not candidate.exists() or (record is not None and candidate.resolve() == record.resolve()):
             return str(candidate)
         number += 1
-
-
-class _WarmUpNotice:
-    """Says that the solver is warming up if what it guards takes long: kernels compile on a first run."""
-
-    def __enter__(self) -> None:
-        self._timer = threading.Timer(WARM_UP_NOTICE_SECONDS, lambda: print(
-            "warming up the solver (a first run compiles it, which takes a few seconds once) ...",
-            flush=True))
-        self._timer.daemon = True
-        self._timer.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self._timer.cancel()

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
@@ -54,3 +56,32 @@ class TypedLines:
                 continue
             self.number += 1
             return line
+
+
+class SlowNotice:
+    """Says so when guarded work runs past ``after`` seconds, so a slow answer never looks like a frozen program.
+
+    The first time, the likely cause is named: on a first run the solver's kernels compile (a few seconds once;
+    a warm start takes about one second on 2 cores).
+    """
+
+    def __init__(self, after: float = 2.0) -> None:
+        self.after = after
+        self._warned = False
+
+    @contextmanager
+    def guard(self) -> Iterator[None]:
+        timer = threading.Timer(self.after, self._say)
+        timer.daemon = True
+        timer.start()
+        try:
+            yield
+        finally:
+            timer.cancel()
+
+    def _say(self) -> None:
+        if self._warned:
+            print("working on it ...", flush=True)
+        else:
+            print("warming up the solver (a first run compiles it, which takes a few seconds once) ...", flush=True)
+        self._warned = True

@@ -11,7 +11,7 @@ from cardlogic.advice import Advice
 from cardlogic.cards import iter_cards
 from cardlogic.cli.advise import asks_table, claims_table, print_recommendation
 from cardlogic.cli.belief import print_table
-from cardlogic.cli.live.console import TypedLines
+from cardlogic.cli.live.console import SlowNotice, TypedLines
 from cardlogic.cli.live.game import LiveGame, Update
 from cardlogic.cli.live.notation import KEYWORDS, Notation
 from cardlogic.inference import InferenceError
@@ -50,9 +50,11 @@ On a terminal, Tab completes names, cards, sets and commands, and Up/Down recall
 class LiveSession:
     """A :class:`LiveGame` driven by typed lines, printing what each one changed."""
 
-    def __init__(self, game: LiveGame, lines: TypedLines, console: Console | None = None) -> None:
+    def __init__(self, game: LiveGame, lines: TypedLines, notice: SlowNotice | None = None,
+                 console: Console | None = None) -> None:
         self.game = game
         self.lines = lines
+        self.notice = notice or SlowNotice()
         self.console = console or Console(highlight=False, soft_wrap=True)
         self.notation = Notation(game.game)
         self.refused = 0
@@ -66,7 +68,8 @@ class LiveSession:
             if text.lower() in ("quit", "exit"):
                 break
             try:
-                self.handle(text)
+                with self.notice.guard():
+                    self.handle(text)
             except REFUSED as error:
                 self.refused += 1
                 print(f"<input>:{self.lines.number}: {error}", file=sys.stderr, flush=True)
