@@ -17,7 +17,7 @@ from cardlogic.cli.live import _free_name, _stem
 from cardlogic.cli.live.game import LiveGame
 from cardlogic.cli.live.notation import Notation
 from cardlogic.decks import Deck
-from cardlogic.literature import Ask, Game, InvalidEventError, Record, format_event, read_record
+from cardlogic.literature import Ask, Game, InvalidEventError, Record, format_event, read_record, write_record
 
 from tests.cli.scripted import GAME, annes_view, setup_text, typed
 
@@ -44,7 +44,8 @@ def test_whole_game_through_a_pipe_is_autosaved_and_matches_advise(tmp_path):
     assert main(["check", str(autosave)]) == 0
     assert len(read_record(saved.read_text()).events) == 10
     out = done.stdout
-    assert out.count("undone: ") == 2 and "10H (high-hearts): " in out and "my hand, 4 cards" in out
+    assert out.count("undone: ") == 2 and "my hand, 4 cards" in out
+    assert f"  line {read_record(write_record(view)).lines[1]}: Fay asks Eve for 10H: no  -> not dealt to Eve, Fay" in out
     assert f"ok: {format_event(view.events[-1], GAME)}; the game is over" in out
     final = as_json(advise_record(view), GAME)["recommendation"]["reason"]
     assert out.rstrip().splitlines()[-1] == f"Recommendation: {final}"

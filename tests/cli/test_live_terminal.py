@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from cardlogic.cli import main
-from cardlogic.literature import actor, format_event, read_record
+from cardlogic.literature import actor, format_event, read_record, write_record
 
 from tests.cli.scripted import GAME, annes_view, setup_text, typed
 
@@ -47,7 +47,7 @@ def test_whole_game_typed_in_a_terminal(tmp_path):
         accepted(child, text)
     child.sendline("why 10h")
     child.expect_exact("10H (high-hearts): ")
-    child.expect(r"line \d+: Fay asks Eve for 10H: no")
+    child.expect_exact(f"line {read_record(write_record(view)).lines[1]}: {canonical[1]}  -> not dealt to Eve, Fay")
     child.sendline(f"save {saved}")
     child.expect_exact(f"saved 10 events to {saved}")
     asker = GAME.players[actor(view.events[10])]

@@ -34,13 +34,18 @@ class LiveGame:
     a complete record before :meth:`push` or :meth:`undo` returns; a change that
     cannot be saved is undone and raises :class:`OSError`.
 
-    Raises :class:`~cardlogic.literature.RecordError` when the record's events are
+    Only the observer's hand is kept (a full record becomes a view, or a
+    spectator's record without ``Me``): typed events are checked against what the
+    observer knows, so the saved record claims no more. Raises
+    :class:`~cardlogic.literature.RecordError` when the record's events are
     illegal or leave no consistent deal.
     """
 
     def __init__(self, record: Record, *, method: str = "auto", samples: int = 20000, seed: int = 0,
                  autosave: str | None = None) -> None:
-        self.setup = Record(record.game, record.observer, dict(record.hands))
+        observer = record.observer
+        hands = {} if observer is None else {observer: record.hands[observer]}
+        self.setup = Record(record.game, observer, hands)
         self.belief = Belief.from_record(record, method=method, samples=samples, seed=seed)
         self.spectator: Belief | None = None
         if record.observer is not None:
