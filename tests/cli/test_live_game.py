@@ -45,7 +45,8 @@ def test_whole_game_through_a_pipe_is_autosaved_and_matches_advise(tmp_path):
     assert len(read_record(saved.read_text()).events) == 10
     out = done.stdout
     assert out.count("undone: ") == 2 and "my hand, 4 cards" in out
-    assert f"  line {read_record(write_record(view)).lines[1]}: Fay asks Eve for 10H: no  -> not dealt to Eve, Fay" in out
+    why_line = read_record(write_record(view)).lines[1]
+    assert f"  line {why_line}: Fay asks Eve for 10H: no  -> not dealt to Eve, Fay" in out
     assert f"ok: {format_event(view.events[-1], GAME)}; the game is over" in out
     final = as_json(advise_record(view), GAME)["recommendation"]["reason"]
     assert out.rstrip().splitlines()[-1] == f"Recommendation: {final}"

@@ -25,12 +25,15 @@ from cardlogic.cli.live.setup import ask_setup
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Record, RecordError
 
+INTRODUCTION = ("Follow a game as it is played: start from RECORD (set-up and any events so far), or answer the set-up "
+                "questions, then type one event or command a line. Every accepted event is autosaved before the next "
+                "line is read.")
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "live", help="follow a game event by event, with advice whenever your team is to move",
-        description=textwrap.fill("Follow a game as it is played: start from RECORD (set-up and any events so far), "
-                                  "or answer the set-up questions, then type one event or command a line. Every "
-                                  "accepted event is autosaved before the next line is read.", 100, break_on_hyphens=False) + "\n\n" + HELP,
+        description=textwrap.fill(INTRODUCTION, 100, break_on_hyphens=False) + "\n\n" + HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("record", nargs="?", help="game record with the set-up (Players, Dealer, Me, Hand ...) and "
                                                   "any events so far; left out, the set-up is asked for")
