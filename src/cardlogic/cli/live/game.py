@@ -90,11 +90,16 @@ class LiveGame:
         return Update(recorded, tuple(fact for fact in self._certain if fact not in before))
 
     def undo(self, count: int = 1) -> list[Event]:
-        """Take back the last ``count`` events (latest first) and save; :class:`IndexError` if there are fewer."""
+        """Take back the last ``count`` events and save; return them, latest first.
+
+        Raises :class:`IndexError` when there are fewer events, :class:`ValueError` when ``count`` is below 1.
+        """
         available = len(self.public.history)
+        if count < 1:
+            raise ValueError(f"undo N needs N of at least 1, not {count}")
         if not available:
             raise IndexError("nothing to undo")
-        if not 1 <= count <= available:
+        if count > available:
             raise IndexError(f"cannot undo {count} events: only {available} so far")
         undone = [self._pop() for _ in range(count)]
         try:
