@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import signal
 import subprocess
@@ -33,6 +34,7 @@ def test_whole_game_typed_in_a_terminal(tmp_path):
     lines = [typed(event, GAME) for event in view.events]
     canonical = [format_event(event, GAME) for event in view.events]
     child = spawn(str(setup), "--autosave", str(autosave))
+    child.logfile_read = transcript = io.StringIO()
     child.expect_exact(f"Autosaving to {autosave}")
     child.sendline("f ann 9x +")
     child.expect_exact("<input>:1: unknown card '9x'")
@@ -63,6 +65,7 @@ def test_whole_game_typed_in_a_terminal(tmp_path):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 1  # the mistyped line
+    assert "Recommendation:" in transcript.getvalue() and "best asks" in transcript.getvalue()
     assert read_record(autosave.read_text()) == view
     assert read_record(saved.read_text()).events == view.events[:10]
 
