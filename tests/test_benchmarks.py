@@ -44,8 +44,8 @@ def test_results_have_every_figure_and_target(results):
     assert results["mode"] == "smoke"
     assert {s["name"] for s in results["scenarios"]} == set(PLANS["smoke"].only)
     figures = results["figures"]
-    assert set(figures) == {"baseline", "exact", "sampler", "accuracy", "csp", "rejection", "advice", "cold_start",
-                            "memory", "literature_pkg"}
+    assert set(figures) == {"baseline", "exact", "sampler", "accuracy", "csp", "rejection", "advice", "live",
+                            "cold_start", "memory", "literature_pkg"}
     assert set(results["figure_seconds"]) == set(figures)
     names = {s["name"] for s in results["scenarios"]}
     for figure in ("exact", "sampler", "csp", "rejection"):
@@ -57,7 +57,8 @@ def test_results_have_every_figure_and_target(results):
     assert all(0 <= row["tv_mean"]["median"] <= row["tv_max"]["median"] <= 1 for row in figures["accuracy"])
     assert figures["advice"]["status"] in ("ok", "not measured yet")
     assert figures["cold_start"]["cold_seconds"]["n"] >= 1 and figures["cold_start"]["warm_seconds"]["n"] >= 1
-    assert len(results["targets"]) == 5
+    assert [row["players"] for row in figures["live"]["rows"]] == [6]  # smoke keeps one 6-player scenario
+    assert len(results["targets"]) == 7
     for target in results["targets"]:
         assert target["met"] in (True, False, None)
         assert (target["ratio"] is None) == (target["met"] is None)

@@ -27,7 +27,7 @@ from cardlogic.constraints import InconsistentError
 from cardlogic.inference.base import Posterior, restriction_hits
 from cardlogic.inference.exact import pack
 from cardlogic.inference.sampler import SamplerBackend, frequencies, posterior_of, starting_deal
-from cardlogic.literature import Event, Game, Record, RecordError, format_event
+from cardlogic.literature import Event, Game, PlayerState, PublicState, Record, RecordError, format_event
 from cardlogic.tracking.literature import LiteratureTracker
 
 
@@ -135,6 +135,36 @@ class Belief:
         """Undo the last event and return it."""
         self._forget()
         return self.tracker.pop()
+
+    def push_unchecked(self, event: Event) -> Event:
+        """Apply ``event`` without asking the backend whether some deal is still consistent.
+
+        For a belief that shadows a checked one over the same history, such as a
+        spectator's beside a player's: the player's constraints include the
+        spectator's, so a history the player's belief accepts leaves the spectator
+        some deal. Raises like :meth:`push` for an illegal event and changes nothing.
+        """
+        recorded = self.tracker.push(event)
+        self._forget()
+        return recorded
+
+    @property
+    def public(self) -> PublicState:
+        """The public position: turn, hand sizes, cards known, sets claimed, history."""
+        return self.tracker.public
+
+    @property
+    def hand(self) -> int:
+        """The observer's hand now, as a card mask (0 for a spectator)."""
+        position = self.tracker.position
+        return position.hand if isinstance(position, PlayerState) else 0
+
+    def explain(self, card: int | str) -> list[tuple[int, int]]:
+        """The events that narrowed where ``card`` was dealt: ``(index in the history, holders ruled out)``.
+
+        See :meth:`LiteratureTracker.explain`; the holders are a bitmask over player indices.
+        """
+        return self.tracker.explain(self._card(card))
 
     # -- questions ---------------------------------------------------------------------------------------------------
 

@@ -18,6 +18,8 @@ CSP_MEANINGFUL_DEALS = 1_000
 """Enumerations shorter than this are mostly set-up; the per-deal comparison uses the longer ones."""
 EXACT_TARGETS = {6: 0.050, 8: 1.0}
 ADVICE_TARGET = 0.100
+LIVE_TARGET = 0.300
+"""Seconds from an event typed in ``cardlogic live`` to its advice, for every event (warm), at 6 and 8 players."""
 
 Section = tuple[str, list[str], list[list[str]]]
 
@@ -30,6 +32,7 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
     rows = [_sampler_target(figures), _csp_target(figures)]
     rows += [_exact_target(figures, players, limit) for players, limit in EXACT_TARGETS.items()]
     rows.append(_advice_target(figures))
+    rows += [_live_target(figures, players) for players in (6, 8)]
     return rows
 
 
@@ -93,6 +96,19 @@ def _advice_target(figures: dict[str, Any]) -> dict[str, Any]:
     seconds = worst["seconds"]["median"]
     return _target(name, "< 100 ms", seconds * 1000, "ms", ADVICE_TARGET / seconds, f"slowest: {worst['scenario']}",
                    f"max of medians over {len(rows)} scenarios")
+
+
+def _live_target(figures: dict[str, Any], players: int) -> dict[str, Any]:
+    name = f"live advice per event, {players} players, warm"
+    bar = f"< {LIVE_TARGET * 1000:,.0f} ms"
+    rows = [r for r in figures["live"]["rows"] if r["players"] == players and r["events"]]
+    if not rows:
+        return _target(name, bar, None, "ms", None, note="no scenario run")
+    row = rows[0]
+    slowest = row["seconds"]["max"]
+    return _target(name, bar, slowest * 1000, "ms", LIVE_TARGET / slowest,
+                   f"median {row['seconds']['median'] * 1000:.0f} ms",
+                   f"slowest of {row['events']} of {row['total_events']} events of {row['scenario']}")
 
 
 # -- tables --------------------------------------------------------------------------------------------------------
@@ -169,6 +185,12 @@ def sections(results: dict[str, Any]) -> list[Section]:
                 [[r["scenario"], _ms(r["seconds"]) if r["status"] == "ok" else r["status"],
                   _ms(r["record_seconds"]) if "record_seconds" in r else ""]
                  for r in advice.get("rows", [])] or [["-", advice["status"], ""]]))
+
+    live = f["live"]
+    out.append(("Live advice per event, warm: push, autosave and (on my team's turn) advice, every event in order",
+                ["scenario", "events timed", "with advice", "ms median (min-max)", "ms p90"],
+                [[r["scenario"], f"{r['events']} of {r['total_events']}", str(r["advised"]), _ms(r["seconds"]),
+                  f"{r['p90'] * 1000:.2f}"] for r in live["rows"]] or [["-", "not measured", "", "", ""]]))
 
     cold = f["cold_start"]
     out.append((f"CLI start: {cold['command']} (new process)", ["numba cache", "seconds median (min-max)",

@@ -2,7 +2,7 @@
 
 :func:`run_suite` loads the scenarios, measures each figure (exact marginals,
 sampler throughput and accuracy, the python-constraint2 oracle, the naive
-rejection sampler, advice latency, CLI cold start, peak memory, the PyPI
+rejection sampler, advice latency, live advice per event, CLI cold start, peak memory, the PyPI
 ``literature`` package) and checks the targets; it returns one JSON-ready dict
 (see :mod:`cardlogic.bench.report` for its tables). A :class:`Plan` sets how
 much work each figure does: ``full``, ``quick`` (under 2 minutes on 2 cores) or
@@ -273,6 +273,50 @@ def measure_advice(cases: list[Case], plan: Plan, tick: Tick) -> dict[str, Any]:
     return {"status": "ok", "rows": rows}
 
 
+LIVE_PLAYERS = (6, 8)
+LIVE_BUDGET_SECONDS = {"full": 120.0, "quick": 20.0, "smoke": 3.0}
+"""Time each live replay may take; events past it are not timed (a slow event still finishes)."""
+
+
+def measure_live(cases: list[Case], plan: Plan, tick: Tick) -> dict[str, Any]:
+    """Warm seconds from an event typed in ``cardlogic live`` to its advice, at 6 and 8 players.
+
+    Replays the longest stored ``no-8s`` scenario of each player count from its set-up through
+    :class:`~cardlogic.cli.live.game.LiveGame`, as the command does: both beliefs take the event, the autosave
+    is written, and when the observer's team is to move the advice is worked out. Each event is timed once, in
+    order, within :data:`LIVE_BUDGET_SECONDS`.
+    """
+    from cardlogic.cli.live.game import LiveGame
+    from cardlogic.literature import Record
+
+    rows = []
+    budget = LIVE_BUDGET_SECONDS.get(plan.mode, LIVE_BUDGET_SECONDS["quick"])
+    for players in LIVE_PLAYERS:
+        games = [c for c in cases if c.scenario.spec.players == players and c.scenario.spec.deck == "no-8s"]
+        if not games:
+            continue
+        longest = max(games, key=lambda c: c.scenario.events)
+        record = longest.scenario.record
+        setup = Record(record.game, record.observer, dict(record.hands))
+        with tempfile.TemporaryDirectory(prefix="live-") as folder:
+            live = LiveGame(setup, autosave=str(Path(folder) / "autosave.txt"))
+            times, advised, started = [], 0, time.perf_counter()
+            for event in record.events:
+                if time.perf_counter() - started > budget:
+                    break
+                start = time.perf_counter()
+                live.push(event)
+                if live.team_to_move():
+                    live.advice()
+                    advised += 1
+                times.append(time.perf_counter() - start)
+        rows.append({"players": players, "scenario": longest.name, "events": len(times),
+                     "total_events": len(record.events), "advised": advised, "seconds": summarize(times),
+                     "p90": float(np.percentile(times, 90)) if times else float("nan")})
+        tick(f"live {players} players")
+    return {"status": "ok", "budget_seconds": budget, "rows": rows}
+
+
 _CHILD = """
 import atexit, sys
 def high_water():  # this process's peak resident memory; maxrss would count the forked parent's
@@ -430,7 +474,8 @@ def _work(plan: Plan, loaded: list[Scenario]) -> int:
     accuracy = sum(1 for n in plan.accuracy_scenarios if n in names) * (len(plan.accuracy_sizes)
                                                                        + len(plan.chain_sizes))
     advice = sum(1 for s in loaded if s.spec.players == 6) if advisor() else 1
-    return 5 * len(loaded) + 1 + accuracy + advice + max(plan.cold_repeats, 1) + plan.warm_repeats + 4 + 1
+    live = len({s.spec.players for s in loaded if s.spec.players in LIVE_PLAYERS and s.spec.deck == "no-8s"})
+    return 5 * len(loaded) + 1 + accuracy + advice + live + max(plan.cold_repeats, 1) + plan.warm_repeats + 4 + 1
 
 
 def run_suite(scenarios: Path, plan: Plan, progress: bool = True) -> dict[str, Any]:
@@ -456,6 +501,7 @@ def run_suite(scenarios: Path, plan: Plan, progress: bool = True) -> dict[str, A
                 ("csp", lambda: measure_csp(cases, figures["sampler"], plan, tick)),
                 ("rejection", lambda: measure_rejection(cases, plan, tick)),
                 ("advice", lambda: measure_advice(cases, plan, tick)),
+                ("live", lambda: measure_live(cases, plan, tick)),
                 ("cold_start", lambda: measure_cold_start(middle.scenario.path, warm_cache, plan, tick)),
                 ("memory", lambda: measure_memory(cases, warm_cache, figures["cold_start"]["imports_mb"], plan, tick)),
                 ("literature_pkg", lambda: measure_literature_pkg(plan, tick)),

@@ -6,11 +6,12 @@ import argparse
 import json
 import math
 import sys
+from collections.abc import Sequence
 
 from rich.console import Console
 from rich.table import Table
 
-from cardlogic.advice import Advice, advise_record
+from cardlogic.advice import Advice, AskAdvice, ClaimAdvice, advise_record
 from cardlogic.cli.common import RECORD_HELP, load_record, report, source_name
 from cardlogic.literature import Ask, Claim, Game, Pass, RecordError
 
@@ -76,29 +77,47 @@ def as_json(advice: Advice, game: Game) -> dict:
     }
 
 
-def print_advice(advice: Advice, game: Game) -> None:
+def print_advice(advice: Advice, game: Game, console: Console | None = None) -> None:
+    """Every claim and every ask as tables, then the recommendation."""
+    console = console or Console()
+    name = game.players[advice.observer]
+    console.print(claims_table(advice, game, advice.claims, f"{name}'s claims"))
+    if advice.asks:
+        console.print(asks_table(game, advice.asks, f"{name}'s asks, best first"))
+    print_recommendation(advice, console)
+
+
+def print_recommendation(advice: Advice, console: Console) -> None:
+    """The one line ``Recommendation: REASON``, the reason exactly as in :func:`as_json`."""
+    console.print(f"[bold]Recommendation:[/] {advice.recommendation.reason}")
+
+
+def claims_table(advice: Advice, game: Game, claims: Sequence[ClaimAdvice], title: str) -> Table:
+    """``claims`` (some of ``advice.claims``): P(team holds), best assignment, P(correct), points, flags."""
     names = game.players
-    console = Console()
-    claims = Table(title=f"{names[advice.observer]}'s claims", title_justify="left")
+    table = Table(title=title, title_justify="left")
     for column in ("set", "P(team holds)", "best assignment", "P(correct)", "expected points", ""):
-        claims.add_column(column, justify="left" if column in ("set", "best assignment", "") else "right")
-    for c in advice.claims:
+        table.add_column(column, justify="left" if column in ("set", "best assignment", "") else "right")
+    for c in claims:
         by_holder: dict[int, list[str]] = {}
         for card, holder in c.assignment:
             by_holder.setdefault(holder, []).append(str(card))
         placed = "; ".join(f"{names[h]} {' '.join(cards)}" for h, cards in by_holder.items())
         flags = " ".join(flag for flag, on in (("certain", c.certain), ("forced", c.forced),
                                                 ("hold", c.set_index in advice.hold)) if on)
-        claims.add_row(c.name, f"{c.p_team_holds:.3f}", placed, f"{c.p_correct:.3f}", f"{c.expected_points:+.2f}",
-                       flags)
-    console.print(claims)
-    if advice.asks:
-        asks = Table(title=f"{names[advice.observer]}'s asks, best first", title_justify="left")
-        for column in ("ask", "P(yes)", "bits gained", "bits leaked", "value"):
-            asks.add_column(column, justify="left" if column == "ask" else "right")
-        for a in advice.asks:
-            leak = _bits(a.leak_bits)
-            asks.add_row(f"{names[a.target]} for {a.card}", f"{a.p_yes:.3f}", f"{a.info_bits:.3f}",
-                         "-" if leak is None else f"{leak:.3f}", f"{a.value:.3f}")
-        console.print(asks)
-    console.print(f"[bold]Recommendation:[/] {advice.recommendation.reason}")
+        table.add_row(c.name, f"{c.p_team_holds:.3f}", placed, f"{c.p_correct:.3f}", f"{c.expected_points:+.2f}",
+                      flags)
+    return table
+
+
+def asks_table(game: Game, asks: Sequence[AskAdvice], title: str) -> Table:
+    """``asks``: P(yes), bits gained, bits leaked and value, in the order given."""
+    names = game.players
+    table = Table(title=title, title_justify="left")
+    for column in ("ask", "P(yes)", "bits gained", "bits leaked", "value"):
+        table.add_column(column, justify="left" if column == "ask" else "right")
+    for a in asks:
+        leak = _bits(a.leak_bits)
+        table.add_row(f"{names[a.target]} for {a.card}", f"{a.p_yes:.3f}", f"{a.info_bits:.3f}",
+                      "-" if leak is None else f"{leak:.3f}", f"{a.value:.3f}")
+    return table

@@ -82,9 +82,14 @@ def print_table(marginals: Marginals, observer: str | None, belief: Belief) -> N
     Console().print(table)
 
 
+SHADES = ((0.75, "green"), (0.5, "yellow"), (0.25, "default"), (0.0, "dim"))
+"""Colours of uncertain cells by probability, likeliest first: the eye finds the probable holders at once."""
+
+
 def _cell(probability: float) -> str:
     if probability == 1.0:
         return "[bold green]yes[/]"
     if probability == 0.0:
         return "[dim]·[/]"
-    return f"{probability:.3f}"
+    shade = next(colour for floor, colour in SHADES if probability >= floor)
+    return f"[{shade}]{probability:.3f}[/]"

@@ -1,0 +1,87 @@
+"""Reading what a person types: a prompt with completion and history on a terminal, plain lines from a pipe."""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+
+from prompt_toolkit import PromptSession
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.document import Document
+
+
+class WordCompleter(Completer):
+    """Completes the word before the cursor, case-insensitively, from ``words()`` (asked afresh each time)."""
+
+    def __init__(self, words: Callable[[], Iterable[str]]) -> None:
+        self.words = words
+
+    def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
+        typed = document.get_word_before_cursor(WORD=True)
+        key = typed.lower()
+        for word in dict.fromkeys(self.words()):
+            if word.lower().startswith(key) and word != typed:
+                yield Completion(word, start_position=-len(typed))
+
+
+class TypedLines:
+    """Numbered input lines. On a terminal: a prompt with Tab completion from ``completer`` and history."""
+
+    def __init__(self, completer: Completer | None = None) -> None:
+        self.number = 0
+        self.interactive = sys.stdin.isatty() and sys.stdout.isatty()
+        self._session: PromptSession[str] | None = None
+        if self.interactive:
+            self._session = PromptSession(completer=completer, complete_while_typing=False)
+
+    def read(self, prompt: str) -> str | None:
+        """The next line without its newline (``prompt`` shown on a terminal only); None at the end of input.
+
+        On a terminal Ctrl-C abandons the line being typed and Ctrl-D ends the input.
+        """
+        while True:
+            if self._session is None:
+                line = sys.stdin.readline()
+                if not line:
+                    return None
+                self.number += 1
+                return line.rstrip("\n")
+            try:
+                line = self._session.prompt(prompt)
+            except EOFError:
+                return None
+            except KeyboardInterrupt:
+                continue
+            self.number += 1
+            return line
+
+
+class SlowNotice:
+    """Says so when guarded work runs past ``after`` seconds, so a slow answer never looks like a frozen program.
+
+    The first time, the likely cause is named: on a first run the solver's kernels compile (a few seconds once;
+    a warm start takes about one second on 2 cores).
+    """
+
+    def __init__(self, after: float = 2.0) -> None:
+        self.after = after
+        self._warned = False
+
+    @contextmanager
+    def guard(self) -> Iterator[None]:
+        timer = threading.Timer(self.after, self._say)
+        timer.daemon = True
+        timer.start()
+        try:
+            yield
+        finally:
+            timer.cancel()
+
+    def _say(self) -> None:
+        if self._warned:
+            print("working on it ...", flush=True)
+        else:
+            print("warming up the solver (a first run compiles it, which takes a few seconds once) ...", flush=True)
+        self._warned = True

@@ -1,0 +1,80 @@
+"""The set-up of a new game, asked one question at a time and checked as each answer is given."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import TypeVar
+
+from cardlogic.cards import Card
+from cardlogic.cli.live.console import TypedLines
+from cardlogic.cli.live.notation import Notation
+from cardlogic.decks import DECK_NAMES, Deck
+from cardlogic.literature import Game, Record, Rules
+
+T = TypeVar("T")
+
+
+def ask_setup(lines: TypedLines) -> Record | None:
+    """Players in seat order, deck, dealer, house rules, who I am and my hand; None if the input ends first.
+
+    A refused answer is reported as ``<input>:N: message`` and its question asked again.
+    """
+    players = _ask(lines, "Players in seat order (e.g. Ann Bob Cat Dan Eve Fay): ", _players)
+    if players is None:
+        return None
+    deck = _ask(lines, f"Deck [no-8s] ({', '.join(DECK_NAMES)}; sets to keep may follow, e.g. no-8s LS HS LH): ",
+                lambda text: _deck(text, players))
+    if deck is None:
+        return None
+    lookup = Notation(Game(players, deck=deck, dealer=0))
+    dealer = _ask(lines, "Dealer (asks first): ", lookup.player)
+    if dealer is None:
+        return None
+    game = _ask(lines, f"House rules [{Rules()}]: ", lambda text: Game(players, deck=deck, rules=Rules.parse(text),
+                                                                            dealer=dealer))
+    if game is None:
+        return None
+    notation = Notation(game)
+    me = _ask(lines, "Who are you? ", notation.player)
+    if me is None:
+        return None
+    hand = _ask(lines, f"Your hand ({game.sizes[me]} cards): ", lambda text: _hand(text, notation, game, me))
+    if hand is None:
+        return None
+    return Record(game, me, {me: hand})
+
+
+def _ask(lines: TypedLines, question: str, answer: Callable[[str], T]) -> T | None:
+    while True:
+        if not lines.interactive:
+            print(question, flush=True)
+        text = lines.read(question)
+        if text is None:
+            return None
+        try:
+            return answer(text.split("#", 1)[0].strip())
+        except ValueError as error:
+            print(f"<input>:{lines.number}: {error}", file=sys.stderr, flush=True)
+
+
+def _players(text: str) -> tuple[str, ...]:
+    players = tuple(text.split())
+    Game(players, dealer=0)  # checks the count and the names
+    return players
+
+
+def _deck(text: str, players: tuple[str, ...]) -> Deck:
+    name, *sets = text.split() or ["no-8s"]
+    deck = Deck.named(name, sets or None)
+    Game(players, deck=deck, dealer=0)  # enough cards for everyone
+    return deck
+
+
+def _hand(text: str, notation: Notation, game: Game, me: int) -> tuple[Card, ...]:
+    cards = [notation.card(token) for token in text.split()]
+    if len(set(cards)) != len(cards):
+        raise ValueError("a card is named twice")
+    if len(cards) != game.sizes[me]:
+        raise ValueError(f"{game.players[me]} was dealt {game.sizes[me]} cards, not {len(cards)}")
+    return tuple(cards)

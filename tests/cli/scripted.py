@@ -1,0 +1,34 @@
+"""A scripted 6-player game for the live tests: Ann's view of a finished random game, and the lines to type it."""
+
+from __future__ import annotations
+
+from cardlogic.cards import iter_cards
+from cardlogic.decks import Deck
+from cardlogic.literature import Ask, Event, Game, Record, format_event, play_random_game, write_record
+
+GAME = Game(("Ann", "Bob", "Cat", "Dan", "Eve", "Fay"), deck=Deck.named("no-8s", sets=["LS", "HS", "LH", "HH"]),
+            dealer=5)
+"""Six players and four sets (four cards each), so every inference takes milliseconds."""
+SEED = 19
+"""A 27-event game with a wrong and three correct claims, a pass, and seven asks by Ann."""
+
+
+def annes_view(seed: int = SEED) -> Record:
+    """Ann's record of the random game dealt and played with ``seed``."""
+    hands, events = play_random_game(GAME, seed)
+    full = Record(GAME, None, {p: tuple(iter_cards(hand)) for p, hand in enumerate(hands)}, events)
+    return full.view_as(0)
+
+
+def setup_text(record: Record) -> str:
+    """The record's set-up and Ann's hand, without events: what live starts from."""
+    return write_record(Record(record.game, record.observer, dict(record.hands)))
+
+
+def typed(event: Event, game: Game) -> str:
+    """How a hurried player types ``event``: asks in the short form (the asker by initial), the rest in full."""
+    if isinstance(event, Ask):
+        names = game.players
+        return f"{names[event.asker][0].lower()} {names[event.target].lower()} {str(event.card).lower()} " \
+               f"{'+' if event.yes else '-'}"
+    return format_event(event, game)

@@ -1,0 +1,133 @@
+"""``cardlogic live`` by pipe and in process: a whole typed game, the advice it shows, set-up questions, autosave."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from cardlogic.advice import advise_record
+from cardlogic.cli import main
+from cardlogic.cli.advise import as_json
+from cardlogic.cli.live import _free_name, _stem
+from cardlogic.cli.live.game import LiveGame
+from cardlogic.cli.live.notation import Notation
+from cardlogic.decks import Deck
+from cardlogic.literature import Ask, Game, InvalidEventError, Record, format_event, read_record, write_record
+
+from tests.cli.scripted import GAME, annes_view, setup_text, typed
+
+
+def script(record: Record, save_to: str) -> tuple[list[str], int]:
+    """The lines a player types for the whole game: a mistyped line first, ``undo 2`` and the two events again
+    after the tenth, ``why`` and ``save``; and the input line number of the mistyped one."""
+    events = [typed(event, GAME) for event in record.events]
+    lines = ["f ann 9x +", *events[:10], "undo 2", *events[8:10], "why 10h", "hand", "exposed", "grid",
+             f"save {save_to}", *events[10:], "advise", "quit"]
+    return lines, 1
+
+
+def test_whole_game_through_a_pipe_is_autosaved_and_matches_advise(tmp_path):
+    view = annes_view()
+    setup, autosave, saved = tmp_path / "game.txt", tmp_path / "auto.txt", tmp_path / "saved.txt"
+    setup.write_text(setup_text(view))
+    lines, mistyped = script(view, str(saved))
+    done = subprocess.run([sys.executable, "-m", "cardlogic", "live", str(setup), "--autosave", str(autosave)],
+                          input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 1  # the mistyped line
+    assert done.stderr.splitlines() == [f"<input>:{mistyped}: unknown card '9x'"]
+    assert read_record(autosave.read_text()) == view
+    assert main(["check", str(autosave)]) == 0
+    assert len(read_record(saved.read_text()).events) == 10
+    out = done.stdout
+    assert out.count("undone: ") == 2 and "my hand, 4 cards" in out
+    why_line = read_record(write_record(view)).lines[1]
+    assert f"  line {why_line}: Fay asks Eve for 10H: no  -> not dealt to Eve, Fay" in out
+    assert f"ok: {format_event(view.events[-1], GAME)}; the game is over" in out
+    final = as_json(advise_record(view), GAME)["recommendation"]["reason"]
+    assert out.rstrip().splitlines()[-1] == f"Recommendation: {final}"
+
+
+@pytest.mark.parametrize("seed", [6, 19])
+def test_live_advice_equals_advise_on_the_record_whenever_my_team_is_to_move(seed):
+    view = annes_view(seed)
+    game = LiveGame(Record(view.game, view.observer, dict(view.hands)))
+    compared = 0
+    for count, event in enumerate(view.events, 1):
+        game.push(event)
+        if game.team_to_move():
+            prefix = Record(view.game, view.observer, dict(view.hands), view.events[:count])
+            assert as_json(game.advice(), GAME) == as_json(advise_record(prefix), GAME), f"after event {count}"
+            compared += 1
+    assert compared >= 5
+
+
+def test_short_form_names_by_prefix_and_any_case():
+    notation = Notation(GAME)
+    ask = Ask(1, 0, Deck.named("no-8s").sets[0].cards[3], True)
+    assert notation.parse("b ANN 5s +") == ask
+    assert notation.parse("Bo an 5S+") == ask
+    assert notation.parse("bob asks a for 5s: yes") == ask
+    assert notation.parse("b a 5s").yes is None  # left for the observer's knowledge to fill in
+    claim = notation.parse("c claims lh: c 2h 3h; e 4h 5h 6h 7h => correct")
+    assert format_event(claim, GAME) == "Cat claims low-hearts: Cat 2H 3H; Eve 4H 5H 6H 7H => correct"
+    assert notation.parse("f passes to d") == notation.parse("Fay passes to Dan")
+
+
+@pytest.mark.parametrize("text, message", [
+    ("d a 5s", "could be Dan or Dave"),
+    ("z a 5s +", "unknown player 'z'"),
+    ("b a 9d +", "9D is not in play"),
+    ("b a 5s maybe", "the answer must be + (yes) or - (no)"),
+    ("hello", "not an event: 'hello'"),
+])
+def test_short_form_mistakes_say_what_is_wrong(text, message):
+    game = Game(("Ann", "Bob", "Cat", "Dan", "Eve", "Dave"), deck=GAME.deck, dealer=5)
+    with pytest.raises(InvalidEventError, match=re.escape(message)):
+        Notation(game).parse(text)
+
+
+def test_setup_questions_check_each_answer_and_ask_again(tmp_path, monkeypatch, capsys):
+    answers = ["Ann Bob", "Ann Bob Cat Dan", "no-8s LS HS LH", "Zed", "bob", "bluff=maybe", "", "an",
+               "3S AS 5H", "3s as 5h 6h", "b a as +", "quit"]
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(answers) + "\n"))
+    autosave = tmp_path / "new.txt"
+    assert main(["live", "--autosave", str(autosave)]) == 0  # refused answers are asked again, not errors
+    out, err = capsys.readouterr()
+    assert [line.split(":")[1] for line in err.splitlines()] == ["1", "4", "6", "9"]
+    assert "Your hand (4 cards):" in out
+    assert read_record(autosave.read_text()) == read_record(
+        "Players: Ann Bob Cat Dan\nSets: LS HS LH\nDealer: Bob\nMe: Ann\nHand Ann: 3S AS 5H 6H\n\n"
+        "Bob asks Ann for AS: yes\n")
+
+
+def test_setup_cut_short_exits_1(monkeypatch, capsys, tmp_path):
+    monkeypatch.setattr("sys.stdin", io.StringIO("Ann Bob Cat Dan\n"))
+    assert main(["live", "--autosave", str(tmp_path / "new.txt")]) == 1
+    assert "before the set-up was complete" in capsys.readouterr().err
+
+
+def test_default_autosave_is_next_to_the_record_and_resuming_an_autosave_reuses_it(tmp_path):
+    record = tmp_path / "game.txt"
+    assert _free_name(_stem(record), record) == str(tmp_path / "game.live.txt")
+    (tmp_path / "game.live.txt").write_text("earlier session")
+    assert _free_name(_stem(record), record) == str(tmp_path / "game.live-2.txt")
+    resumed = tmp_path / "game.live.txt"
+    assert _free_name(_stem(resumed), resumed) == str(resumed)
+
+
+def test_an_event_that_cannot_be_autosaved_is_refused_and_changes_nothing(tmp_path):
+    view = annes_view()
+    folder = tmp_path / "gone"
+    folder.mkdir()
+    game = LiveGame(Record(view.game, view.observer, dict(view.hands)), autosave=str(folder / "auto.txt"))
+    game.push(view.events[0])
+    os.rename(folder, tmp_path / "moved")
+    with pytest.raises(OSError):
+        game.push(view.events[1])
+    assert game.public.history == (view.events[0],)
+    assert game.spectator is not None and game.spectator.public.history == (view.events[0],)

@@ -1,0 +1,94 @@
+"""``cardlogic live`` in a pseudo-terminal, typed as a person would: prompt, Tab completion, and a SIGKILL."""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from cardlogic.cli import main
+from cardlogic.literature import actor, format_event, read_record, write_record
+
+from tests.cli.scripted import GAME, annes_view, setup_text, typed
+
+pexpect = pytest.importorskip("pexpect")
+
+def spawn(*args: str) -> pexpect.spawn:
+    env = dict(os.environ, TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1")  # pexpect answers no cursor-position requests
+    return pexpect.spawn(sys.executable, ["-m", "cardlogic", "live", *args], env=env, dimensions=(50, 200),
+                         encoding="utf-8", timeout=60)
+
+
+def accepted(child: pexpect.spawn, event_text: str) -> None:
+    child.expect_exact(f"ok: {event_text};")
+
+
+def test_whole_game_typed_in_a_terminal(tmp_path):
+    view = annes_view()
+    setup, autosave, saved = tmp_path / "game.txt", tmp_path / "auto.txt", tmp_path / "saved.txt"
+    setup.write_text(setup_text(view))
+    lines = [typed(event, GAME) for event in view.events]
+    canonical = [format_event(event, GAME) for event in view.events]
+    child = spawn(str(setup), "--autosave", str(autosave))
+    child.logfile_read = transcript = io.StringIO()
+    child.expect_exact(f"Autosaving to {autosave}")
+    child.sendline("f ann 9x +")
+    child.expect_exact("<input>:1: unknown card '9x'")
+    for line, text in zip(lines[:10], canonical[:10]):
+        child.sendline(line)
+        accepted(child, text)
+    child.sendline("undo 2")
+    child.expect_exact(f"undone: {canonical[8]}")
+    child.expect_exact("8 events;")
+    for line, text in zip(lines[8:10], canonical[8:10]):
+        child.sendline(line)
+        accepted(child, text)
+    child.sendline("why 10h")
+    child.expect_exact("10H (high-hearts): ")
+    child.expect_exact(f"line {read_record(write_record(view)).lines[1]}: {canonical[1]}  -> not dealt to Eve, Fay")
+    child.sendline(f"save {saved}")
+    child.expect_exact(f"saved 10 events to {saved}")
+    asker = GAME.players[actor(view.events[10])]
+    child.send(asker[:2].lower() + "\t")
+    child.expect_exact(f"> {asker}")  # the prefix, completed in place
+    child.sendline(" " + lines[10].split(" ", 1)[1])
+    accepted(child, canonical[10])
+    for line, text in zip(lines[11:], canonical[11:]):
+        child.sendline(line)
+        accepted(child, text)
+    child.expect_exact("the game is over")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1  # the mistyped line
+    assert "Recommendation:" in transcript.getvalue() and "best asks" in transcript.getvalue()
+    assert read_record(autosave.read_text()) == view
+    assert read_record(saved.read_text()).events == view.events[:10]
+
+
+def test_killed_session_resumes_from_its_autosave_with_nothing_lost(tmp_path, capsys):
+    view = annes_view()
+    setup = tmp_path / "game.txt"
+    setup.write_text(setup_text(view))
+    lines = [typed(event, GAME) for event in view.events]
+    child = spawn(str(setup))
+    autosave = tmp_path / "game.live.txt"
+    child.expect_exact(f"Autosaving to {autosave}")
+    for line, event in zip(lines[:12], view.events[:12]):
+        child.sendline(line)
+        accepted(child, format_event(event, GAME))
+    child.send(lines[12][:3])  # half a line typed, then the process dies
+    child.kill(signal.SIGKILL)
+    child.close()
+    assert read_record(autosave.read_text()).events == view.events[:12]
+    assert main(["check", str(autosave)]) == 0
+    capsys.readouterr()
+    done = subprocess.run([sys.executable, "-m", "cardlogic", "live", str(autosave)], input="\n".join(lines[12:]),
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "12 events so far" in done.stdout and f"Autosaving to {autosave}" in done.stdout
+    assert read_record(autosave.read_text()) == view
