@@ -13,8 +13,8 @@ events incrementally, so a game costs each of them about one update per event.
   (:class:`~cardlogic.tracking.counting.CountingTracker`); asks for cards known
   to be at an opponent first, else the most likely card by counting unknown
   slots; claims as soon as every card of a set is known to be with its team.
-* ``advisor``: exact inference (:class:`~cardlogic.belief.Belief`) and the
-  recommendation of :func:`cardlogic.advice.advise`.
+* ``advisor``: the belief (:class:`~cardlogic.belief.Belief`: exact where
+  practical, sampled beyond) and the recommendation of :func:`cardlogic.advice.advise`.
 
 >>> import random
 >>> from cardlogic.literature import Game, PlayerState, State
@@ -31,7 +31,6 @@ import random
 from collections.abc import Callable
 from typing import Protocol
 
-from cardlogic import inference
 from cardlogic.advice import advise, legal_asks
 from cardlogic.belief import Belief
 from cardlogic.cards import Card, iter_cards
@@ -195,20 +194,24 @@ class CountingBot(_Seat):
 
 
 class AdvisorBot(_Seat):
-    """Plays the recommendation of :func:`cardlogic.advice.advise` from an exact, incrementally updated belief."""
+    """Plays the recommendation of :func:`cardlogic.advice.advise` from an incrementally updated belief.
+
+    The belief is exact wherever exact inference is practical and sampled
+    (``SAMPLES`` deals) beyond, as ``method="auto"`` decides.
+    """
 
     name = "advisor"
+    SAMPLES = 4000
+    """Deals drawn where the belief samples: enough to rank asks (P(yes) within about 0.01), 5x faster than 20,000."""
 
     def __init__(self, game: Game, player: int, hand: int, seed: int = 0) -> None:
         super().__init__(game, player, hand, seed)
-        self.belief = Belief(game, player, iter_cards(hand))
-        if inference.exact_is_practical(self.belief.tracker.model):  # the start is the hardest model
-            self.belief.method = "exact"
+        self.belief = Belief(game, player, iter_cards(hand), samples=self.SAMPLES, seed=seed)
 
     def choose(self, view: PlayerState) -> Event:
         fresh = self._new_events(view)
         for event in fresh[:-1]:  # the referee checked them: one consistency check (and posterior) at the end
-            self.belief.tracker.push(event)
+            self.belief.push_unchecked(event)
         if fresh:
             self.belief.push(fresh[-1])
         advice = advise(self.belief, thorough=False, seed=self.rng.randrange(1 << 30))

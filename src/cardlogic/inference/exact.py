@@ -309,7 +309,7 @@ def box_of(packed: PackedModel) -> tuple[np.ndarray, ...]:
     return _box(tuple(int(c) for c in packed.caps))
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=16)
 def _box(caps: tuple[int, ...]) -> tuple[np.ndarray, ...]:
     arrays = kernels.build_box(np.array(caps, np.int64))
     for array in arrays:
