@@ -45,11 +45,13 @@ def test_results_have_every_figure_and_target(results):
     assert {s["name"] for s in results["scenarios"]} == set(PLANS["smoke"].only)
     figures = results["figures"]
     assert set(figures) == {"baseline", "exact", "sampler", "accuracy", "csp", "rejection", "advice", "live",
-                            "cold_start", "memory", "literature_pkg"}
+                            "cold_start", "advise_command", "memory", "literature_pkg"}
     assert set(results["figure_seconds"]) == set(figures)
     names = {s["name"] for s in results["scenarios"]}
     for figure in ("exact", "sampler", "csp", "rejection"):
         assert {row["scenario"] for row in figures[figure]} == names
+    assert sorted((row["scenario"], row["view"]) for row in figures["exact"]) == sorted(
+        (name, view) for name in names for view in ("player", "spectator"))
     assert all(set(row["seconds"]) == STATS for row in figures["exact"] if row["status"] == "ok")
     assert all(row["deals_per_cpu_second"]["median"] > 0 for row in figures["sampler"])
     assert {row["status"] for row in figures["csp"]} <= {"ok", "gave up"}
@@ -58,7 +60,8 @@ def test_results_have_every_figure_and_target(results):
     assert figures["advice"]["status"] in ("ok", "not measured yet")
     assert figures["cold_start"]["cold_seconds"]["n"] >= 1 and figures["cold_start"]["warm_seconds"]["n"] >= 1
     assert [row["players"] for row in figures["live"]["rows"]] == [6]  # smoke keeps one 6-player scenario
-    assert len(results["targets"]) == 7
+    assert figures["advise_command"]["rows"] == []  # smoke keeps no 8-12 player scenario
+    assert len(results["targets"]) == 11
     for target in results["targets"]:
         assert target["met"] in (True, False, None)
         assert (target["ratio"] is None) == (target["met"] is None)

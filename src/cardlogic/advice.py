@@ -127,7 +127,9 @@ class Advice:
     worth holding back as stalemate breakers: a certain claim can be made at any
     later turn and lets the claimer hand the turn to a teammate, and the
     opponents cannot take its cards (they hold none of the set, so they cannot
-    ask for them).
+    ask for them). ``method`` says how the observer's belief answered
+    (``exact``, or ``sample``/``mcmc`` over ``samples`` deals where exact tables
+    do not fit; ``csp`` when asked for); see :attr:`stderr`.
     """
 
     observer: int
@@ -136,6 +138,17 @@ class Advice:
     claims: tuple[ClaimAdvice, ...]
     hold: tuple[int, ...]
     recommendation: Recommendation
+    method: str = "exact"
+    samples: int = 0
+
+    @property
+    def stderr(self) -> float:
+        """The largest standard error of a sampled probability, ``0.5 / sqrt(samples)`` (0 when exact).
+
+        For the ``mcmc`` chain this assumes independent draws; its thinned draws
+        measured within about 10% of that.
+        """
+        return 0.5 / math.sqrt(self.samples) if self.samples else 0.0
 
 
 # -- legal asks ------------------------------------------------------------------------------------------------------
@@ -408,13 +421,19 @@ def advise(belief: Belief, public: Belief | None = None, *, thorough: bool = Tru
     asks = tuple(ask_advice(belief, public if thorough else None)) if moving else ()
     if not moving:
         who = "nobody: the game is over" if public_state.is_over else f"{game.players[to_move]} is to move"
-        return Advice(observer, to_move, asks, claims, hold, Recommendation(None, f"wait: {who}"))
+        return Advice(observer, to_move, asks, claims, hold, Recommendation(None, f"wait: {who}"), *_how(belief))
     if not thorough and max((a.p_yes for a in asks), default=0.0) == 0.0:  # a claim may be needed: weigh every set
         claims = _claims(belief, True)
     recommendation = _recommend(belief, claims, asks, seed)
     if isinstance(recommendation.event, Claim):
         hold = tuple(index for index in hold if index != recommendation.event.set_index)
-    return Advice(observer, to_move, asks, claims, hold, recommendation)
+    return Advice(observer, to_move, asks, claims, hold, recommendation, *_how(belief))
+
+
+def _how(belief: Belief) -> tuple[str, int]:
+    """How the belief answers: its posterior's method and number of sampled deals."""
+    posterior = belief.posterior()
+    return posterior.method, posterior.samples
 
 
 def _claims(belief: Belief, thorough: bool) -> tuple[ClaimAdvice, ...]:

@@ -20,6 +20,7 @@ import importlib.util
 import inspect
 import os
 import platform
+import random
 import subprocess
 import sys
 import tempfile
@@ -39,6 +40,7 @@ from cardlogic.constraints import DealModel
 from cardlogic.inference import ExactBackend, InferenceError, SamplerBackend, exact_is_practical, pack
 from cardlogic.inference.rejection import RejectionSampler
 from cardlogic.inference.sampler import frequencies
+from cardlogic.literature import Record, State, write_record
 
 Tick = Callable[[str], None]
 
@@ -95,12 +97,21 @@ PLANS = {
 
 @dataclass
 class Case:
-    """A loaded scenario with its observer's belief and deal model."""
+    """A loaded scenario with its observer's belief and deal model, and a spectator's model of the same history."""
 
     scenario: Scenario
     belief: Belief
     model: DealModel
+    spectator: DealModel
     exact: np.ndarray | None = None
+
+    @classmethod
+    def load(cls, scenario: Scenario) -> Case:
+        belief = Belief.from_record(scenario.record)
+        public = Belief(scenario.record.game)
+        for event in belief.public.history:
+            public.push_unchecked(event)
+        return cls(scenario, belief, belief.tracker.model, public.tracker.model)
 
     @property
     def name(self) -> str:
@@ -121,19 +132,23 @@ def measure_baseline(plan: Plan, tick: Tick) -> dict[str, Any]:
 
 
 def measure_exact(cases: list[Case], plan: Plan, tick: Tick) -> list[dict[str, Any]]:
-    """Time of the exact marginals of every scenario where the exact tables are practical."""
+    """Time of the exact marginals of every scenario, from the player's and a spectator's view, where practical."""
     rows = []
     for case in cases:
-        packed = pack(case.model)
-        row: dict[str, Any] = {"scenario": case.name, "operations": float(packed.operations)}
-        if exact_is_practical(case.model):
-            backend = ExactBackend()
-            case.exact = backend.posterior(case.model).marginals
-            wall, _ = repeat(lambda b=backend, m=case.model: b.posterior(m), plan.repeats, warmup=0)
-            row.update(status="ok", seconds=summarize(wall))
-        else:
-            row.update(status="impractical", note="beyond auto's exact limit; the sampler's chain answers")
-        rows.append(row)
+        for view, model in (("player", case.model), ("spectator", case.spectator)):
+            packed = pack(model)
+            row: dict[str, Any] = {"scenario": case.name, "view": view, "operations": float(packed.operations),
+                                   "states": packed.box_size, "holders": len(packed.caps)}
+            if exact_is_practical(model):
+                backend = ExactBackend()
+                marginals = backend.posterior(model).marginals
+                if view == "player":
+                    case.exact = marginals
+                wall, _ = repeat(lambda b=backend, m=model: b.posterior(m), plan.repeats, warmup=0)
+                row.update(status="ok", seconds=summarize(wall))
+            else:
+                row.update(status="impractical", note="beyond auto's exact limit; the sampler's chain answers")
+            rows.append(row)
         tick(f"exact {case.name}")
     return rows
 
@@ -237,7 +252,7 @@ def advisor() -> Any | None:
 
 
 def measure_advice(cases: list[Case], plan: Plan, tick: Tick) -> dict[str, Any]:
-    """Warm latency of advice for the player to move (the scenario's observer) on 6-player records.
+    """Warm latency of advice for the player to move (the scenario's observer) on every record of 6 to 12 players.
 
     ``advise(belief)`` is the cost with the belief kept up to date (as ``cardlogic live`` does); the target uses
     it. ``advise_record(record)``, when the module has it, adds reading the history into the observer's and a
@@ -245,7 +260,7 @@ def measure_advice(cases: list[Case], plan: Plan, tick: Tick) -> dict[str, Any]:
     :mod:`cardlogic.advice` exists: then it reports ``not measured yet``.
     """
     module = advisor()
-    six = [c for c in cases if c.scenario.spec.players == 6]
+    six = [c for c in cases if c.scenario.spec.players >= 6]
     if module is None:
         tick("advice")
         return {"status": NOT_YET, "note": f"{ADVICE_MODULE}.advise does not exist yet"}
@@ -253,7 +268,7 @@ def measure_advice(cases: list[Case], plan: Plan, tick: Tick) -> dict[str, Any]:
     rows = []
     for case in six:
         record = case.scenario.record
-        row: dict[str, Any] = {"scenario": case.name}
+        row: dict[str, Any] = {"scenario": case.name, "players": case.scenario.spec.players}
         try:
             module.advise(Belief.from_record(record))  # warm-up
             times = []
@@ -378,6 +393,39 @@ def measure_cold_start(record: Path, warm_cache: Path, plan: Plan, tick: Tick) -
             "cold_peak_mb": _maybe(cold_memory), "warm_peak_mb": _maybe(warm_memory)}
 
 
+ADVISE_PLAYERS = (8, 10, 12)
+
+
+def measure_advise_command(cases: list[Case], warm_cache: Path, plan: Plan, tick: Tick) -> dict[str, Any]:
+    """``cardlogic advise RECORD --json`` end to end in a new process (warm numba cache), leak figures included.
+
+    At 8, 10 and 12 players: at the deal (the dealer's view of a seeded deal: the dealer asks first) and early
+    in the game (the stored ``early`` scenario, seen by the player to move). The same-run baseline is a process
+    that only imports cardlogic and loads its kernels.
+    """
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(warm_cache)}
+    imports = summarize([run_child([], env)[0] for _ in range(max(plan.warm_repeats, 1))])
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="advise-") as folder:
+        for players in ADVISE_PLAYERS:
+            early = next((c for c in cases if c.name == f"{players:02d}p-no-8s-early"), None)
+            if early is None:
+                continue
+            game = early.scenario.record.game
+            hands = State.deal(game, random.Random(players)).hands
+            dealer = game.dealer
+            deal = Path(folder) / f"{players:02d}p-deal.txt"
+            deal.write_text(write_record(Record(game, dealer, {dealer: hands[dealer]})))
+            for stage, path in (("deal", deal), ("early", early.scenario.path)):
+                times, memory = [], None
+                for _ in range(max(plan.warm_repeats, 1)):
+                    seconds, memory = run_child(["advise", "--json", str(path)], env)
+                    times.append(seconds)
+                rows.append({"players": players, "stage": stage, "seconds": summarize(times), "peak_mb": memory})
+                tick(f"advise command {players} players {stage}")
+    return {"imports_seconds": imports, "rows": rows}
+
+
 def _maybe(values: list[float | None]) -> dict[str, float | int] | None:
     return summarize([v for v in values if v is not None]) if all(v is not None for v in values) else None
 
@@ -473,9 +521,11 @@ def _work(plan: Plan, loaded: list[Scenario]) -> int:
     names = {s.name for s in loaded}
     accuracy = sum(1 for n in plan.accuracy_scenarios if n in names) * (len(plan.accuracy_sizes)
                                                                        + len(plan.chain_sizes))
-    advice = sum(1 for s in loaded if s.spec.players == 6) if advisor() else 1
+    advice = sum(1 for s in loaded if s.spec.players >= 6) if advisor() else 1
     live = len({s.spec.players for s in loaded if s.spec.players in LIVE_PLAYERS and s.spec.deck == "no-8s"})
-    return 5 * len(loaded) + 1 + accuracy + advice + live + max(plan.cold_repeats, 1) + plan.warm_repeats + 4 + 1
+    command = 2 * sum(1 for s in loaded if s.name in {f"{n:02d}p-no-8s-early" for n in ADVISE_PLAYERS})
+    return (5 * len(loaded) + 1 + accuracy + advice + live + command + max(plan.cold_repeats, 1) + plan.warm_repeats
+            + 4 + 1)
 
 
 def run_suite(scenarios: Path, plan: Plan, progress: bool = True) -> dict[str, Any]:
@@ -487,8 +537,7 @@ def run_suite(scenarios: Path, plan: Plan, progress: bool = True) -> dict[str, A
     with _Progress(progress, _work(plan, loaded)) as tick:
         cases = []
         for scenario in loaded:
-            belief = Belief.from_record(scenario.record)
-            cases.append(Case(scenario, belief, belief.tracker.model))
+            cases.append(Case.load(scenario))
             tick(f"load {scenario.name}")
         with tempfile.TemporaryDirectory(prefix="numba-warm-") as cache:
             warm_cache = Path(cache)
@@ -503,6 +552,7 @@ def run_suite(scenarios: Path, plan: Plan, progress: bool = True) -> dict[str, A
                 ("advice", lambda: measure_advice(cases, plan, tick)),
                 ("live", lambda: measure_live(cases, plan, tick)),
                 ("cold_start", lambda: measure_cold_start(middle.scenario.path, warm_cache, plan, tick)),
+                ("advise_command", lambda: measure_advise_command(cases, warm_cache, plan, tick)),
                 ("memory", lambda: measure_memory(cases, warm_cache, figures["cold_start"]["imports_mb"], plan, tick)),
                 ("literature_pkg", lambda: measure_literature_pkg(plan, tick)),
             ]

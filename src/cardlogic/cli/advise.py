@@ -13,6 +13,7 @@ from rich.table import Table
 
 from cardlogic.advice import Advice, AskAdvice, ClaimAdvice, advise_record
 from cardlogic.cli.common import RECORD_HELP, load_record, report, source_name
+from cardlogic.inference import InferenceError
 from cardlogic.literature import Ask, Claim, Game, Pass, RecordError
 
 
@@ -38,6 +39,9 @@ def run(args: argparse.Namespace) -> int:
         advice = advise_record(record)
     except RecordError as error:
         return report(args.record, error)
+    except InferenceError as error:
+        print(f"{source_name(args.record)}: {error}", file=sys.stderr)
+        return 1
     if args.json:
         json.dump(as_json(advice, record.game), sys.stdout)
         print()
@@ -74,6 +78,9 @@ def as_json(advice: Advice, game: Game) -> dict:
                     "certain": c.certain, "forced": c.forced} for c in advice.claims],
         "hold": [game.deck.sets[index].name for index in advice.hold],
         "recommendation": {**event_json(advice.recommendation.event, game), "reason": advice.recommendation.reason},
+        "method": advice.method,
+        "samples": advice.samples,
+        "stderr": advice.stderr,
     }
 
 
@@ -84,7 +91,17 @@ def print_advice(advice: Advice, game: Game, console: Console | None = None) -> 
     console.print(claims_table(advice, game, advice.claims, f"{name}'s claims"))
     if advice.asks:
         console.print(asks_table(game, advice.asks, f"{name}'s asks, best first"))
+    console.print(method_caption(advice))
     print_recommendation(advice, console)
+
+
+def method_caption(advice: Advice) -> str:
+    """How the numbers were worked out, with their error when sampled."""
+    if not advice.samples:
+        return f"{advice.method}: every probability is exact"
+    how = "an MCMC chain" if advice.method == "mcmc" else "exact uniform sampling"
+    return (f"sampled from {advice.samples:,} deals by {how} (exact tables would not fit): probabilities within "
+            f"about ±{2 * advice.stderr:.3f} (two standard errors)")
 
 
 def print_recommendation(advice: Advice, console: Console) -> None:
