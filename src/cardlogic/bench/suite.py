@@ -36,6 +36,7 @@ import numpy as np
 from cardlogic.belief import Belief
 from cardlogic.bench.scenarios import Scenario, load_scenarios
 from cardlogic.bench.timing import repeat, summarize
+from cardlogic.cards import iter_cards
 from cardlogic.constraints import DealModel
 from cardlogic.inference import ExactBackend, InferenceError, SamplerBackend, exact_is_practical, pack
 from cardlogic.inference.rejection import RejectionSampler
@@ -415,7 +416,7 @@ def measure_advise_command(cases: list[Case], warm_cache: Path, plan: Plan, tick
             hands = State.deal(game, random.Random(players)).hands
             dealer = game.dealer
             deal = Path(folder) / f"{players:02d}p-deal.txt"
-            deal.write_text(write_record(Record(game, dealer, {dealer: hands[dealer]})))
+            deal.write_text(write_record(Record(game, dealer, {dealer: tuple(iter_cards(hands[dealer]))})))
             for stage, path in (("deal", deal), ("early", early.scenario.path)):
                 times, memory = [], None
                 for _ in range(max(plan.warm_repeats, 1)):

@@ -47,13 +47,18 @@ def _stream(seed):
 
 
 @njit(cache=True, inline="always")
-def _unit(counter):
-    """A uniform float in [0, 1) from a SplitMix64 counter (advance the counter by ``_GOLDEN`` per draw)."""
+def _mix(counter):
+    """64 random bits from a SplitMix64 counter (advance the counter by ``_GOLDEN`` per draw)."""
     z = counter
     z = (z ^ (z >> np.uint64(30))) * _MIX1
     z = (z ^ (z >> np.uint64(27))) * _MIX2
-    z = z ^ (z >> np.uint64(31))
-    return np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, inline="always")
+def _unit(counter):
+    """A uniform float in [0, 1) from a SplitMix64 counter (advance the counter by ``_GOLDEN`` per draw)."""
+    return np.float64(_mix(counter) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @njit(cache=True)
@@ -614,10 +619,10 @@ def sample_mcmc(deal, allow, clause_cards, clause_holders, clause_start, card_cl
     may go to its new holder and every clause of the moved cards still holds.
     The proposal is symmetric, so the chain's stationary law is uniform over the
     deals it can reach: draws are asymptotically uniform, not exact, and
-    correlated (``thin`` moves apart after ``burn_in`` moves). Returns the holder
+    correlated (``thin`` moves apart after ``burn_in`` moves). Random numbers come from the SplitMix64
+    stream of ``seed``, as in :func:`sample_exact`. Returns the holder
     of every card per deal (``count x n``).
     """
-    np.random.seed(seed)
     n = deal.shape[0]
     deal = deal.copy()
     out = np.empty((count, n), np.int8)
@@ -625,16 +630,20 @@ def sample_mcmc(deal, allow, clause_cards, clause_holders, clause_start, card_cl
         for i in range(count):
             out[i, :] = deal
         return out
-    steps = burn_in + count * thin
+    rng = _stream(seed)
     i = 0
-    for step in range(steps):
-        a = np.random.randint(0, n)
-        b = np.random.randint(0, n)
+    wait = burn_in + thin  # moves until the next draw is kept
+    for _ in range(burn_in + count * thin):
+        # One SplitMix64 word picks the cards (24, 24 and 15 bits, by multiply-shift) and the kind of move.
+        rng += _GOLDEN
+        z = _mix(rng)
+        a = np.int64(((z & np.uint64(0xFFFFFF)) * np.uint64(n)) >> np.uint64(24))
+        b = np.int64((((z >> np.uint64(24)) & np.uint64(0xFFFFFF)) * np.uint64(n)) >> np.uint64(24))
         ha = deal[a]
         hb = deal[b]
         if ha != hb:
-            if n >= 3 and np.random.random() < 0.5:
-                c = np.random.randint(0, n)
+            if n >= 3 and (z >> np.uint64(48)) & np.uint64(1):
+                c = np.int64(((z >> np.uint64(49)) * np.uint64(n)) >> np.uint64(15))
                 hc = deal[c]
                 # a -> hb, b -> hc, c -> ha
                 if hc != ha and hc != hb and (allow[a] >> hb) & 1 and (allow[b] >> hc) & 1 and (allow[c] >> ha) & 1:
@@ -659,9 +668,11 @@ def sample_mcmc(deal, allow, clause_cards, clause_holders, clause_start, card_cl
                                          card_clause_start, b)):
                     deal[a] = ha
                     deal[b] = hb
-        if step >= burn_in and (step - burn_in) % thin == thin - 1:
+        wait -= 1
+        if wait == 0:
             out[i, :] = deal
             i += 1
+            wait = thin
     return out
 
 
