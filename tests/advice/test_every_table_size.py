@@ -1,0 +1,104 @@
+"""Exact answers at the deal for every table size, and advice that falls back to sampling where exact tables cannot fit.
+
+The deal: nothing has been learned, so every holder is like every other and the exact backend counts them as one
+(see :func:`cardlogic.inference.exact.pack`); the counts have closed forms. Early in a 12-player game every player
+has been told apart and the spectator's exact tables would need about 10 GB: advice, the advisor bot and
+``cardlogic advise`` answer from sampled deals instead and say so, with their standard error.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from cardlogic.advice import advise, advise_record, legal_asks
+from cardlogic.belief import Belief
+from cardlogic.bots import AdvisorBot
+from cardlogic.cli import main
+from cardlogic.inference import ExactBackend, InferenceError, exact_is_practical
+from cardlogic.literature import Ask, read_record
+
+NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou")
+SCENARIOS = Path(__file__).resolve().parents[2] / "benchmarks" / "scenarios"
+TWELVE_EARLY = SCENARIOS / "12p-no-8s-early.txt"
+
+
+def belief_json(tmp_path, capsys, text: str) -> dict:
+    path = tmp_path / "deal.txt"
+    path.write_text(text)
+    assert main(["belief", "--method", "exact", "--json", str(path)]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("players", [4, 6, 8, 12])  # the table sizes where 48 cards split evenly
+def test_the_deal_in_closed_form_for_a_spectator_and_a_player(tmp_path, capsys, players):
+    size = 48 // players
+    setup = f"Players: {' '.join(NAMES[:players])}\nDeck: no-8s\nDealer: {NAMES[players - 1]}\n"
+    spectator = belief_json(tmp_path, capsys, setup)
+    assert spectator["method"] == "exact"
+    assert int(spectator["deals"]) == math.factorial(48) // math.factorial(size) ** players
+    assert all(p == pytest.approx(1 / players, rel=1e-12) for row in spectator["cards"].values() for p in row.values())
+    hand = " ".join(list(spectator["cards"])[:size])  # any hand of the right size
+    player = belief_json(tmp_path, capsys, setup + f"Me: Ann\nHand Ann: {hand}\n")
+    assert int(player["deals"]) == math.factorial(48 - size) // math.factorial(size) ** (players - 1)
+    for card, row in player["cards"].items():
+        if card in hand.split():
+            assert row["Ann"] == 1.0
+        else:
+            assert row["Ann"] == 0.0
+            assert all(row[name] == pytest.approx(1 / (players - 1), rel=1e-12) for name in NAMES[1:players])
+
+
+@pytest.fixture(scope="module")
+def twelve() -> tuple[Belief, Belief]:
+    """The player to move early in a 12-player game, and a spectator of the same history."""
+    record = read_record(TWELVE_EARLY.read_text())
+    belief = Belief.from_record(record)
+    public = Belief(record.game)
+    for event in belief.public.history:
+        public.push_unchecked(event)
+    return belief, public
+
+
+def test_exact_tables_truly_do_not_fit_early_in_a_twelve_player_game(twelve):
+    belief, public = twelve
+    assert not exact_is_practical(belief.tracker.model) and not exact_is_practical(public.tracker.model)
+    with pytest.raises(InferenceError, match="GB"):
+        ExactBackend().posterior(public.tracker.model)
+
+
+def test_advice_falls_back_to_sampling_and_states_its_error(twelve):
+    belief, public = twelve
+    advice = advise(belief, public)
+    assert advice.method == "mcmc" and advice.samples == belief.samples
+    assert advice.stderr == pytest.approx(0.5 / math.sqrt(belief.samples))
+    assert advice.to_move == belief.observer and advice.asks and isinstance(advice.recommendation.event, Ask)
+    assert all(0.0 <= a.p_yes <= 1.0 and a.leak_bits is not None for a in advice.asks)
+    # The sampled P(yes) of each ask is the belief's sampled marginal: the share of deals with the card there.
+    table = dict(zip(belief.marginals().cards, belief.marginals().probabilities))
+    assert all(a.p_yes == pytest.approx(table[a.card][a.target]) for a in advice.asks)
+
+
+def test_cardlogic_advise_says_it_sampled(capsys):
+    assert main(["advise", str(TWELVE_EARLY)]) == 0
+    out = capsys.readouterr().out
+    assert "sampled from 20,000 deals by an MCMC chain" in out and "Recommendation:" in out
+    assert main(["advise", "--json", str(TWELVE_EARLY)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["method"] == "mcmc" and data["samples"] == 20_000 and 0 < data["stderr"] < 0.01
+    expected = advise_record(read_record(TWELVE_EARLY.read_text())).recommendation
+    assert data["recommendation"]["reason"] == expected.reason  # sampled from a fixed seed: reproducible
+
+
+def test_the_advisor_bot_plays_a_legal_ask_from_sampled_deals():
+    record = read_record(TWELVE_EARLY.read_text())
+    observer = record.observer
+    view = Belief.from_record(record).tracker.position
+    bot = AdvisorBot(record.game, observer, sum(1 << card for card in record.hands[observer]), seed=3)
+    event = bot.choose(view)
+    assert bot.belief.resolved_method == "sample" and bot.belief.posterior().samples == AdvisorBot.SAMPLES
+    assert isinstance(event, Ask)
+    assert (event.asker, event.target, event.card) in {(a.asker, a.target, a.card) for a in legal_asks(view)}
