@@ -304,7 +304,7 @@ def leak_table(public: Belief, asker: int, cards: Iterable[int]) -> dict[Card, f
                                  + [{c: nowhere for c in game.deck.sets[index].cards} for index in sets])
         lacks_set = dict(zip(sets, chances[len(cards):]))
         qs = [lacks - lacks_set[game.deck.set_index_of(card)] for card, lacks in zip(cards, chances)]
-    return {card: -math.log2(q) if q > 1e-15 else math.inf for card, q in zip(cards, qs)}
+    return {card: max(0.0, -math.log2(q)) if q > 1e-15 else math.inf for card, q in zip(cards, qs)}
 
 
 def _current_table(belief: Belief) -> dict[Card, np.ndarray]:
