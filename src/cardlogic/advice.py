@@ -46,6 +46,10 @@ RISKY_CLAIM = 0.8
 """An uncertain claim is made when P(correct) reaches this and the opponents could still take its cards."""
 COMPLETION = 8.0
 """Weight of the chance to gather the asked card's whole set in an ask's value."""
+LEAK_MAX_OPERATIONS = 1e7
+"""The largest exact pass (about 0.1 s) for the spectator's belief behind the leak figures; beyond it, sampled deals."""
+LEAK_SAMPLES = 5000
+"""Deals sampled for the leak figures where the spectator's belief samples (q within about 0.014)."""
 DANGER = 1.0
 """Weight of the known cards a no hands the target the chance to ask back, in an ask's value."""
 
@@ -533,10 +537,20 @@ def advise_record(record: Record, **options) -> Advice:
     if record.observer is None:
         raise ValueError("advice needs a player's view: the record names no Me player")
     belief = Belief.from_record(record, **options)
-    public = Belief(record.game)
-    for event in belief.tracker.public.history:
-        public.tracker.push(event)
-    return advise(belief, public)
+    return advise(belief, spectator(belief))
+
+
+def spectator(belief: Belief) -> Belief:
+    """A spectator's belief over ``belief``'s history, for the leak figures of :func:`advise`.
+
+    Exact while one pass takes at most :data:`LEAK_MAX_OPERATIONS` transitions, else :data:`LEAK_SAMPLES` sampled
+    deals: the leak figures are a side note, not worth a second of exact work for a spectator early in an 8-player
+    game.
+    """
+    public = Belief(belief.game, max_operations=LEAK_MAX_OPERATIONS, samples=LEAK_SAMPLES, seed=belief.seed)
+    for event in belief.public.history:
+        public.push_unchecked(event)
+    return public
 
 
 def _observer(belief: Belief) -> int:
@@ -546,4 +560,5 @@ def _observer(belief: Belief) -> int:
 
 
 __all__ = ["Advice", "AskAdvice", "ClaimAdvice", "Recommendation", "advise", "advise_record", "ask_advice",
-           "claim_advice", "entropy_bits", "leak_bits", "leak_table", "legal_asks", "prospects", "team_chances"]
+           "claim_advice", "entropy_bits", "leak_bits", "leak_table", "legal_asks", "prospects", "spectator",
+           "team_chances"]

@@ -57,15 +57,18 @@ class Belief:
     """What an observer knows about the hidden cards, with inference on demand.
 
     ``method`` is ``auto`` (exact where practical, else sampling), ``exact``,
-    ``sample`` or ``csp``; ``samples`` and ``seed`` configure sampling.
+    ``sample`` or ``csp``; ``samples`` and ``seed`` configure sampling;
+    ``max_operations`` is the largest exact pass ``auto`` takes on (see
+    :func:`~cardlogic.inference.exact_is_practical`).
     """
 
     def __init__(self, game: Game, observer: int | None = None, hand: Iterable[int] = (), *, method: str = "auto",
-                 samples: int = 20000, seed: int = 0) -> None:
+                 samples: int = 20000, seed: int = 0, max_operations: float = inference.AUTO_MAX_OPERATIONS) -> None:
         if method not in inference.METHODS:
             raise ValueError(f"unknown inference method {method!r}; expected one of {', '.join(inference.METHODS)}")
         self.tracker = LiteratureTracker(game, observer, hand)
         self.method, self.samples, self.seed = method, samples, seed
+        self.max_operations = max_operations
         self._forget()
 
     def _forget(self) -> None:
@@ -172,7 +175,7 @@ class Belief:
     def resolved_method(self) -> str:
         """The method that answers now: ``exact``, ``sample`` or ``csp`` (``auto`` is exact where practical)."""
         if self._resolved is None:
-            practical = self.method == "auto" and inference.exact_is_practical(self.tracker.model)
+            practical = self.method == "auto" and inference.exact_is_practical(self.tracker.model, self.max_operations)
             self._resolved = "exact" if practical else "sample" if self.method == "auto" else self.method
         return self._resolved
 
@@ -196,7 +199,8 @@ class Belief:
         """
         try:
             model = self.tracker.model
-            if self.resolved_method == "sample" and self._deals is None and not inference.exact_is_practical(model):
+            if (self.resolved_method == "sample" and self._deals is None
+                    and not inference.exact_is_practical(model, self.max_operations)):
                 starting_deal(pack(model), self.seed)  # drawing every sample only to learn this would be slow
             else:
                 self.posterior()
@@ -371,7 +375,8 @@ class Belief:
     def _drawn(self) -> tuple[np.ndarray, str]:
         """The sampled deals of this state (dealt holders, model card order) and how they were drawn, cached."""
         if self._deals is None:
-            self._deals = SamplerBackend(self.samples, self.seed).draw(self.tracker.model, self.samples, self.seed)
+            sampler = SamplerBackend(self.samples, self.seed, max_operations=self.max_operations)
+            self._deals = sampler.draw(self.tracker.model, self.samples, self.seed)
         return self._deals
 
     def _current_deals(self, deals: np.ndarray) -> np.ndarray:

@@ -459,6 +459,7 @@ class ExactBackend:
         for restriction, (first, stop) in zip(restrictions, packed.segment_bounds):
             choices, nchoices = packed.choices.copy(), packed.nchoices.copy()
             possible = True
+            narrowed: list[tuple[int, list[int]]] = []
             for card, mask in restriction.items():
                 known = int(packed.template[column[card]])
                 if known >= 0:
@@ -468,8 +469,13 @@ class ExactBackend:
                 options = [j for j in packed.choices[k, :packed.nchoices[k]] if mask >> firsts[j] & 1]
                 choices[k, :len(options)] = options
                 nchoices[k] = len(options)
+                narrowed.append((k, options))
             if not possible:
                 result.append(0.0)
+                continue
+            if len(narrowed) <= 1:  # one free card: its marginals answer, no walk needed
+                k, options = narrowed[0] if narrowed else (0, None)
+                result.append(1.0 if options is None else float(tables.raw_marginals[k, options].sum()) / tables.paths)
                 continue
             mass = kernels.segment_mass(*tables.box, packed.offsets, packed.widths, choices, nchoices, packed.sat,
                                         packed.last, packed.full, tables.forward, tables.backward, first, stop)

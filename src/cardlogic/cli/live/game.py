@@ -11,7 +11,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardlogic.advice import Advice, advise
+from cardlogic.advice import Advice, advise, spectator
 from cardlogic.belief import Belief, Fact
 from cardlogic.literature import Event, Game, PublicState, Record, write_record
 
@@ -49,9 +49,7 @@ class LiveGame:
         self.belief = Belief.from_record(record, method=method, samples=samples, seed=seed)
         self.spectator: Belief | None = None
         if record.observer is not None:
-            self.spectator = Belief(record.game)
-            for event in self.belief.public.history:
-                self.spectator.push_unchecked(event)
+            self.spectator = spectator(self.belief)
         self.autosave = autosave
         self._certain = self._held_for_sure()
 
