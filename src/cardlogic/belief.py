@@ -58,12 +58,12 @@ class Belief:
 
     ``method`` is ``auto`` (exact where practical, else sampling), ``exact``,
     ``sample`` or ``csp``; ``samples`` and ``seed`` configure sampling;
-    ``max_operations`` is the largest exact pass ``auto`` takes on (see
-    :func:`~cardlogic.inference.exact_is_practical`).
+    ``max_operations`` is the largest exact pass ``auto`` takes on (None: the
+    default of :func:`~cardlogic.inference.exact_is_practical`).
     """
 
     def __init__(self, game: Game, observer: int | None = None, hand: Iterable[int] = (), *, method: str = "auto",
-                 samples: int = 20000, seed: int = 0, max_operations: float = inference.AUTO_MAX_OPERATIONS) -> None:
+                 samples: int = 20000, seed: int = 0, max_operations: float | None = None) -> None:
         if method not in inference.METHODS:
             raise ValueError(f"unknown inference method {method!r}; expected one of {', '.join(inference.METHODS)}")
         self.tracker = LiteratureTracker(game, observer, hand)
@@ -375,7 +375,8 @@ class Belief:
     def _drawn(self) -> tuple[np.ndarray, str]:
         """The sampled deals of this state (dealt holders, model card order) and how they were drawn, cached."""
         if self._deals is None:
-            sampler = SamplerBackend(self.samples, self.seed, max_operations=self.max_operations)
+            limit = inference.AUTO_MAX_OPERATIONS if self.max_operations is None else self.max_operations
+            sampler = SamplerBackend(self.samples, self.seed, max_operations=limit)
             self._deals = sampler.draw(self.tracker.model, self.samples, self.seed)
         return self._deals
 

@@ -41,11 +41,12 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def exact_is_practical(model: DealModel, max_operations: float = AUTO_MAX_OPERATIONS) -> bool:
-    """Whether exact inference on ``model`` takes at most ``max_operations`` transitions a pass (by default about
-    a second) and a gigabyte."""
+def exact_is_practical(model: DealModel, max_operations: float | None = None) -> bool:
+    """Whether exact inference on ``model`` takes at most ``max_operations`` transitions a pass (None:
+    :data:`AUTO_MAX_OPERATIONS`, about a second) and a gigabyte."""
     packed = pack(model)
-    return packed.empty or (packed.operations <= max_operations and packed.memory() <= AUTO_MAX_BYTES)
+    limit = AUTO_MAX_OPERATIONS if max_operations is None else max_operations
+    return packed.empty or (packed.operations <= limit and packed.memory() <= AUTO_MAX_BYTES)
 
 
 def backend(model: DealModel, method: str = "auto", samples: int = 20_000, seed: int = 0) -> Backend:
