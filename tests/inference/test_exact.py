@@ -63,26 +63,28 @@ def test_exact_matches_brute_force(model: DealModel, data: st.DataObject) -> Non
         with pytest.raises(InconsistentError):
             EXACT.joint(model, {})
         return
+    chosen = data.draw(st.lists(st.sampled_from(model.cards), max_size=3, unique=True))
+    placements = {card: data.draw(st.integers(0, len(model.holders) - 1)) for card in chosen}
+    hits = sum(all(deal[c] == h for c, h in placements.items()) for deal in deals)
+    assert abs(EXACT.joint(model, placements) - hits / len(deals)) < 1e-12
+    assert_every_answer_matches(model, deals, chosen, data)
+
+
+def assert_every_answer_matches(model: DealModel, deals: list[dict[int, int]], chosen: list[int],
+                                data: st.DataObject) -> None:
+    """Count, marginals, the joint placements of ``chosen`` and random chances against the enumerated ``deals``."""
     posterior = EXACT.posterior(model)
     assert posterior.count == len(deals)
     assert posterior.cards == model.cards and posterior.holders == model.holders
     expected = brute_force_marginals(model, deals)
     assert np.abs(posterior.marginals - expected).max() < 1e-12
     assert ((posterior.marginals == 0) == (expected == 0)).all()  # impossibility is exact
-    chosen = data.draw(st.lists(st.sampled_from(model.cards), max_size=3, unique=True))
-    placements = {card: data.draw(st.integers(0, len(model.holders) - 1)) for card in chosen}
-    hits = sum(all(deal[c] == h for c, h in placements.items()) for deal in deals)
-    assert abs(EXACT.joint(model, placements) - hits / len(deals)) < 1e-12
     rows, probabilities = EXACT.placements(model, chosen)
     frequencies = collections.Counter(tuple(deal[c] for c in chosen) for deal in deals)
     assert {tuple(row): p for row, p in zip(rows.tolist(), probabilities)}.keys() == frequencies.keys()
     for row, p in zip(rows.tolist(), probabilities):
         assert abs(p - frequencies[tuple(row)] / len(deals)) < 1e-12
-    assert_chances_match(model, deals, data)
-
-
-def assert_chances_match(model: DealModel, deals: list[dict[int, int]], data: st.DataObject) -> None:
-    """Several restrictions at once (cards to holder masks, some sharing cards) against the enumeration."""
+    # Several restrictions at once (cards to holder masks, some sharing cards).
     every = (1 << len(model.holders)) - 1
     restriction = st.dictionaries(st.sampled_from(model.cards), st.integers(0, every), max_size=4)
     restrictions = data.draw(st.lists(restriction, min_size=1, max_size=4))
@@ -218,19 +220,9 @@ def models_with_alike_holders(draw: st.DrawFn) -> DealModel:
 def test_grouped_holders_match_brute_force(model: DealModel, data: st.DataObject) -> None:
     deals = consistent_deals(model)
     assert EXACT.count(model) == len(deals)
-    if not deals:
-        return
-    posterior = EXACT.posterior(model)
-    expected = brute_force_marginals(model, deals)
-    assert np.abs(posterior.marginals - expected).max() < 1e-12
-    assert ((posterior.marginals == 0) == (expected == 0)).all()
-    chosen = data.draw(st.lists(st.sampled_from(model.cards), min_size=1, max_size=3, unique=True))
-    rows, probabilities = EXACT.placements(model, chosen)
-    frequencies = collections.Counter(tuple(deal[c] for c in chosen) for deal in deals)
-    assert {tuple(row): p for row, p in zip(rows.tolist(), probabilities)}.keys() == frequencies.keys()
-    for row, p in zip(rows.tolist(), probabilities):
-        assert abs(p - frequencies[tuple(row)] / len(deals)) < 1e-12
-    assert_chances_match(model, deals, data)
+    if deals:
+        chosen = data.draw(st.lists(st.sampled_from(model.cards), min_size=1, max_size=3, unique=True))
+        assert_every_answer_matches(model, deals, chosen, data)
 
 
 def test_clause_order_does_not_change_counts() -> None:
