@@ -340,7 +340,10 @@ class Belief:
             narrowed = model.copy()
             for card, player in fixed.items():
                 narrowed.place(card, player)
-            dealt = inference.infer(narrowed, self.resolved_method).marginals
+            if self.resolved_method == "exact":
+                dealt = inference.ExactBackend().marginals(narrowed)
+            else:
+                dealt = inference.infer(narrowed, self.resolved_method).marginals
         return dict(zip(self.tracker.in_play(), self._current(dealt)))
 
     def certain(self) -> list[Fact]:

@@ -390,6 +390,10 @@ class ExactBackend:
         marginals = tables.marginals()
         return Posterior(self.name, model.holders, model.cards, marginals, count=tables.count)
 
+    def marginals(self, model: DealModel) -> np.ndarray:
+        """P(card dealt to holder), model cards x holders, without the exact count (faster than :meth:`posterior`)."""
+        return self._tables(model, backward=True, exact_count=False).marginals()
+
     def count(self, model: DealModel) -> int:
         """The exact number of consistent deals (0 for an inconsistent model)."""
         return int(self._tables(model, backward=False, exact_count=True).count)
