@@ -27,7 +27,9 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -275,7 +277,10 @@ def ask_advice(belief: Belief, public: Belief | None = None, lookahead: int = 4)
         return p * (secured + COMPLETION * worth * gather + following) - (1.0 - p) * DANGER * danger[ask.target]
 
     ranked = sorted(first, key=lambda item: -value(item[0], item[1], item[0]))
-    second = {ask: _best_next(belief, ask) for p, ask in ranked[:lookahead] if p > 0.0}
+    hopeful = [ask for p, ask in ranked[:lookahead] if p > 0.0]
+    with ThreadPoolExecutor(max_workers=max(1, min(len(hopeful), os.cpu_count() or 1))) as pool:
+        after_yes = list(pool.map(lambda ask: _table_after_yes(belief, ask), hopeful))  # kernels release the GIL
+    second = {ask: _best_next(belief, ask, table) for ask, table in zip(hopeful, after_yes)}
     leaks = leak_table(public, view.player, {ask.card for ask in asks}) if public is not None else {}
     advice = [AskAdvice(ask.target, ask.card, p, entropy_bits(p), leaks.get(ask.card), value(p, ask, second.get(ask, p)))
               for p, ask in first]
@@ -354,13 +359,21 @@ def _danger(belief: Belief, table: dict[Card, np.ndarray], target: int) -> float
     return total
 
 
-def _best_next(belief: Belief, ask: Ask) -> float:
-    """The best P(yes) of the asker's next ask after ``ask`` is answered yes."""
+def _table_after_yes(belief: Belief, ask: Ask) -> dict[Card, np.ndarray] | None:
+    """P(card is held by player now) after ``ask`` is answered yes (the card then with the asker); None if it cannot be."""
     try:
         table = belief.given({ask.card: ask.target})
     except InconsistentError:
+        return None
+    table[ask.card] = np.eye(len(belief.game.players))[ask.asker]
+    return table
+
+
+def _best_next(belief: Belief, ask: Ask, table: dict[Card, np.ndarray] | None) -> float:
+    """The best P(yes) of the asker's next ask after ``ask`` is answered yes, from ``table`` (see
+    :func:`_table_after_yes`)."""
+    if table is None:
         return 0.0
-    table[ask.card] = np.eye(len(belief.game.players))[ask.asker]  # the card moves to the asker
     view = belief.tracker.position
     assert isinstance(view, PlayerState)
     view.push(Ask(ask.asker, ask.target, ask.card, True))

@@ -418,6 +418,7 @@ def measure_advise_command(cases: list[Case], warm_cache: Path, plan: Plan, tick
             deal = Path(folder) / f"{players:02d}p-deal.txt"
             deal.write_text(write_record(Record(game, dealer, {dealer: tuple(iter_cards(hands[dealer]))})))
             for stage, path in (("deal", deal), ("early", early.scenario.path)):
+                run_child(["advise", "--json", str(path)], env)  # compiles what advice needs beyond `belief`
                 times, memory = [], None
                 for _ in range(max(plan.warm_repeats, 1)):
                     seconds, memory = run_child(["advise", "--json", str(path)], env)

@@ -23,7 +23,8 @@ Per card ``k`` (arrays of length ``n``; holder arrays of shape ``(n, H)``):
 * ``last[k]``: card ``k`` ends its block; ``full[k]``: every bit of its block.
 
 The edge rule (room left, clause bits, block end) is written out in each table
-kernel: factored into an inlined helper it measured four times slower.
+kernel: factored into an inlined helper it measured four times slower. The
+table kernels release the GIL, so several tables can be built in threads.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ def _unit(counter):
     return np.float64(_mix(counter) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def build_box(caps):
     """Layer bookkeeping of the box ``prod(caps + 1)``.
 
@@ -115,7 +116,7 @@ def build_box(caps):
     return strides, rank, room, order, layer_start
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def forward(strides, rank, room, order, layer_start, offsets, widths, choices, nchoices, sat, last, full, limbs):
     """Forward table: the number of ways to reach each (state, bits) of every step.
 
@@ -156,7 +157,7 @@ def segment_mass(strides, rank, room, order, layer_start, offsets, widths, choic
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _propagate(table, exact, limbs, base, first, stop, strides, rank, room, order, layer_start, offsets, widths,
                choices, nchoices, sat, last, full):
     """Push the values of steps ``first..stop-1`` on to the next step, in place; step ``k`` lives at ``offsets[k] - base``."""
@@ -238,7 +239,7 @@ def closing_placements(strides, rank, caps, choices, nchoices, sat, last, full, 
     return holders, weights
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def backward(strides, rank, room, order, layer_start, offsets, widths, choices, nchoices, sat, last, full, fwd):
     """Backward table (completions from each (state, bits) to the end) and unnormalised marginals.
 
