@@ -435,8 +435,15 @@ class ExactBackend:
             else:
                 rows[:, i] = packed.template[column]
         keep = weights > 0
-        distinct, inverse = np.unique(rows[keep], axis=0, return_inverse=True)
-        return distinct, np.bincount(inverse.ravel(), weights[keep], len(distinct)) / tables.paths
+        rows, weights = rows[keep], weights[keep]
+        base = len(model.holders)
+        if len(cards) * math.log2(max(base, 2)) < 62:  # a row as one integer, first card most significant: fast
+            keys = rows @ (base ** np.arange(len(cards) - 1, -1, -1, dtype=np.int64))
+            _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+            distinct = rows[first]
+        else:
+            distinct, inverse = np.unique(rows, axis=0, return_inverse=True)
+        return distinct, np.bincount(inverse.ravel(), weights, len(distinct)) / tables.paths
 
     def chances(self, model: DealModel, restrictions: Sequence[Mapping[int, int]]) -> list[float]:
         """P(every card of ``restrictions[i]`` was dealt to a holder in its bitmask), for each ``i``.
