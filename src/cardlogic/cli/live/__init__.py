@@ -3,7 +3,7 @@
 The record gives the set-up and any events so far; without one the set-up is
 asked for, one question at a time. Each line typed is then an event (record
 notation, or the short form ``bob ann 5s +`` of an ask) or a command (see
-:data:`~cardlogic.cli.live.session.HELP`). Every accepted event is written to
+:data:`~cardlogic.cli.live.notation.HELP`). Every accepted event is written to
 the autosave file, a complete record, before the next line is read; a refused
 line is reported as ``<input>:N: message`` and changes nothing.
 """
@@ -16,14 +16,15 @@ import re
 import sys
 import textwrap
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cardlogic.cli.common import at_least, load_record
-from cardlogic.cli.live.console import SlowNotice, TypedLines, WordCompleter
-from cardlogic.cli.live.game import LiveGame
-from cardlogic.cli.live.session import HELP, LiveSession
-from cardlogic.cli.live.setup import ask_setup
+from cardlogic.cli.live.notation import HELP
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Record, RecordError
+
+if TYPE_CHECKING:
+    from cardlogic.cli.live.session import LiveSession
 
 INTRODUCTION = ("Follow a game as it is played: start from RECORD (set-up and any events so far), or answer the set-up "
                 "questions, then type one event or command a line. Every accepted event is autosaved before the next "
@@ -49,6 +50,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # prompt_toolkit (about 0.2 s to import) is loaded for live only, not for every command.
+    from cardlogic.cli.live.console import SlowNotice, TypedLines, WordCompleter
+    from cardlogic.cli.live.game import LiveGame
+    from cardlogic.cli.live.session import LiveSession
+    from cardlogic.cli.live.setup import ask_setup
+
     session: LiveSession | None = None
     lines = TypedLines(WordCompleter(lambda: session.completions() if session else ()))
     if args.record is None:
