@@ -99,6 +99,11 @@ class PackedModel:
         return bound.bit_length() // kernels.LIMB_BITS + 1
 
     @property
+    def leaders(self) -> tuple[int, ...]:
+        """The first model holder of each local holder's group: what a holder mask says of the group."""
+        return tuple(group[0] for group in self.groups)
+
+    @property
     def arrangements(self) -> int:
         """Deals of the model per deal of the packed one: the ways to share each group's cards among its members."""
         ways = 1
@@ -178,46 +183,26 @@ def pack(model: DealModel, closing: Iterable[int] = (), segments: Sequence[Itera
     clauses = [{card: to_local(mask) for card, mask in pairs.items()} for pairs in clauses]
 
     # Blocks: connected components of free cards sharing a clause.
-    parent = {card: card for card in free}
-
-    def root(card: Card) -> Card:
-        while parent[card] != card:
-            parent[card] = parent[parent[card]]
-            card = parent[card]
-        return card
-
-    for pairs in clauses:
-        first, *rest = pairs
-        for card in rest:
-            parent[root(card)] = root(first)
+    root = _components(free, clauses)
     members: dict[Card, list[Card]] = {}
     for card in free:
-        members.setdefault(root(card), []).append(card)
+        members.setdefault(root[card], []).append(card)
     block_clauses: dict[Card, list[dict[Card, int]]] = {r: [] for r in members}
     for pairs in clauses:
-        block_clauses[root(next(iter(pairs)))].append(pairs)
+        block_clauses[root[next(iter(pairs))]].append(pairs)
     if any(len(cl) > MAX_CLAUSE_BITS for cl in block_clauses.values()):
         raise InferenceError(f"a block carries more than {MAX_CLAUSE_BITS} clauses")
     # Units of blocks kept together: each segment's blocks (merged where segments share one).
-    unit = {r: r for r in members}
-
-    def unit_of(r: Card) -> Card:
-        while unit[r] != r:
-            r = unit[r]
-        return r
-
-    segment_roots = [{root(card) for card in cards_ if card in parent} for cards_ in segments]
-    for roots in segment_roots:
-        first_root, *rest_roots = roots or [None]
-        for r in rest_roots:
-            unit[unit_of(r)] = unit_of(first_root)
+    segment_roots = [{root[card] for card in cards_ if card in root} for cards_ in segments]
+    unit = _components(members, segment_roots)
     units: dict[Card, list[Card]] = {}
     for r in members:
-        units.setdefault(unit_of(r), []).append(r)
+        units.setdefault(unit[r], []).append(r)
     # Layers are narrowest at both ends of the order: put the units with most clauses there.
-    closing_roots = {root(card) for card in closing if card in parent}
+    closing_roots = {root[card] for card in closing if card in root}
     ranked = sorted((u for u in units if not closing_roots & set(units[u])),
-                    key=lambda u: (-sum(len(block_clauses[r]) for r in units[u]), min(min(members[r]) for r in units[u])))
+                    key=lambda u: (-sum(len(block_clauses[r]) for r in units[u]),
+                                   min(min(members[r]) for r in units[u])))
     front, back = ranked[0::2], ranked[1::2]
     block_order = [r for u in front + back[::-1] for r in units[u]]
     block_order += sorted(closing_roots, key=lambda r: min(members[r]))
@@ -267,11 +252,11 @@ def pack(model: DealModel, closing: Iterable[int] = (), segments: Sequence[Itera
         clause_start.append(len(clause_cards))
     card_clause_start = np.cumsum([0] + [len(qs) for qs in by_card])
 
-    segment_bounds = []
-    for roots in segment_roots:
-        spans = [(block_start[r], block_start[r] + len(members[r])) for r in units.get(unit_of(next(iter(roots))), [])
-                 ] if roots else []
-        segment_bounds.append((min(a for a, _ in spans), max(b for _, b in spans)) if spans else (0, 0))
+    unit_span: dict[Card, tuple[int, int]] = {}
+    for r, start in block_start.items():
+        low, high = unit_span.get(unit[r], (start, start))
+        unit_span[unit[r]] = (min(low, start), max(high, start + len(members[r])))
+    segment_bounds = [unit_span[unit[next(iter(roots))]] if roots else (0, 0) for roots in segment_roots]
 
     cap_arr = np.array([sum(caps[h] for h in group) for group in groups], np.int64)
     layer_sizes = np.ones(1, np.int64)
@@ -294,12 +279,30 @@ def pack(model: DealModel, closing: Iterable[int] = (), segments: Sequence[Itera
         card_clause_start=np.asarray(card_clause_start, np.int64), empty=empty)
 
 
+def _components(items: Iterable[Card], links: Iterable[Iterable[Card]]) -> dict[Card, Card]:
+    """Each of ``items`` mapped to one representative of its component, items being joined by sharing a link."""
+    parent = {item: item for item in items}
+
+    def find(item: Card) -> Card:
+        while parent[item] != item:
+            parent[item] = parent[parent[item]]
+            item = parent[item]
+        return item
+
+    for link in links:
+        first, *rest = link or [None]
+        for item in rest:
+            parent[find(item)] = find(first)
+    return {item: find(item) for item in parent}
+
+
 def _interchangeable(holders: Sequence[int], card_masks: Sequence[int], pair_masks: Sequence[int],
                      distinct: int) -> list[tuple[int, ...]]:
     """``holders`` grouped by what the masks say of them (in order of first member); ``distinct`` ones stay alone."""
     groups: dict[tuple, list[int]] = {}
     for h in holders:
-        key = (h,) if distinct >> h & 1 else (tuple(m >> h & 1 for m in card_masks), tuple(m >> h & 1 for m in pair_masks))
+        key = ((h,) if distinct >> h & 1
+               else (tuple(m >> h & 1 for m in card_masks), tuple(m >> h & 1 for m in pair_masks)))
         groups.setdefault(key, []).append(h)
     return [tuple(group) for group in groups.values()]
 
@@ -431,7 +434,7 @@ class ExactBackend:
         for i, card in enumerate(cards):
             column = column_of[card]
             if column in step_of:
-                rows[:, i] = np.array([group[0] for group in packed.groups])[local[:, step_of[column]]]
+                rows[:, i] = np.array(packed.leaders)[local[:, step_of[column]]]
             else:
                 rows[:, i] = packed.template[column]
         keep = weights > 0
@@ -465,7 +468,7 @@ class ExactBackend:
             raise InconsistentError("no deal satisfies the constraints")
         column = {card: i for i, card in enumerate(packed.cards)}
         step = {int(c): k for k, c in enumerate(packed.columns)}
-        firsts = [group[0] for group in packed.groups]
+        leaders = packed.leaders
         result = []
         for restriction, (first, stop) in zip(restrictions, packed.segment_bounds):
             choices, nchoices = packed.choices.copy(), packed.nchoices.copy()
@@ -477,7 +480,7 @@ class ExactBackend:
                     possible = possible and bool(mask >> known & 1)
                     continue
                 k = step[column[card]]
-                options = [j for j in packed.choices[k, :packed.nchoices[k]] if mask >> firsts[j] & 1]
+                options = [j for j in packed.choices[k, :packed.nchoices[k]] if mask >> leaders[j] & 1]
                 choices[k, :len(options)] = options
                 nchoices[k] = len(options)
                 narrowed.append((k, options))

@@ -160,7 +160,10 @@ def segment_mass(strides, rank, room, order, layer_start, offsets, widths, choic
 @njit(cache=True, nogil=True)
 def _propagate(table, exact, limbs, base, first, stop, strides, rank, room, order, layer_start, offsets, widths,
                choices, nchoices, sat, last, full):
-    """Push the values of steps ``first..stop-1`` on to the next step, in place; step ``k`` lives at ``offsets[k] - base``."""
+    """Push the values of steps ``first..stop-1`` on to the next step, in place.
+
+    Step ``k``'s values live at ``offsets[k] - base`` in ``table`` (and ``exact``, when ``limbs > 0``).
+    """
     for k in range(first, stop):
         w_here = widths[k]
         w_next = widths[k + 1]
