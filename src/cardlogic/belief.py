@@ -74,7 +74,7 @@ class Belief:
     def _forget(self) -> None:
         """Drop what was worked out for the previous state."""
         self._posterior: Posterior | None = None
-        self._resolved: str | None = None
+        self._fits: bool | None = None
         self._deals: tuple[np.ndarray, str] | None = None
 
     @classmethod
@@ -174,10 +174,15 @@ class Belief:
     @property
     def resolved_method(self) -> str:
         """The method that answers now: ``exact``, ``sample`` or ``csp`` (``auto`` is exact where practical)."""
-        if self._resolved is None:
-            practical = self.method == "auto" and inference.exact_is_practical(self.tracker.model, self.max_operations)
-            self._resolved = "exact" if practical else "sample" if self.method == "auto" else self.method
-        return self._resolved
+        if self.method != "auto":
+            return self.method
+        return "exact" if self._exact_fits() else "sample"
+
+    def _exact_fits(self) -> bool:
+        """Whether exact inference is practical for this state (worked out once per state)."""
+        if self._fits is None:
+            self._fits = inference.exact_is_practical(self.tracker.model, self.max_operations)
+        return self._fits
 
     def posterior(self) -> Posterior:
         """The backend's distribution over the *dealt* holder of every card (cached until the next push/pop)."""
@@ -198,10 +203,9 @@ class Belief:
         nor prove there is none.
         """
         try:
-            model = self.tracker.model
-            if (self.resolved_method == "sample" and self._deals is None
-                    and not inference.exact_is_practical(model, self.max_operations)):
-                starting_deal(pack(model), self.seed)  # drawing every sample only to learn this would be slow
+            if self.resolved_method == "sample" and self._deals is None and not self._exact_fits():
+                # drawing every sample only to learn this would be slow
+                starting_deal(pack(self.tracker.model), self.seed)
             else:
                 self.posterior()
         except InconsistentError:
