@@ -16,6 +16,25 @@ Hand Cat: 6S 7S JS 6H
 Hand Dan: QS KS AS 7H
 """
 
+# The README's record example before it was fixed: Dan asks for 9S (line 11), so he held another high spade, yet
+# the wrong claim's reveal (line 14) gives him none; every rule is kept, but no deal explains it.
+BRIEF = """\
+Players: Ann Bob Cat Dan Eve Fay
+Deck: no-8s
+Dealer: Fay
+Rules: wrong-claim=split bluff=off
+Me: Ann
+Hand Ann: 2S 3S 9H 10H QC KD AD 4C
+
+Fay asks Ann for 5S: no
+Ann asks Bob for JH: yes
+Ann asks Dan for KH: no
+Dan asks Cat for 9S: no
+Cat claims low-hearts: Cat 2H 3H; Eve 4H 5H 6H 7H => correct
+Cat passes to Eve
+Eve claims HS: Eve 9S 10S JS; Cat QS KS AS => opponents (Eve 9S 10S; Cat QS KS AS; Bob JS)
+"""
+
 
 def mini(events: str = "", rules: str = "", header: str = MINI) -> Record:
     """The mini game (or ``header``) followed by ``events``, one a line."""

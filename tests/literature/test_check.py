@@ -12,6 +12,8 @@ from cardlogic.belief import Belief
 from cardlogic.cli import main
 from cardlogic.inference import InferenceError
 
+from .helpers import BRIEF
+
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 ANN_VIEW = (EXAMPLES / "ann-view.txt").read_text(encoding="utf-8")  # 57 lines, Ann to move
 MINI_VIEW = (EXAMPLES / "mini.txt").read_text(encoding="utf-8")      # 16 lines, Ann to move
@@ -61,25 +63,9 @@ def test_a_reveal_that_contradicts_an_earlier_ask(tmp_path, capsys):
 def test_a_reveal_that_leaves_an_earlier_askers_set_empty(tmp_path, capsys):
     # The README's example before it was fixed: Dan asked for 9S (line 11), so held another high spade
     # (nothing has moved since), yet the reveal on line 14 gives Dan none.
-    record = """\
-Players: Ann Bob Cat Dan Eve Fay
-Deck: no-8s
-Dealer: Fay
-Rules: wrong-claim=split bluff=off
-Me: Ann
-Hand Ann: 2S 3S 9H 10H QC KD AD 4C
-
-Fay asks Ann for 5S: no
-Ann asks Bob for JH: yes
-Ann asks Dan for KH: no
-Dan asks Cat for 9S: no
-Cat claims low-hearts: Cat 2H 3H; Eve 4H 5H 6H 7H => correct
-Cat passes to Eve
-Eve claims HS: Eve 9S 10S JS; Cat QS KS AS => opponents (Eve 9S 10S; Cat QS KS AS; Bob JS)
-"""
-    assert check(tmp_path, capsys, record) == (1, "", "FILE:14: AS can be nowhere: it contradicts line 11 "
+    assert check(tmp_path, capsys, BRIEF) == (1, "", "FILE:14: AS can be nowhere: it contradicts line 11 "
                                                      "(Dan asks Cat for 9S: no)\n")
-    fixed = record.replace("Cat QS KS AS; Bob JS)", "Cat QS KS; Dan AS; Bob JS)")
+    fixed = BRIEF.replace("Cat QS KS AS; Bob JS)", "Cat QS KS; Dan AS; Bob JS)")
     assert check(tmp_path, capsys, fixed) == (0, "FILE: ok, 7 events\n", "")
 
 

@@ -10,27 +10,9 @@ from cardlogic.literature import (Ask, Claim, Game, InvalidEventError, Pass, Pla
                                   Record, RecordError, Rules, State, format_event, parse_event, read_record,
                                   scan_record, write_record)
 
-from .helpers import mini
+from .helpers import BRIEF, mini
 
 C = Card.parse
-
-BRIEF = """\
-Players: Ann Bob Cat Dan Eve Fay
-Deck: no-8s
-Dealer: Fay
-Rules: wrong-claim=split bluff=off
-Me: Ann
-Hand Ann: 2S 3S 9H 10H QC KD AD 4C
-
-Fay asks Ann for 5S: no
-Ann asks Bob for JH: yes
-Ann asks Dan for KH: no
-Dan asks Cat for 9S: no
-Cat claims low-hearts: Cat 2H 3H; Eve 4H 5H 6H 7H => correct
-Cat passes to Eve
-Eve claims HS: Eve 9S 10S JS; Cat QS KS AS => opponents (Eve 9S 10S; Cat QS KS AS; Bob JS)
-"""
-
 
 class TestReading:
     def test_the_example_record(self):
