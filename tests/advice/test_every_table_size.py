@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from cardlogic.advice import advise, advise_record, legal_asks
+from cardlogic.advice import advise, advise_record, legal_asks, spectator
 from cardlogic.belief import Belief
 from cardlogic.bots import AdvisorBot
 from cardlogic.cli import main
@@ -57,10 +57,7 @@ def twelve() -> tuple[Belief, Belief]:
     """The player to move early in a 12-player game, and a spectator of the same history."""
     record = read_record(TWELVE_EARLY.read_text())
     belief = Belief.from_record(record)
-    public = Belief(record.game)
-    for event in belief.public.history:
-        public.push_unchecked(event)
-    return belief, public
+    return belief, spectator(belief)
 
 
 def test_exact_tables_truly_do_not_fit_early_in_a_twelve_player_game(twelve):

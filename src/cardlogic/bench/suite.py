@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from cardlogic.advice import advise, advise_record, spectator
 from cardlogic.belief import Belief
 from cardlogic.bench.scenarios import Scenario, load_scenarios
 from cardlogic.bench.timing import repeat, summarize
@@ -45,7 +46,6 @@ from cardlogic.literature import Record, State, write_record
 
 Tick = Callable[[str], None]
 
-ADVICE_MODULE = "cardlogic.advice"
 LITERATURE_ADAPTER = "cardlogic.peers.literature_pkg"
 NOT_YET = "not measured yet"
 
@@ -109,10 +109,7 @@ class Case:
     @classmethod
     def load(cls, scenario: Scenario) -> Case:
         belief = Belief.from_record(scenario.record)
-        public = Belief(scenario.record.game)
-        for event in belief.public.history:
-            public.push_unchecked(event)
-        return cls(scenario, belief, belief.tracker.model, public.tracker.model)
+        return cls(scenario, belief, belief.tracker.model, spectator(belief).tracker.model)
 
     @property
     def name(self) -> str:
@@ -241,48 +238,29 @@ def measure_rejection(cases: list[Case], plan: Plan, tick: Tick) -> list[dict[st
     return rows
 
 
-def advisor() -> Any | None:
-    """The :mod:`cardlogic.advice` module once it exists with ``advise`` (the advisor is being written), else None."""
-    try:
-        if importlib.util.find_spec(ADVICE_MODULE) is None:
-            return None
-        module = importlib.import_module(ADVICE_MODULE)
-    except ImportError:
-        return None
-    return module if hasattr(module, "advise") else None
-
-
 def measure_advice(cases: list[Case], plan: Plan, tick: Tick) -> dict[str, Any]:
     """Warm latency of advice for the player to move (the scenario's observer) on every record of 6 to 12 players.
 
     ``advise(belief)`` is the cost with the belief kept up to date (as ``cardlogic live`` does); the target uses
-    it. ``advise_record(record)``, when the module has it, adds reading the history into the observer's and a
-    spectator's beliefs (what ``cardlogic advise RECORD`` does after start-up). A hook until
-    :mod:`cardlogic.advice` exists: then it reports ``not measured yet``.
+    it. ``advise_record(record)`` adds reading the history into the observer's and a spectator's beliefs (what
+    ``cardlogic advise RECORD`` does after start-up).
     """
-    module = advisor()
-    six = [c for c in cases if c.scenario.spec.players >= 6]
-    if module is None:
-        tick("advice")
-        return {"status": NOT_YET, "note": f"{ADVICE_MODULE}.advise does not exist yet"}
-    from_record = getattr(module, "advise_record", None)
     rows = []
-    for case in six:
+    for case in (c for c in cases if c.scenario.spec.players >= 6):
         record = case.scenario.record
         row: dict[str, Any] = {"scenario": case.name, "players": case.scenario.spec.players}
         try:
-            module.advise(Belief.from_record(record))  # warm-up
+            advise(Belief.from_record(record))  # warm-up
             times = []
             for _ in range(plan.repeats):
                 belief = Belief.from_record(record)
                 start = time.perf_counter()
-                module.advise(belief)
+                advise(belief)
                 times.append(time.perf_counter() - start)
             row.update(status="ok", seconds=summarize(times))
-            if from_record is not None:
-                wall, _ = repeat(lambda r=record: from_record(r), max(1, plan.repeats // 3), warmup=0)
-                row["record_seconds"] = summarize(wall)
-        except Exception as error:  # noqa: BLE001 -- the advisor is new: report its failure, keep benchmarking
+            wall, _ = repeat(lambda r=record: advise_record(r), max(1, plan.repeats // 3), warmup=0)
+            row["record_seconds"] = summarize(wall)
+        except Exception as error:  # noqa: BLE001 -- report an advice failure, keep benchmarking
             row["status"] = f"error: {type(error).__name__}: {error}"
         rows.append(row)
         tick(f"advice {case.name}")
@@ -523,7 +501,7 @@ def _work(plan: Plan, loaded: list[Scenario]) -> int:
     names = {s.name for s in loaded}
     accuracy = sum(1 for n in plan.accuracy_scenarios if n in names) * (len(plan.accuracy_sizes)
                                                                        + len(plan.chain_sizes))
-    advice = sum(1 for s in loaded if s.spec.players >= 6) if advisor() else 1
+    advice = sum(1 for s in loaded if s.spec.players >= 6)
     live = len({s.spec.players for s in loaded if s.spec.players in LIVE_PLAYERS and s.spec.deck == "no-8s"})
     command = 2 * sum(1 for s in loaded if s.name in {f"{n:02d}p-no-8s-early" for n in ADVISE_PLAYERS})
     return (5 * len(loaded) + 1 + accuracy + advice + live + command + max(plan.cold_repeats, 1) + plan.warm_repeats
