@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from cardlogic.cards import CARD_COUNT, CARDS, Card, CardError, card_mask, format_cards, iter_cards, parse_cards
-from cardlogic.decks import DECK_NAMES, Deck, DeckError
+from cardlogic.literature.decks import DECK_NAMES, Deck, DeckError
 
 
 @pytest.mark.parametrize("token, canonical", [("10H", "10H"), ("th", "10H"), ("qs", "QS"), ("A♣", "AC"),

@@ -2,11 +2,12 @@
 
 Layers, each depending only on those before it:
 
-* :mod:`cardlogic.cards`, :mod:`cardlogic.decks`: cards as ints, sets as bitmasks, deck variants;
-* :mod:`cardlogic.literature`: the rules of Literature (Fish) and a full-information referee;
+* :mod:`cardlogic.cards`: cards as ints, sets of cards as bitmasks;
 * :mod:`cardlogic.constraints`: the game-agnostic model of one hidden deal;
 * :mod:`cardlogic.inference`: exact counting, a numba sampler and a CSP oracle behind one interface;
-* advice, records and the command line on top.
+* one package per game: :mod:`cardlogic.literature` (Literature, also called Fish) with its decks, rules,
+  records, tracking, belief, advice, bots and tournaments;
+* the command line (:mod:`cardlogic.cli`) and the benchmark suite (:mod:`cardlogic.bench`) on top.
 """
 
 __version__ = "0.1.0"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from itertools import product
 
-from cardlogic.belief import Belief
+from cardlogic.literature.belief import Belief
 from cardlogic.inference import CspBackend
 
 

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardlogic.advice import advise, ask_advice, claim_advice, entropy_bits, legal_asks
-from cardlogic.belief import Belief
+from cardlogic.literature.advice import advise, ask_advice, claim_advice, entropy_bits, legal_asks
+from cardlogic.literature.belief import Belief
 from cardlogic.cards import iter_cards
-from cardlogic.decks import Deck
+from cardlogic.literature.decks import Deck
 from cardlogic.literature import Game, Rules, State
 from cardlogic.literature.selfplay import play_random_game
 

@@ -7,12 +7,12 @@ from itertools import permutations
 
 import pytest
 
-from cardlogic.bots import BOTS, CountingBot, make_bot
+from cardlogic.literature.bots import BOTS, CountingBot, make_bot
 from cardlogic.cards import Card, iter_cards, parse_cards
-from cardlogic.decks import Deck
+from cardlogic.literature.decks import Deck
 from cardlogic.literature import Ask, Game, PlayerState, Rules, State
-from cardlogic.tournament import play_game
-from cardlogic.tracking.counting import CountingTracker
+from cardlogic.literature.tournament import play_game
+from cardlogic.literature.counting import CountingTracker
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
 

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from cardlogic.advice import advise, advise_record, legal_asks, spectator
-from cardlogic.belief import Belief
-from cardlogic.bots import AdvisorBot
+from cardlogic.literature.advice import advise, advise_record, legal_asks, spectator
+from cardlogic.literature.belief import Belief
+from cardlogic.literature.bots import AdvisorBot
 from cardlogic.cli import main
 from cardlogic.inference import ExactBackend, InferenceError, exact_is_practical
 from cardlogic.literature import Ask, read_record

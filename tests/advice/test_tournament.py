@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from cardlogic.cli import main
-from cardlogic.tournament import tournament, wilson
+from cardlogic.literature.tournament import tournament, wilson
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from hypothesis import strategies as st
 
 from cardlogic.cards import Card, iter_cards
-from cardlogic.decks import DECK_NAMES, Deck
+from cardlogic.literature.decks import DECK_NAMES, Deck
 from cardlogic.literature import Event, Game, Rules, State
 from cardlogic.literature.selfplay import play_random_game
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardlogic.belief import Belief
+from cardlogic.literature.belief import Belief
 from cardlogic.cards import Card
 from cardlogic.constraints import DealModel, InconsistentError
 from cardlogic.literature import RecordError, parse_event, read_record

@@ -4,13 +4,13 @@ import doctest
 
 import pytest
 
-from cardlogic import belief, constraints, inference
+from cardlogic import constraints, inference
 from cardlogic.cli import belief as belief_command
 from cardlogic.inference import base, csp, exact, sampler
-from cardlogic.tracking import literature
+from cardlogic.literature import belief, tracking
 
 
-@pytest.mark.parametrize("module", [constraints, literature, belief, inference, base, exact, sampler, csp,
+@pytest.mark.parametrize("module", [constraints, tracking, belief, inference, base, exact, sampler, csp,
                                     belief_command], ids=lambda module: module.__name__)
 def test_docstring_examples(module):
     assert doctest.testmod(module).failed == 0

@@ -14,12 +14,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardlogic import inference
-from cardlogic.belief import Belief, Fact
-from cardlogic.decks import Deck
+from cardlogic.literature.belief import Belief, Fact
+from cardlogic.literature.decks import Deck
 from cardlogic.inference.csp import deal_bound
 from cardlogic.inference.exact import ExactBackend
 from cardlogic.literature import Claim, Game, Record
-from cardlogic.tracking.literature import LiteratureTracker
+from cardlogic.literature.tracking import LiteratureTracker
 
 from .games import Truth, games, guess_rates, seeds
 

@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 from cardlogic import inference
-from cardlogic.belief import Belief
+from cardlogic.literature.belief import Belief
 from cardlogic.constraints import DealModel
-from cardlogic.decks import Deck
+from cardlogic.literature.decks import Deck
 from cardlogic.inference.exact import pack
 from cardlogic.inference.sampler import SamplerBackend, starting_deal
 from cardlogic.literature import Game, Record, Rules

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardlogic import inference
-from cardlogic.belief import Belief
+from cardlogic.literature.belief import Belief
 from cardlogic.literature import Game
 
 from .games import Truth, games, guess_rates, seeds

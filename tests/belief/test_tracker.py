@@ -11,9 +11,9 @@ import pytest
 
 from cardlogic.cards import Card
 from cardlogic.constraints import InconsistentError
-from cardlogic.decks import Deck
+from cardlogic.literature.decks import Deck
 from cardlogic.literature import Game, IllegalEventError, Rules, parse_event
-from cardlogic.tracking.literature import LiteratureTracker
+from cardlogic.literature.tracking import LiteratureTracker
 
 ANN, BOB, CAT, DAN = 1, 2, 4, 8
 EVERYONE = 15

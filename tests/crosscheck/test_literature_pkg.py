@@ -16,10 +16,10 @@ import pytest
 
 pytest.importorskip("literature")
 
-from cardlogic.belief import Belief
-from cardlogic.decks import Deck
-from cardlogic.peers import literature_pkg as peer
-from cardlogic.peers.literature_pkg import compare_game, compare_games, literature_replay, to_card, to_name
+from cardlogic.literature.belief import Belief
+from cardlogic.literature.decks import Deck
+from cardlogic.literature import peer
+from cardlogic.literature.peer import compare_game, compare_games, literature_replay, to_card, to_name
 
 # Two dozen games, about 40 s of CPU in all (a 4-player game takes under a second, a 6-player one about three).
 REPAIRED_GAMES = [(4, seed) for seed in range(14)] + [(6, seed) for seed in range(3)]

@@ -8,7 +8,7 @@ not listed.
 import io
 from pathlib import Path
 
-from cardlogic.belief import Belief
+from cardlogic.literature.belief import Belief
 from cardlogic.cli import main
 from cardlogic.inference import InferenceError
 

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardlogic.cards import iter_cards
-from cardlogic.decks import DECK_NAMES, Deck
+from cardlogic.literature.decks import DECK_NAMES, Deck
 from cardlogic.literature import (Claim, Game, PlayerState, PublicState, RandomBot, Record, Rules, State, read_record,
                                   write_record)
 from cardlogic.literature.selfplay import play_random_game

@@ -1,6 +1,6 @@
 import pytest
 
-from cardlogic.decks import Deck
+from cardlogic.literature.decks import Deck
 from cardlogic.literature import Game, GameError, Rules, dealt_sizes
 
 SIX = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cardlogic.cards import iter_cards
-from cardlogic.decks import DECK_NAMES, Deck
+from cardlogic.literature.decks import DECK_NAMES, Deck
 from cardlogic.literature import Game, Record, State, play_random_game, read_record, write_record
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou")

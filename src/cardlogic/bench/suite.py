@@ -33,8 +33,8 @@ from typing import Any
 
 import numpy as np
 
-from cardlogic.advice import advise, advise_record, spectator
-from cardlogic.belief import Belief
+from cardlogic.literature.advice import advise, advise_record, spectator
+from cardlogic.literature.belief import Belief
 from cardlogic.bench.scenarios import Scenario, load_scenarios
 from cardlogic.bench.timing import repeat, summarize
 from cardlogic.cards import iter_cards
@@ -46,7 +46,7 @@ from cardlogic.literature import Record, State, write_record
 
 Tick = Callable[[str], None]
 
-LITERATURE_ADAPTER = "cardlogic.peers.literature_pkg"
+LITERATURE_ADAPTER = "cardlogic.literature.peer"
 NOT_YET = "not measured yet"
 
 
@@ -324,7 +324,7 @@ atexit.register(high_water)
 if len(sys.argv) > 1:
     from cardlogic.cli import main
     sys.exit(main(sys.argv[1:]))
-import cardlogic.belief, cardlogic.inference.kernels
+import cardlogic.literature.belief, cardlogic.inference.kernels
 """
 
 
@@ -442,7 +442,7 @@ def measure_memory(cases: list[Case], warm_cache: Path, imports_mb: float | None
 
 
 def literature_adapter() -> Callable[..., Any] | None:
-    """``cardlogic.peers.literature_pkg.compare_games`` once it exists (being written), else None."""
+    """``cardlogic.literature.peer.compare_games`` once it exists (being written), else None."""
     try:
         if importlib.util.find_spec(LITERATURE_ADAPTER) is None:
             return None

@@ -9,7 +9,7 @@ import sys
 from rich.console import Console
 from rich.table import Table
 
-from cardlogic.belief import Belief, Marginals
+from cardlogic.literature.belief import Belief, Marginals
 from cardlogic.cli.common import RECORD_HELP, SAMPLES, SEED, load_belief, plural
 
 CSP_MAX_DEALS = 2_000_000

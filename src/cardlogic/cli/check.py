@@ -6,7 +6,7 @@ import argparse
 import sys
 from dataclasses import replace
 
-from cardlogic.belief import Belief
+from cardlogic.literature.belief import Belief
 from cardlogic.cli.common import RECORD_HELP, plural, read_text, source_name
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Problem, Record, RecordError, scan_record

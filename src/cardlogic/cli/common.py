@@ -8,7 +8,7 @@ import sys
 import textwrap
 from collections.abc import Callable
 
-from cardlogic.belief import Belief
+from cardlogic.literature.belief import Belief
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Record, RecordError, read_record
 from cardlogic.literature.rules import MAX_PLAYERS, MIN_PLAYERS

@@ -8,7 +8,7 @@ import sys
 
 from cardlogic.cards import iter_cards
 from cardlogic.cli.common import PLAYERS, SEED
-from cardlogic.decks import DECK_NAMES, Deck, DeckError
+from cardlogic.literature.decks import DECK_NAMES, Deck, DeckError
 from cardlogic.literature import Game, GameError, Record, Rules, play_random_game, write_record
 from cardlogic.literature.rules import MAX_PLAYERS, MIN_PLAYERS
 

@@ -11,12 +11,12 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from cardlogic.bots import BOTS
+from cardlogic.literature.bots import BOTS
 from cardlogic.cli.common import PLAYERS, SEED, at_least
-from cardlogic.decks import DECK_NAMES
+from cardlogic.literature.decks import DECK_NAMES
 from cardlogic.literature import GameError, Rules
 from cardlogic.literature.rules import MAX_PLAYERS, MIN_PLAYERS
-from cardlogic.tournament import TournamentResult, tournament
+from cardlogic.literature.tournament import TournamentResult, tournament
 
 
 def _bots(text: str) -> tuple[str, str]:

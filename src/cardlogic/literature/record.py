@@ -59,7 +59,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from cardlogic.cards import Card, CardError, card_mask, format_cards
-from cardlogic.decks import CardSet, Deck, DeckError
+from cardlogic.literature.decks import CardSet, Deck, DeckError
 from cardlogic.literature.events import OUTCOMES, Ask, Claim, Event, Pass
 from cardlogic.literature.rules import Game, GameError, Rules
 from cardlogic.literature.state import IllegalEventError, PlayerState, PublicState, State

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from cardlogic.decks import Deck
+from cardlogic.literature.decks import Deck
 
 MIN_PLAYERS = 4
 MAX_PLAYERS = 12

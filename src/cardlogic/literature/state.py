@@ -35,7 +35,7 @@ from types import MappingProxyType
 from typing import NamedTuple, Protocol
 
 from cardlogic.cards import CARDS, Card, format_cards, iter_cards
-from cardlogic.decks import CardSet
+from cardlogic.literature.decks import CardSet
 from cardlogic.literature.events import Ask, Claim, Event, Pass, actor
 from cardlogic.literature.rules import Game, GameError
 
@@ -113,7 +113,7 @@ class PublicState:
     that a claim names every card of the set once, with the claimer's team, and
     that its outcome agrees with its revealed holders and the known ones; that a
     pass goes to a teammate with cards right after the giver's claim. Whether
-    some deal explains the whole history is left to :mod:`cardlogic.belief`.
+    some deal explains the whole history is left to :mod:`cardlogic.literature.belief`.
     An ask must carry its answer and a claim its outcome and revealed holders,
     unless public information determines them (a correct claim reveals its
     assignment; a wrong one must list who held each card unless all are known).

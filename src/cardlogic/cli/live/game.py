@@ -11,8 +11,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardlogic.advice import Advice, advise, spectator
-from cardlogic.belief import Belief, Fact
+from cardlogic.literature.advice import Advice, advise, spectator
+from cardlogic.literature.belief import Belief, Fact
 from cardlogic.literature import Event, Game, PublicState, Record, write_record
 
 
@@ -29,7 +29,7 @@ class LiveGame:
 
     ``belief`` is the record's observer's (a spectator's when it names no ``Me``);
     ``spectator`` is a spectator's belief over the same history, kept for the
-    figures of :func:`~cardlogic.advice.advise` that need it (None for a
+    figures of :func:`~cardlogic.literature.advice.advise` that need it (None for a
     spectator's record). With ``autosave`` set, every change is written there as
     a complete record before :meth:`push` or :meth:`undo` returns; a change that
     cannot be saved is undone and raises :class:`OSError`.

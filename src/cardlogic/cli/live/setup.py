@@ -9,7 +9,7 @@ from typing import TypeVar
 from cardlogic.cards import Card
 from cardlogic.cli.live.console import TypedLines
 from cardlogic.cli.live.notation import Notation
-from cardlogic.decks import DECK_NAMES, Deck
+from cardlogic.literature.decks import DECK_NAMES, Deck
 from cardlogic.literature import Game, Record, Rules
 
 T = TypeVar("T")

@@ -17,10 +17,10 @@ events of the public history plus the observer's own hand, then the rules
   of every set whose bound their known cards already meet (hand-size counting),
 
 to a fixed point. Everything it states is certain; it finds fewer facts than
-exact inference (:mod:`cardlogic.belief`), which is the point of comparing them.
+exact inference (:mod:`cardlogic.literature.belief`), which is the point of comparing them.
 
 >>> from cardlogic.cards import Card
->>> from cardlogic.decks import Deck
+>>> from cardlogic.literature.decks import Deck
 >>> from cardlogic.literature import Ask, Game
 >>> game = Game(("A", "B", "C", "D"), deck=Deck.named("no-8s", sets=["LS", "HS"]), dealer=3)
 >>> tracker = CountingTracker(game, 0, [Card.parse(t) for t in "2S 3S 4S 9S 10S 5S".split()])

@@ -20,8 +20,8 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from cardlogic.bots import BOTS, make_bot
-from cardlogic.decks import Deck
+from cardlogic.literature.bots import BOTS, make_bot
+from cardlogic.literature.decks import Deck
 from cardlogic.literature import Game, PlayerState, Rules, State
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou")

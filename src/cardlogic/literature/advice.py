@@ -1,6 +1,6 @@
 """Advice for one Literature player: how safe each claim is, what each question is worth, and what to do now.
 
-Everything is computed from the player's :class:`~cardlogic.belief.Belief`, the
+Everything is computed from the player's :class:`~cardlogic.literature.belief.Belief`, the
 uniform distribution over the deals consistent with what they have seen:
 
 * a claim of a set: P(the player's team holds all of it), the most likely
@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cardlogic.belief import Belief
+from cardlogic.literature.belief import Belief
 from cardlogic.cards import CARDS, Card, iter_cards
 from cardlogic.constraints import InconsistentError
 from cardlogic.literature import Ask, Claim, Event, Pass, PlayerState, Record

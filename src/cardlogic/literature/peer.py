@@ -76,10 +76,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardlogic import inference
-from cardlogic.belief import Belief, Fact
+from cardlogic.literature.belief import Belief, Fact
 from cardlogic.cards import CARDS, Card
 from cardlogic.constraints import InconsistentError
-from cardlogic.decks import Deck
+from cardlogic.literature.decks import Deck
 from cardlogic.literature import Ask, Claim, Event, Game, IllegalEventError, Pass, State
 
 RULES = ("package", "repaired")

@@ -18,7 +18,7 @@ narrows the model:
   claim names who held each card; see :class:`~cardlogic.literature.PublicState`.)
 
 The tracker checks only what the model can see cheaply; whether any deal is
-still consistent is for an inference backend (see :mod:`cardlogic.belief`).
+still consistent is for an inference backend (see :mod:`cardlogic.literature.belief`).
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ class LiteratureTracker:
     :class:`PublicState`), which checks the rules; ``model`` constrains the deal.
 
     >>> from cardlogic.literature import Game
-    >>> from cardlogic.decks import Deck
+    >>> from cardlogic.literature.decks import Deck
     >>> game = Game(("A", "B", "C", "D"), deck=Deck.named("no-8s", sets=["LS", "HS"]), dealer=3)
     >>> tracker = LiteratureTracker(game)
     >>> tracker.push(Ask(3, 0, Card.parse("2S"), yes=False))

@@ -28,7 +28,7 @@ from cardlogic.inference.base import Posterior, restriction_hits
 from cardlogic.inference.exact import pack
 from cardlogic.inference.sampler import SamplerBackend, frequencies, posterior_of, starting_deal
 from cardlogic.literature import Event, Game, PlayerState, PublicState, Record, RecordError, format_event
-from cardlogic.tracking.literature import LiteratureTracker
+from cardlogic.literature.tracking import LiteratureTracker
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,11 @@ events incrementally, so a game costs each of them about one update per event.
   a guess when it cannot ask.
 * ``counting``: what strong public bots and careful players do without
   probability: the has/lacks matrix with elimination rules
-  (:class:`~cardlogic.tracking.counting.CountingTracker`); asks for cards known
+  (:class:`~cardlogic.literature.counting.CountingTracker`); asks for cards known
   to be at an opponent first, else the most likely card by counting unknown
   slots; claims as soon as every card of a set is known to be with its team.
-* ``advisor``: the belief (:class:`~cardlogic.belief.Belief`: exact where
-  practical, sampled beyond) and the recommendation of :func:`cardlogic.advice.advise`.
+* ``advisor``: the belief (:class:`~cardlogic.literature.belief.Belief`: exact where
+  practical, sampled beyond) and the recommendation of :func:`cardlogic.literature.advice.advise`.
 
 >>> import random
 >>> from cardlogic.literature import Game, PlayerState, State
@@ -31,11 +31,11 @@ import random
 from collections.abc import Callable
 from typing import Protocol
 
-from cardlogic.advice import advise, legal_asks
-from cardlogic.belief import Belief
+from cardlogic.literature.advice import advise, legal_asks
+from cardlogic.literature.belief import Belief
 from cardlogic.cards import Card, iter_cards
 from cardlogic.literature import Ask, Claim, Event, Game, Pass, PlayerState
-from cardlogic.tracking.counting import CountingTracker
+from cardlogic.literature.counting import CountingTracker
 
 
 class Bot(Protocol):
@@ -194,7 +194,7 @@ class CountingBot(_Seat):
 
 
 class AdvisorBot(_Seat):
-    """Plays the recommendation of :func:`cardlogic.advice.advise` from an incrementally updated belief.
+    """Plays the recommendation of :func:`cardlogic.literature.advice.advise` from an incrementally updated belief.
 
     The belief is exact wherever exact inference is practical and sampled
     (``SAMPLES`` deals) beyond, as ``method="auto"`` decides.

@@ -1,1 +1,0 @@
-"""Adapters to other card-game engines, for cross-checking cardlogic against them."""

@@ -1,1 +1,0 @@
-"""Per-game translators from public events to constraints on the initial deal."""
