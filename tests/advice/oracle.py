@@ -4,21 +4,21 @@ from __future__ import annotations
 
 from itertools import product
 
-from cardlogic.literature.belief import Belief
+from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.inference import CspBackend
 
 
-def current_deals(belief: Belief) -> list[dict[int, int]]:
+def current_deals(belief: LiteratureBelief) -> list[dict[int, int]]:
     """Every deal consistent with ``belief``, as card -> current holder for the cards in play."""
-    known = belief.tracker.public.known
-    in_play = belief.tracker.in_play()
+    known = belief.public.known
+    in_play = belief.in_play()
     deals = []
-    for deal in CspBackend().deals(belief.tracker.model):
+    for deal in CspBackend().deals(belief.model):
         deals.append({card: known.get(card, deal[card]) for card in in_play})
     return deals
 
 
-def claim_truth(belief: Belief, set_index: int) -> tuple[float, float, dict[tuple[tuple[int, int], ...], float]]:
+def claim_truth(belief: LiteratureBelief, set_index: int) -> tuple[float, float, dict[tuple[tuple[int, int], ...], float]]:
     """P(team holds the set), the best joint probability, and P of every team assignment of its cards."""
     game = belief.game
     team = game.members(game.team_of(belief.observer))
@@ -32,7 +32,7 @@ def claim_truth(belief: Belief, set_index: int) -> tuple[float, float, dict[tupl
     return p_team / len(deals), max(joint.values()), joint
 
 
-def public_ask_probabilities(public: Belief, asker: int, cards: list[int]) -> dict[int, float]:
+def public_ask_probabilities(public: LiteratureBelief, asker: int, cards: list[int]) -> dict[int, float]:
     """A spectator's P(``asker`` holds another card of the set now and lacks the card), for each of ``cards``."""
     deals = current_deals(public)
     result = {}

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardlogic.literature.advice import advise, ask_advice, claim_advice, entropy_bits, legal_asks
-from cardlogic.literature.belief import Belief
+from cardlogic.literature.advice import advise, ask_advice, claim_advice, entropy_bits
+from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.cards import iter_cards
 from cardlogic.literature.decks import Deck
 from cardlogic.literature import Game, Rules, State
@@ -26,11 +26,11 @@ def small_game(sets: tuple[str, ...] = ("LS", "HS"), players: int = 4, rules: Ru
     return Game(NAMES[:players], deck=Deck.named("no-8s", sets=list(sets)), rules=rules or Rules(), dealer=dealer)
 
 
-def beliefs_after(game: Game, seed: int, events: int, observer: int) -> tuple[Belief, Belief, State]:
+def beliefs_after(game: Game, seed: int, events: int, observer: int) -> tuple[LiteratureBelief, LiteratureBelief, State]:
     """The observer's and a spectator's belief, and the referee, after the first ``events`` events of a random game."""
     hands, history = play_random_game(game, seed)
-    belief = Belief(game, observer, iter_cards(hands[observer]))
-    public = Belief(game)
+    belief = LiteratureBelief(game, observer, iter_cards(hands[observer]))
+    public = LiteratureBelief(game)
     state = State(game, hands)
     for event in history[:events]:
         belief.push(event)
@@ -47,7 +47,7 @@ def test_claim_numbers_match_the_oracle(seed, events, observer):
     game = small_game()
     belief, _, _ = beliefs_after(game, seed, events, observer)
     for index in range(len(game.deck.sets)):
-        if index in belief.tracker.public.claimed:
+        if index in belief.public.claimed:
             continue
         advice = claim_advice(belief, index)
         p_team, best, joint = claim_truth(belief, index)
@@ -74,7 +74,7 @@ def test_the_joint_maximum_can_differ_from_per_card_maxima():
     game = small_game(("LS", "HS", "LH"))
     belief, _, _ = beliefs_after(game, 5, 6, 0)
     for index in range(3):
-        if index in belief.tracker.public.claimed:
+        if index in belief.public.claimed:
             continue
         advice = claim_advice(belief, index)
         _, best, joint = claim_truth(belief, index)
@@ -97,8 +97,8 @@ def test_ask_numbers_match_the_oracle(seed):
         mover = state.to_move
         belief, public, _ = beliefs_after(game, seed, count, mover)
         asks = ask_advice(belief, public)
-        view = belief.tracker.position
-        assert {(a.target, a.card) for a in asks} == {(a.target, a.card) for a in legal_asks(view)}
+        view = belief.view
+        assert {(a.target, a.card) for a in asks} == {(a.target, a.card) for a in view.legal_asks(view.player)}
         deals = current_deals(belief)
         for advice in asks:
             p = sum(deal[advice.card] == advice.target for deal in deals) / len(deals)
@@ -133,7 +133,7 @@ def test_ask_values_follow_the_documented_formula(seed):
         placed = Counter((card, holder) for deal in deals for card, holder in deal.items())
         at = {(card, holder): placed[card, holder] / len(deals) for card in deals[0] for holder in range(4)}
         team = game.members(game.team_of(mover))
-        known = belief.tracker.public.known
+        known = belief.public.known
         for advice in asks:
             p = advice.p_yes
             others = [c for c in game.deck.set_of(advice.card).cards if c != advice.card]
@@ -179,7 +179,7 @@ def positions(draw):
 @given(positions())
 def test_certain_claims_are_always_correct(position):
     game, hands, history, events, observer = position
-    belief = Belief(game, observer, iter_cards(hands[observer]))
+    belief = LiteratureBelief(game, observer, iter_cards(hands[observer]))
     state = State(game, hands)
     for event in history[:events]:
         belief.push(event)

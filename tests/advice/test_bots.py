@@ -1,4 +1,4 @@
-"""Bots play only legal events, see only their own view, and every game ends."""
+"""Bots play only legal events, decide from their own view alone, and every game ends."""
 
 from __future__ import annotations
 
@@ -7,10 +7,12 @@ from itertools import permutations
 
 import pytest
 
+from cardlogic import inference
+from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.literature.bots import BOTS, CountingBot, make_bot
 from cardlogic.cards import Card, iter_cards, parse_cards
 from cardlogic.literature.decks import Deck
-from cardlogic.literature import Ask, Game, PlayerState, Rules, State
+from cardlogic.literature import Ask, Game, PlayerState, Rules, State, play_random_game
 from cardlogic.literature.tournament import play_game
 from cardlogic.literature.counting import CountingTracker
 
@@ -35,15 +37,43 @@ def test_bots_play_legal_events_to_the_end(teams, seed):
     assert finished and sum(scores) <= sum(game.set_value(i) for i in range(len(game.deck.sets)))
 
 
-def test_a_bot_sees_only_its_view():
-    game = game_for(1)
-    state = State.deal(game, random.Random(1))
-    mover = state.to_move
-    view = PlayerState(game, mover, state.hands[mover])
-    for name in BOTS:
-        event = make_bot(name, game, mover, state.hands[mover], seed=1).choose(view)
-        state.push(event)
-        state.pop()
+@pytest.mark.parametrize("name", list(BOTS))
+@pytest.mark.parametrize("seed", range(3))
+def test_a_bot_decides_alike_on_every_deal_its_view_allows(name, seed):
+    """Another deal with the bot's hand and the same public history (drawn from the bot's own belief) is one the
+    bot cannot tell apart: it makes the same choice."""
+    game = game_for(seed)
+    hands, events = play_random_game(game, seed)
+    cut = len(events) // 3
+    referee = State(game, hands)
+    for event in events[:cut]:
+        referee.push(event)
+    mover = referee.public.movers[0]
+    belief = LiteratureBelief(game, mover, iter_cards(hands[mover]))
+    for event in events[:cut]:
+        belief.push_unchecked(event)
+    other = next(deal for deal in _dealt_hands(belief, game) if deal != tuple(hands))
+    assert other[mover] == hands[mover]
+    choices = []
+    for dealt in (tuple(hands), other):
+        state = State(game, dealt)
+        view = PlayerState(game, mover, dealt[mover])
+        for event in events[:cut]:
+            view.push(state.push(event))  # the referee accepts the same history on both deals
+        choices.append(make_bot(name, game, mover, dealt[mover], seed=7).choose(view))
+    assert choices[0] == choices[1]
+
+
+def _dealt_hands(belief: LiteratureBelief, game: Game) -> list[tuple[int, ...]]:
+    """Deals consistent with ``belief``, as dealt hands."""
+    model = belief.model
+    deals = []
+    for row in inference.sample(model, 20, seed=1):
+        hands = [0] * len(game.players)
+        for card, holder in zip(model.cards, row):
+            hands[int(holder)] |= 1 << card
+        deals.append(tuple(hands))
+    return deals
 
 
 def test_unknown_bot():

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from cardlogic.literature.advice import advise, advise_record, legal_asks, spectator
-from cardlogic.literature.belief import Belief
+from cardlogic.literature.advice import advise, advise_record, spectator
+from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.literature.bots import AdvisorBot
 from cardlogic.cli import main
 from cardlogic.inference import ExactBackend, InferenceError, exact_is_practical
@@ -53,18 +53,18 @@ def test_the_deal_in_closed_form_for_a_spectator_and_a_player(tmp_path, capsys, 
 
 
 @pytest.fixture(scope="module")
-def twelve() -> tuple[Belief, Belief]:
+def twelve() -> tuple[LiteratureBelief, LiteratureBelief]:
     """The player to move early in a 12-player game, and a spectator of the same history."""
     record = read_record(TWELVE_EARLY.read_text())
-    belief = Belief.from_record(record)
+    belief = LiteratureBelief.from_record(record)
     return belief, spectator(belief)
 
 
 def test_exact_tables_truly_do_not_fit_early_in_a_twelve_player_game(twelve):
     belief, public = twelve
-    assert not exact_is_practical(belief.tracker.model) and not exact_is_practical(public.tracker.model)
+    assert not exact_is_practical(belief.model) and not exact_is_practical(public.model)
     with pytest.raises(InferenceError, match="GB"):
-        ExactBackend().posterior(public.tracker.model)
+        ExactBackend().posterior(public.model)
 
 
 def test_advice_falls_back_to_sampling_and_states_its_error(twelve):
@@ -93,9 +93,9 @@ def test_cardlogic_advise_says_it_sampled(capsys):
 def test_the_advisor_bot_plays_a_legal_ask_from_sampled_deals():
     record = read_record(TWELVE_EARLY.read_text())
     observer = record.observer
-    view = Belief.from_record(record).tracker.position
+    view = LiteratureBelief.from_record(record).view
     bot = AdvisorBot(record.game, observer, sum(1 << card for card in record.hands[observer]), seed=3)
     event = bot.choose(view)
     assert bot.belief.resolved_method == "sample" and bot.belief.posterior().samples == AdvisorBot.SAMPLES
     assert isinstance(event, Ask)
-    assert (event.asker, event.target, event.card) in {(a.asker, a.target, a.card) for a in legal_asks(view)}
+    assert (event.asker, event.target, event.card) in {(a.asker, a.target, a.card) for a in view.legal_asks(view.player)}

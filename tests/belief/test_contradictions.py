@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardlogic.literature.belief import Belief
+from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.cards import Card
 from cardlogic.constraints import DealModel, InconsistentError
 from cardlogic.literature import RecordError, parse_event, read_record
@@ -38,7 +38,7 @@ def test_a_yes_after_a_no_names_the_no():
     record = read_record(SETUP + "Dan asks Ann for 2S: no\nAnn asks Dan for 9S: no\nDan asks Ann for 3S: no\n"
                                  "Ann asks Dan for 9S: yes\n")
     with pytest.raises(RecordError) as info:
-        Belief.from_record(record)
+        LiteratureBelief.from_record(record)
     assert (info.value.line, info.value.message) == (8, "9S can be nowhere: Ann and Dan ruled out by line 6")
 
 
@@ -47,5 +47,5 @@ def test_an_emptied_clause_names_the_ask_that_made_it():
     record = read_record(SETUP + "Dan asks Ann for 2S: no\n"
                                  "Ann claims LS: Ann 2S 3S 4S; Cat 5S 6S 7S => opponents (Ann 3S; Bob 2S 4S; Cat 5S 6S 7S)\n")
     with pytest.raises(RecordError) as info:
-        Belief.from_record(record)
+        LiteratureBelief.from_record(record)
     assert info.value.line == 6 and info.value.message.endswith(": it contradicts line 5 (Dan asks Ann for 2S: no)")

@@ -1,6 +1,6 @@
 """Exact beliefs against the python-constraint2 enumeration, on small simulated games.
 
-Counts, marginals, joints and certain facts of :class:`Belief` with the exact
+Counts, marginals, joints and certain facts of :class:`LiteratureBelief` with the exact
 backend must equal those from enumerating every consistent deal (``method="csp"``)
 to 1e-12, at several points of simulated 4-player games with two or three sets,
 from the spectator's and players' views.
@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardlogic import inference
-from cardlogic.literature.belief import Belief, Fact
+from cardlogic.belief import Fact
+from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.literature.decks import Deck
 from cardlogic.inference.csp import deal_bound
 from cardlogic.inference.exact import ExactBackend
@@ -30,9 +31,9 @@ SMALL = games(min_players=4, max_players=4, decks=("no-8s", "no-2s", "no-7s", "j
               max_sets=3)
 
 
-def belief_at(truth: Truth, observer: int | None, events: int, method: str) -> Belief:
+def belief_at(truth: Truth, observer: int | None, events: int, method: str) -> LiteratureBelief:
     hands = {} if observer is None else {observer: truth.hand(observer)}
-    return Belief.from_record(Record(truth.game, observer, hands, list(truth.events[:events])), method=method)
+    return LiteratureBelief.from_record(Record(truth.game, observer, hands, list(truth.events[:events])), method=method)
 
 
 def enumerable_cuts(truth: Truth, observer: int | None) -> list[int]:
@@ -46,7 +47,7 @@ def enumerable_cuts(truth: Truth, observer: int | None) -> list[int]:
     return cuts
 
 
-def assert_same_beliefs(exact: Belief, csp: Belief, truth: Truth, data: st.DataObject) -> None:
+def assert_same_beliefs(exact: LiteratureBelief, csp: LiteratureBelief, truth: Truth, data: st.DataObject) -> None:
     e, c = exact.marginals(), csp.marginals()
     assert (e.method, c.method) == ("exact", "csp")
     assert e.cards == c.cards and e.players == c.players
@@ -59,7 +60,7 @@ def assert_same_beliefs(exact: Belief, csp: Belief, truth: Truth, data: st.DataO
         return
     index = data.draw(st.sampled_from(in_play), label="set")
     cards = exact.game.deck.sets[index].cards
-    k = len(exact.tracker.public.history)
+    k = len(exact.public.history)
     players = st.integers(0, len(exact.game.players) - 1)
     for placements in ({card: truth.now[k][card] for card in cards},
                        {card: data.draw(players, label=f"holder of {card}") for card in cards}):
@@ -80,12 +81,12 @@ def test_exact_beliefs_equal_enumeration(game, seed, guess_rate, data):
                                 truth, data)
 
 
-def allowed_facts(belief: Belief) -> list[Fact]:
+def allowed_facts(belief: LiteratureBelief) -> list[Fact]:
     """The has/lacks facts the allowed sets of the model state outright (cards in play, current holders)."""
     facts = []
-    for card in belief.tracker.in_play():
-        known = belief.tracker.public.known.get(card)
-        mask = belief.tracker.model.allowed[card] if known is None else 1 << known
+    for card in belief.in_play():
+        known = belief.public.known.get(card)
+        mask = belief.model.allowed[card] if known is None else 1 << known
         for player in range(len(belief.game.players)):
             if mask == 1 << player:
                 facts.append(Fact(card, player, True))
@@ -115,7 +116,7 @@ class TestQueries:
                 cards, deals = belief.sample(2000, seed=3)
                 assert cards == marginals.cards
                 assert np.all(marginals.probabilities[np.arange(len(cards)), deals] > 0)  # never an impossible place
-                for index in belief.tracker.public.claimed:  # out of play: nobody holds these cards now
+                for index in belief.public.claimed:  # out of play: nobody holds these cards now
                     for card in belief.game.deck.sets[index].cards:
                         assert [belief.probability(card, p) for p in range(4)] == [0.0] * 4
                         assert belief.joint({card: truth.now[0].get(card, 0)}) == 0.0

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardlogic import inference
-from cardlogic.literature.belief import Belief
+from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.cards import Card
 from cardlogic.cli import main
 from cardlogic.constraints import InconsistentError
@@ -48,7 +48,7 @@ def first_event_line(header: str) -> int:
 
 def rejected_at(text_record: Record, **options) -> RecordError:
     with pytest.raises(RecordError) as caught:
-        Belief.from_record(text_record, **options)
+        LiteratureBelief.from_record(text_record, **options)
     return caught.value
 
 
@@ -150,14 +150,14 @@ def test_corrupted_games_are_rejected_at_the_first_impossible_line(game, seed, d
     game_record = read_record(write_record(Record(game, observer, hands, events)))
     expected = first_impossible(game_record)
     if expected is None:  # the change kept the record possible
-        Belief.from_record(game_record)
+        LiteratureBelief.from_record(game_record)
     else:
         assert rejected_at(game_record).line == expected
 
 
-def snapshot(belief: Belief):
+def snapshot(belief: LiteratureBelief):
     """Everything a push could change: the model, the public position, and the answers."""
-    model, public = belief.tracker.model, belief.tracker.public
+    model, public = belief.model, belief.public
     marginals = belief.marginals()
     return (dict(model.allowed), list(model.clauses), model.sizes, dict(public.known), dict(public.claimed),
             public.sizes, public.history, public.to_move, marginals.cards, marginals.probabilities.tolist(),
@@ -173,19 +173,19 @@ class TestRejectedPush:
         (Ask(3, 2, Card.parse("3H"), yes=True), InconsistentError),  # and a low heart
     ])
     def test_a_rejected_event_changes_nothing(self, method, event, error):
-        belief = Belief.from_record(record(SHORT_DAN, "Dan asks Ann for 2S: yes\n"), method=method, samples=2000)
+        belief = LiteratureBelief.from_record(record(SHORT_DAN, "Dan asks Ann for 2S: yes\n"), method=method, samples=2000)
         before = snapshot(belief)
         with pytest.raises(error):
             belief.push(event)
         assert snapshot(belief) == before
         good = Ask(3, 0, Card.parse("3S"), yes=False)
         assert belief.push(good) == good
-        fresh = Belief.from_record(record(SHORT_DAN, "Dan asks Ann for 2S: yes\nDan asks Ann for 3S: no\n"),
+        fresh = LiteratureBelief.from_record(record(SHORT_DAN, "Dan asks Ann for 2S: yes\nDan asks Ann for 3S: no\n"),
                                    method=method, samples=2000)
         assert snapshot(belief) == snapshot(fresh)
 
     def test_an_answer_the_observers_hand_contradicts(self):
-        belief = Belief.from_record(record(MINI + ANN, "Dan asks Ann for 4S: no\nAnn asks Bob for 4S: no\n"))
+        belief = LiteratureBelief.from_record(record(MINI + ANN, "Dan asks Ann for 4S: no\nAnn asks Bob for 4S: no\n"))
         before = snapshot(belief)
         with pytest.raises(IllegalEventError):
             belief.push(Ask(1, 0, Card.parse("5S"), yes=True))  # Ann never held 5S
@@ -194,7 +194,7 @@ class TestRejectedPush:
         assert snapshot(belief) == before
 
     def test_pop_after_push_restores_the_belief(self):
-        belief = Belief.from_record(record(MINI + ANN, "Dan asks Ann for 4S: no\n"))
+        belief = LiteratureBelief.from_record(record(MINI + ANN, "Dan asks Ann for 4S: no\n"))
         before = snapshot(belief)
         event = belief.push(Ask(0, 1, Card.parse("4S"), yes=False))
         assert snapshot(belief) != before
@@ -234,18 +234,18 @@ class TestBeliefCommand:
         assert (code, err) == (0, "")
         data = json.loads(out)
         assert list(data) == ["observer", "method", "deals", "samples", "players", "cards"]
-        belief = Belief.from_record(read_record((EXAMPLES / "ann-view.txt").read_text()))
+        belief = LiteratureBelief.from_record(read_record((EXAMPLES / "ann-view.txt").read_text()))
         marginals = belief.marginals()
         assert data["observer"] == "Ann" and data["method"] == "exact" and data["samples"] == 0
         assert isinstance(data["deals"], str) and data["deals"] == str(belief.count()) and int(data["deals"]) > 1
         assert data["players"] == list(belief.game.players)
-        assert list(data["cards"]) == [str(card) for card in belief.tracker.in_play()]
+        assert list(data["cards"]) == [str(card) for card in belief.in_play()]
         for card, row in zip(marginals.cards, marginals.probabilities):
             cell = data["cards"][str(card)]
             assert list(cell) == data["players"] and all(isinstance(p, float) for p in cell.values())
             assert sum(cell.values()) == pytest.approx(1.0, abs=1e-9)
             assert list(cell.values()) == row.tolist()
-            assert cell["Ann"] == float(belief.tracker.position.hand >> card & 1)
+            assert cell["Ann"] == float(belief.view.hand >> card & 1)
 
     def test_json_sampled(self, capsys):
         path = str(EXAMPLES / "ann-view.txt")
@@ -267,9 +267,9 @@ class TestBeliefCommand:
     def test_the_table(self, capsys):
         code, out, err = self.run(capsys, str(EXAMPLES / "ann-view.txt"))
         assert (code, err) == (0, "")
-        belief = Belief.from_record(read_record((EXAMPLES / "ann-view.txt").read_text()))
+        belief = LiteratureBelief.from_record(read_record((EXAMPLES / "ann-view.txt").read_text()))
         assert "Ann's view" in out and "Ann (me)" in out and f"exact over {belief.count():,} consistent deals" in out
-        assert all(str(card) in out for card in belief.tracker.in_play())
+        assert all(str(card) in out for card in belief.in_play())
 
     def test_the_table_of_a_sampled_spectator(self, capsys, write):
         path = write(MINI + "\nDan asks Ann for 4S: no\nAnn asks Bob for 5S: yes\n")
@@ -286,9 +286,9 @@ class TestBeliefCommand:
 def test_a_push_the_method_cannot_judge_changes_nothing():
     # Enumerating every deal of a 6-player game is refused: the push raises, and must leave no trace.
     game_record = read_record((EXAMPLES / "ann-view.txt").read_text())
-    belief = Belief(game_record.game, 0, game_record.hands[0], method="csp")
-    before = (dict(belief.tracker.model.allowed), list(belief.tracker.model.clauses), belief.tracker.public.history)
+    belief = LiteratureBelief(game_record.game, 0, game_record.hands[0], method="csp")
+    before = (dict(belief.model.allowed), list(belief.model.clauses), belief.public.history)
     with pytest.raises(inference.InferenceError):
         belief.push(game_record.events[0])
-    assert (dict(belief.tracker.model.allowed), list(belief.tracker.model.clauses),
-            belief.tracker.public.history) == before
+    assert (dict(belief.model.allowed), list(belief.model.clauses),
+            belief.public.history) == before

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from cardlogic import inference
-from cardlogic.literature.belief import Belief
+from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.constraints import DealModel
 from cardlogic.literature.decks import Deck
 from cardlogic.inference.exact import pack
@@ -27,10 +27,10 @@ from .games import NAMES, Truth
 SAMPLES = 20_000
 
 
-def spectator_after(truth: Truth, events: int) -> Belief:
-    belief = Belief(truth.game)
+def spectator_after(truth: Truth, events: int) -> LiteratureBelief:
+    belief = LiteratureBelief(truth.game)
     for event in truth.events[:events]:
-        belief.tracker.push(event)
+        belief.push_unchecked(event)
     return belief
 
 
@@ -40,7 +40,7 @@ class TestChain:
         # 20 000 nodes gives up, and moving random cards stalled at about ten broken clauses.
         game = Game(NAMES, deck=Deck.named("no-8s"), rules=Rules(high_double=True), dealer=0)
         truth = Truth.simulate(game, 15, guess_rate=0.0)
-        model = spectator_after(truth, 40).tracker.model
+        model = spectator_after(truth, 40).model
         assert len(model.clauses) == 30 and not inference.exact_is_practical(model)
         packed = pack(model)
         for seed in range(5):
@@ -62,13 +62,13 @@ def late_state(deck: str, seed: int, observer: int | None) -> Record:
     game = Game(NAMES[:6], deck=Deck.named(deck), rules=Rules(bluff=seed % 2 == 1), dealer=seed % 6)
     truth = Truth.simulate(game, seed)
     hands = {} if observer is None else {observer: truth.hand(observer)}
-    belief = Belief.from_record(Record(game, observer, hands, list(truth.events)), method="exact")
-    while belief.tracker.public.history:
+    belief = LiteratureBelief.from_record(Record(game, observer, hands, list(truth.events)), method="exact")
+    while belief.public.history:
         belief.pop()
         marginals = belief.marginals()
         uncertain = ((marginals.probabilities > 0) & (marginals.probabilities < 1)).any(axis=1).sum()
-        if uncertain >= 6 and acceptance(belief.tracker.model, marginals.count) < 1e-4:
-            return Record(game, observer, hands, list(belief.tracker.public.history))
+        if uncertain >= 6 and acceptance(belief.model, marginals.count) < 1e-4:
+            return Record(game, observer, hands, list(belief.public.history))
     raise AssertionError("no such point in the game")
 
 
@@ -79,8 +79,8 @@ LATE = [("no-8s", 1, None), ("no-8s", 2, 0), ("no-2s", 3, 4), ("no-7s", 5, None)
 @pytest.mark.parametrize("deck, seed, observer", LATE)
 def test_late_game_marginals_fit_the_exact_ones(deck, seed, observer):
     record = late_state(deck, seed, observer)
-    exact = Belief.from_record(record, method="exact")
-    sampled = Belief.from_record(record, method="sample", samples=SAMPLES, seed=seed)
+    exact = LiteratureBelief.from_record(record, method="exact")
+    sampled = LiteratureBelief.from_record(record, method="sample", samples=SAMPLES, seed=seed)
     e, s = exact.marginals(), sampled.marginals()
     assert (s.method, s.count, s.samples) == ("sample", None, SAMPLES)
     assert s.cards == e.cards
@@ -94,7 +94,7 @@ def test_late_game_marginals_fit_the_exact_ones(deck, seed, observer):
 
 @pytest.mark.parametrize("deck, seed, observer", LATE[:4])
 def test_late_game_deals_fit_the_exact_joint_of_two_cards(deck, seed, observer):
-    exact = Belief.from_record(late_state(deck, seed, observer), method="exact")
+    exact = LiteratureBelief.from_record(late_state(deck, seed, observer), method="exact")
     e = exact.marginals()
     uncertain = [i for i, row in enumerate(e.probabilities) if row.max() < 1]
     first, second = uncertain[0], uncertain[-1]

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardlogic import inference
-from cardlogic.literature.belief import Belief
+from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.literature import Game
 
 from .games import Truth, games, guess_rates, seeds
@@ -25,7 +25,7 @@ from .games import Truth, games, guess_rates, seeds
 SETTINGS = {"deadline": None, "derandomize": True, "database": None}
 
 
-def assert_allowed(belief: Belief, truth: Truth, k: int) -> None:
+def assert_allowed(belief: LiteratureBelief, truth: Truth, k: int) -> None:
     """The cheap checks after ``k`` events: the true deal fits the model, each card is allowed where it is."""
     tracker = belief.tracker
     assert tracker.model.is_consistent(truth.deal), f"the true deal breaks the model after {k} events"
@@ -40,23 +40,23 @@ def assert_allowed(belief: Belief, truth: Truth, k: int) -> None:
             assert tracker.model.allowed[card] >> holder & 1
 
 
-def assert_exact_sound(belief: Belief, truth: Truth, k: int) -> None:
+def assert_exact_sound(belief: LiteratureBelief, truth: Truth, k: int) -> None:
     """Exact marginals never rule out the truth, and every certain fact is true."""
     now = truth.now[k]
     marginals = belief.marginals()
     assert marginals.method == "exact" and marginals.count > 0
-    assert list(marginals.cards) == belief.tracker.in_play()
+    assert list(marginals.cards) == belief.in_play()
     assert np.allclose(marginals.probabilities.sum(axis=1), 1.0, rtol=0, atol=1e-9)
     for card, row in zip(marginals.cards, marginals.probabilities):
         assert row[now[card]] > 0, f"{card} is with {truth.game.players[now[card]]} but has probability 0"
     for fact in belief.certain():
-        assert (now[fact.card] == fact.player) == fact.has, f"false certain fact {fact}"
+        assert (now[fact.card] == fact.holder) == fact.has, f"false certain fact {fact}"
 
 
 def follow(truth: Truth, observer: int | None, checkpoints: set[int], method: str = "auto") -> int:
     """Replay ``truth`` as ``observer`` sees it with the cheap checks after every event and the exact ones at
     ``checkpoints`` (where exact inference is practical); return how many exact checks ran."""
-    belief = Belief(truth.game, observer, truth.hand(observer), method=method, samples=500)
+    belief = LiteratureBelief(truth.game, observer, truth.hand(observer), method=method, samples=500)
     exact_checks = 0
     for k in range(max(checkpoints) + 1):
         if k:
@@ -64,16 +64,16 @@ def follow(truth: Truth, observer: int | None, checkpoints: set[int], method: st
             if k in checkpoints:
                 belief.push(event)  # a true event is never rejected, and the cached answers are dropped
             else:
-                belief.tracker.push(event)
+                belief.push_unchecked(event)
         assert_allowed(belief, truth, k)
         if k not in checkpoints:
             continue
-        if inference.exact_is_practical(belief.tracker.model):
+        if inference.exact_is_practical(belief.model):
             assert_exact_sound(belief, truth, k)
             exact_checks += 1
         else:  # the facts of the allowed sets
             for fact in belief.certain():
-                assert (truth.now[k][fact.card] == fact.player) == fact.has, f"false certain fact {fact}"
+                assert (truth.now[k][fact.card] == fact.holder) == fact.has, f"false certain fact {fact}"
     return exact_checks
 
 

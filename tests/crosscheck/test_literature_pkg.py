@@ -16,7 +16,7 @@ import pytest
 
 pytest.importorskip("literature")
 
-from cardlogic.literature.belief import Belief
+from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.literature.decks import Deck
 from cardlogic.literature import peer
 from cardlogic.literature.peer import compare_game, compare_games, literature_replay, to_card, to_name
@@ -106,7 +106,7 @@ class TestShippedRules:
             for d in game.unconfirmed:
                 if d.verdict == "false":
                     hands = peer._replay(game.game, game.hands, game.events[:d.step]).hands
-                    assert bool(hands[d.fact.player] >> d.fact.card & 1) != d.fact.has
+                    assert bool(hands[d.fact.holder] >> d.fact.card & 1) != d.fact.has
 
     def test_counterexamples_fool_their_own_engine(self, shipped) -> None:
         checked = 0
@@ -119,7 +119,7 @@ class TestShippedRules:
                 # The deal is consistent with the history and the observer's hand ...
                 assert d.counterexample[d.observer] == game.hands[d.observer]
                 now = peer._replay(game.game, d.counterexample, history).hands
-                assert bool(now[d.fact.player] >> d.fact.card & 1) != d.fact.has
+                assert bool(now[d.fact.holder] >> d.fact.card & 1) != d.fact.has
                 # ... and their player, seeing the same, states the fact that is false there.
                 fooled = literature_replay(d.counterexample, game.first, history)
                 assert d.fact in peer.their_facts(_lit(), fooled, d.observer)
@@ -132,7 +132,7 @@ class TestShippedRules:
                 observers = {d.observer for d in game.unconfirmed if d.step == step}
                 fixed = literature_replay(game.hands, game.first, history, rules="repaired")
                 for observer in observers:
-                    belief = Belief(game.game, observer, peer._cards(game.hands[observer]))
+                    belief = LiteratureBelief(game.game, observer, peer._cards(game.hands[observer]))
                     for event in history:
                         belief.push(event)
                     assert peer.their_facts(_lit(), fixed, observer) <= set(belief.certain())

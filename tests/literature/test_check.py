@@ -8,7 +8,7 @@ not listed.
 import io
 from pathlib import Path
 
-from cardlogic.literature.belief import Belief
+from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.cli import main
 from cardlogic.inference import InferenceError
 
@@ -111,6 +111,6 @@ def test_a_record_inference_cannot_decide_is_not_passed(tmp_path, capsys, monkey
     def undecided(record, **options):
         raise InferenceError("no deal satisfying every clause found in 1000 repair steps")
 
-    monkeypatch.setattr(Belief, "from_record", undecided)
+    monkeypatch.setattr(LiteratureBelief, "from_record", undecided)
     assert check(tmp_path, capsys, MINI_VIEW) == (1, "", "FILE: cannot tell whether some deal explains the record: "
                                                          "no deal satisfying every clause found in 1000 repair steps\n")

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from cardlogic.cards import iter_cards
 from cardlogic.literature.decks import DECK_NAMES, Deck
-from cardlogic.literature import (Claim, Game, PlayerState, PublicState, RandomBot, Record, Rules, State, read_record,
+from cardlogic.literature import (Claim, Game, PlayerState, PublicState, PeekingRandomBot, Record, Rules, State, read_record,
                                   write_record)
 from cardlogic.literature.selfplay import play_random_game
 
@@ -76,7 +76,7 @@ def test_random_games_keep_the_rules_and_end(game, seed):
     rng = random.Random(seed)
     state = State.deal(game, rng)
     start = snapshot(state)
-    bot = RandomBot(rng)
+    bot = PeekingRandomBot(rng)
     limit = 10 * len(game.deck.cards)
     pushed = 0
     while not state.is_over:

@@ -394,8 +394,47 @@ class TestPublicState:
         state.push(Ask(CAT, DAN, C("5S"), yes=False))
         assert state.to_move == DAN
 
+    def test_movers_tell_not_started_from_over(self):
+        dealerless = PublicState(Game(("Ann", "Bob", "Cat", "Dan"), dealer=None, sizes=(12, 12, 12, 12)))
+        assert dealerless.to_move is None and dealerless.movers == (ANN, BOB, CAT, DAN)
+        state = play()
+        assert state.public.movers == (DAN,)
+        while not state.is_over:
+            state.push(_claim_anything(state) if state.hands[state.to_move] else state.legal_events()[0])
+        assert state.to_move is None and state.public.movers == () and state.legal_events() == []
+
+
+def _claim_anything(state: State) -> Claim:
+    """A claim of the first unclaimed set by the player to move, each card placed with the claimer."""
+    mover, index = state.to_move, state.public.unclaimed[0]
+    return Claim(mover, index, tuple((card, mover) for card in state.game.deck.sets[index].cards))
+
 
 class TestPlayerState:
+    def test_legal_events_of_the_view_are_the_referees_for_that_player(self):
+        state = play()
+        view = PlayerState(state.game, DAN, state.hands[DAN])
+        referee_asks = [e for e in state.legal_events() if isinstance(e, Ask)]
+        assert [e for e in view.legal_events() if isinstance(e, Ask)] == referee_asks
+        assert view.legal_asks(DAN) == sorted(referee_asks, key=lambda a: (state.game.deck.set_index_of(a.card),
+                                                                            a.card))
+        assert view.legal_asks(ANN) == [] and PlayerState(state.game, ANN, state.hands[ANN]).legal_events() == []
+
+    def test_bluff_asks_are_listed_only_when_asked_for(self):
+        state = play(rules="bluff=on")
+        view = PlayerState(state.game, DAN, state.hands[DAN])
+        bluffs = [a for a in view.legal_asks(DAN, bluffs=True) if view.hand >> a.card & 1]
+        assert len(bluffs) == 6 and not any(view.hand >> a.card & 1 for a in view.legal_asks(DAN))
+
+    def test_a_view_lists_only_the_claims_it_knows_to_be_correct(self):
+        record = mini(TestClaims.GATHER_HS)
+        referee = play(TestClaims.GATHER_HS)
+        view = PlayerState(record.game, DAN, card_mask(record.hands[DAN]))
+        for event in record.events:
+            view.push(event)
+        assert [e.set_index for e in referee.legal_events() if isinstance(e, Claim)] == [1]
+        assert not [e for e in view.legal_events() if isinstance(e, Claim)]  # 10S is Bob's: Dan cannot know it
+
     def test_answers_about_the_players_own_cards(self):
         record = mini("Dan asks Ann for 9S: no")
         view = record.view_as("Ann")

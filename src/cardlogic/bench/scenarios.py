@@ -80,7 +80,7 @@ def make_scenario(spec: Spec) -> Scenario:
     state = State(game, list(hands))
     for event in events[:cut]:
         state.push(event)
-    observer = 0 if state.to_move is None else state.to_move
+    observer = state.public.movers[0]  # a cut game is never over
     full = Record(game, None, {p: tuple(iter_cards(hand)) for p, hand in enumerate(hands)}, events[:cut])
     return Scenario(spec, cut, len(events), full.view_as(observer))
 

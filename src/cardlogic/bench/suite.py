@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from cardlogic.literature.advice import advise, advise_record, spectator
-from cardlogic.literature.belief import Belief
+from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.bench.scenarios import Scenario, load_scenarios
 from cardlogic.bench.timing import repeat, summarize
 from cardlogic.cards import iter_cards
@@ -101,15 +101,15 @@ class Case:
     """A loaded scenario with its observer's belief and deal model, and a spectator's model of the same history."""
 
     scenario: Scenario
-    belief: Belief
+    belief: LiteratureBelief
     model: DealModel
     spectator: DealModel
     exact: np.ndarray | None = None
 
     @classmethod
     def load(cls, scenario: Scenario) -> Case:
-        belief = Belief.from_record(scenario.record)
-        return cls(scenario, belief, belief.tracker.model, spectator(belief).tracker.model)
+        belief = LiteratureBelief.from_record(scenario.record)
+        return cls(scenario, belief, belief.model, spectator(belief).model)
 
     @property
     def name(self) -> str:
@@ -250,10 +250,10 @@ def measure_advice(cases: list[Case], plan: Plan, tick: Tick) -> dict[str, Any]:
         record = case.scenario.record
         row: dict[str, Any] = {"scenario": case.name, "players": case.scenario.spec.players}
         try:
-            advise(Belief.from_record(record))  # warm-up
+            advise(LiteratureBelief.from_record(record))  # warm-up
             times = []
             for _ in range(plan.repeats):
-                belief = Belief.from_record(record)
+                belief = LiteratureBelief.from_record(record)
                 start = time.perf_counter()
                 advise(belief)
                 times.append(time.perf_counter() - start)

@@ -9,7 +9,8 @@ import sys
 from rich.console import Console
 from rich.table import Table
 
-from cardlogic.literature.belief import Belief, Marginals
+from cardlogic.belief import Marginals
+from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.cli.common import RECORD_HELP, SAMPLES, SEED, load_belief, plural
 
 CSP_MAX_DEALS = 2_000_000
@@ -53,13 +54,13 @@ def as_json(marginals: Marginals, observer: str | None) -> dict:
         "method": marginals.method,
         "deals": None if marginals.count is None else str(marginals.count),
         "samples": marginals.samples,
-        "players": list(marginals.players),
-        "cards": {str(card): {player: float(p) for player, p in zip(marginals.players, row)}
+        "players": list(marginals.holders),
+        "cards": {str(card): {player: float(p) for player, p in zip(marginals.holders, row)}
                   for card, row in zip(marginals.cards, marginals.probabilities)},
     }
 
 
-def print_table(marginals: Marginals, observer: str | None, belief: Belief) -> None:
+def print_table(marginals: Marginals, observer: str | None, belief: LiteratureBelief) -> None:
     if marginals.count is not None:
         source = f"{marginals.method} over {plural(marginals.count, 'consistent deal')}"
     else:
@@ -70,7 +71,7 @@ def print_table(marginals: Marginals, observer: str | None, belief: Belief) -> N
     table = Table(title=title, title_justify="left", caption=source, caption_justify="left")
     table.add_column("set")
     table.add_column("card")
-    for player in marginals.players:
+    for player in marginals.holders:
         table.add_column(player + (" (me)" if player == observer else ""), justify="right")
     deck = belief.game.deck
     previous_set = None

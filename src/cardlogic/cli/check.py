@@ -6,7 +6,7 @@ import argparse
 import sys
 from dataclasses import replace
 
-from cardlogic.literature.belief import Belief
+from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.cli.common import RECORD_HELP, plural, read_text, source_name
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Problem, Record, RecordError, scan_record
@@ -56,7 +56,7 @@ def first_problems(record: Record, notation: list[Problem]) -> list[Problem]:
     try:
         replayed.replay()
         if not record.is_full:  # a full record's dealt hands are themselves a deal that explains it
-            Belief.from_record(replayed)
+            LiteratureBelief.from_record(replayed)
     except RecordError as error:
         problems.append(Problem(error.line, error.message))
     except InferenceError as error:

@@ -8,7 +8,7 @@ import sys
 import textwrap
 from collections.abc import Callable
 
-from cardlogic.literature.belief import Belief
+from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Record, RecordError, read_record
 from cardlogic.literature.rules import MAX_PLAYERS, MIN_PLAYERS
@@ -53,17 +53,17 @@ def report(path: str, error: RecordError) -> int:
     return 1
 
 
-def load_belief(path: str, **options) -> tuple[Record, Belief] | None:
+def load_belief(path: str, **options) -> tuple[Record, LiteratureBelief] | None:
     """The record in ``path`` and its observer's belief, or None after printing why they cannot be had.
 
-    ``options`` go to :meth:`Belief.from_record`; a method that cannot answer (e.g. ``csp``
+    ``options`` go to :meth:`LiteratureBelief.from_record`; a method that cannot answer (e.g. ``csp``
     on a game too large to enumerate) is reported like a bad record.
     """
     record = load_record(path)
     if record is None:
         return None
     try:
-        return record, Belief.from_record(record, **options)
+        return record, LiteratureBelief.from_record(record, **options)
     except RecordError as error:
         report(path, error)
     except InferenceError as error:

@@ -1,6 +1,6 @@
 """Advice for one Literature player: how safe each claim is, what each question is worth, and what to do now.
 
-Everything is computed from the player's :class:`~cardlogic.literature.belief.Belief`, the
+Everything is computed from the player's :class:`~cardlogic.literature.belief.LiteratureBelief`, the
 uniform distribution over the deals consistent with what they have seen:
 
 * a claim of a set: P(the player's team holds all of it), the most likely
@@ -18,9 +18,9 @@ uniform distribution over the deals consistent with what they have seen:
 * one recommendation: ask, claim, pass the turn, or wait, with a one-line reason.
 
 >>> from cardlogic.literature import read_record
->>> advice = advise_record(read_record(open("examples/mini.txt").read()))  # doctest: +SKIP
->>> advice.recommendation.reason  # doctest: +SKIP
-'ask Bob for 4H: yes with probability 0.67'
+>>> advice = advise_record(read_record(open("examples/mini.txt").read()))
+>>> advice.recommendation.reason
+'ask Dan for 2H: yes with probability 0.42'
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cardlogic.literature.belief import Belief
+from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.cards import CARDS, Card, iter_cards
 from cardlogic.constraints import InconsistentError
 from cardlogic.literature import Ask, Claim, Event, Pass, PlayerState, Record
@@ -160,37 +160,10 @@ class Advice:
 # -- legal asks ------------------------------------------------------------------------------------------------------
 
 
-def legal_asks(view: PlayerState) -> list[Ask]:
-    """Every ask the viewing player may make now (``yes`` left open); empty when it is not their turn.
-
-    Asks for a card the player holds (legal under ``bluff=on``) are left out:
-    they are always answered no.
-    """
-    game, public, player = view.game, view.public, view.player
-    if public.is_over or (public.to_move is not None and public.to_move != player):
-        return []
-    hand = view.hand
-    if not hand:
-        return []
-    targets = [p for p in game.opponents(player) if public.sizes[p]]
-    if not targets:
-        return []
-    unclaimed = public.unclaimed
-    if game.rules.must_declare and any(game.set_masks[index] & ~hand == 0 for index in unclaimed):
-        return []
-    asks = []
-    for index in unclaimed:
-        if not hand & game.set_masks[index]:
-            continue
-        for card in iter_cards(game.set_masks[index] & ~hand):
-            asks.extend(Ask(player, target, card) for target in targets)
-    return asks
-
-
 # -- claims ----------------------------------------------------------------------------------------------------------
 
 
-def claim_advice(belief: Belief, set_index: int, p_team: float | None = None) -> ClaimAdvice:
+def claim_advice(belief: LiteratureBelief, set_index: int, p_team: float | None = None) -> ClaimAdvice:
     """How safe claiming ``set_index`` is for the belief's observer.
 
     ``p_team``, P(the team holds the whole set), is worked out unless given
@@ -201,7 +174,7 @@ def claim_advice(belief: Belief, set_index: int, p_team: float | None = None) ->
     team_mask = _team_mask(belief)
     cards = game.deck.sets[set_index].cards
     value = game.set_value(set_index)
-    forced = not belief.tracker.public.team_cards(1 - game.team_of(observer))
+    forced = not belief.public.team_cards(1 - game.team_of(observer))
     if p_team is None:
         p_team = team_chances(belief, [set_index])[0]
     assignment: dict[Card, int] = {}
@@ -216,7 +189,7 @@ def claim_advice(belief: Belief, set_index: int, p_team: float | None = None) ->
             assignment = dict(zip(cards, rows[best].tolist()))
             p_correct = p_team * float(probabilities[best])
     if not assignment:
-        known = belief.tracker.public.known
+        known = belief.public.known
         assignment = {card: known[card] if card in known and team_mask >> known[card] & 1 else observer
                       for card in cards}
     p_lost = 1.0 - p_team if game.rules.wrong_claim == "split" else 1.0 - p_correct
@@ -224,14 +197,14 @@ def claim_advice(belief: Belief, set_index: int, p_team: float | None = None) ->
                        p_team, value * (p_correct - p_lost), p_correct >= CERTAIN, forced)
 
 
-def team_chances(belief: Belief, set_indices: Sequence[int]) -> list[float]:
+def team_chances(belief: LiteratureBelief, set_indices: Sequence[int]) -> list[float]:
     """P(the observer's team holds every card of each set), all at once."""
     team_mask = _team_mask(belief)
     sets = belief.game.deck.sets
     return belief.chances([{card: team_mask for card in sets[index].cards} for index in set_indices])
 
 
-def _team_mask(belief: Belief) -> int:
+def _team_mask(belief: LiteratureBelief) -> int:
     game = belief.game
     return sum(1 << p for p in game.members(game.team_of(_observer(belief))))
 
@@ -239,7 +212,7 @@ def _team_mask(belief: Belief) -> int:
 # -- asks ------------------------------------------------------------------------------------------------------------
 
 
-def ask_advice(belief: Belief, public: Belief | None = None, lookahead: int = 4) -> list[AskAdvice]:
+def ask_advice(belief: LiteratureBelief, public: LiteratureBelief | None = None, lookahead: int = 4) -> list[AskAdvice]:
     """Every legal ask of the observer with its numbers, best value first.
 
     ``public`` is a spectator's belief over the same history (for ``leak_bits``;
@@ -260,9 +233,9 @@ def ask_advice(belief: Belief, public: Belief | None = None, lookahead: int = 4)
     of the team's publicly known cards the target could ask back on the turn a
     no hands them.
     """
-    view = belief.tracker.position
+    view = belief.view
     assert isinstance(view, PlayerState)
-    asks = legal_asks(view)
+    asks = view.legal_asks(view.player)
     if not asks:
         return []
     game = belief.game
@@ -288,18 +261,18 @@ def ask_advice(belief: Belief, public: Belief | None = None, lookahead: int = 4)
     return advice
 
 
-def leak_bits(public: Belief, ask: Ask) -> float:
+def leak_bits(public: LiteratureBelief, ask: Ask) -> float:
     """What a spectator learns about the asker's hand from ``ask`` being asked, in bits (see :func:`leak_table`)."""
     return leak_table(public, ask.asker, [ask.card])[ask.card]
 
 
-def leak_table(public: Belief, asker: int, cards: Iterable[int]) -> dict[Card, float]:
+def leak_table(public: LiteratureBelief, asker: int, cards: Iterable[int]) -> dict[Card, float]:
     """What a spectator learns about ``asker``'s hand from an ask for each of ``cards``, in bits.
 
     ``-log2 q`` with q the spectator's P(the asker may ask for the card: holds
     another card of its set, and lacks the card unless ``bluff=on``). Without
     bluffs, q = P(lacks the card) - P(lacks every card of the set), so one
-    chance per set and one per card answer every ask (:meth:`Belief.chances`).
+    chance per set and one per card answer every ask (:meth:`LiteratureBelief.chances`).
     """
     game = public.game
     nowhere = ~(1 << asker)
@@ -316,12 +289,12 @@ def leak_table(public: Belief, asker: int, cards: Iterable[int]) -> dict[Card, f
     return {card: max(0.0, -math.log2(q)) if q > 1e-15 else math.inf for card, q in zip(cards, qs)}
 
 
-def _current_table(belief: Belief) -> dict[Card, np.ndarray]:
+def _current_table(belief: LiteratureBelief) -> dict[Card, np.ndarray]:
     marginals = belief.marginals()
     return dict(zip(marginals.cards, marginals.probabilities))
 
 
-def _set_chances(belief: Belief, table: dict[Card, np.ndarray], card: Card) -> tuple[float, float]:
+def _set_chances(belief: LiteratureBelief, table: dict[Card, np.ndarray], card: Card) -> tuple[float, float]:
     """After a yes for ``card``: P(its set is secured) and P(the team can gather the rest of it), by marginals.
 
     Secured: every other card of the set is with the team already, so the
@@ -343,9 +316,9 @@ def _set_chances(belief: Belief, table: dict[Card, np.ndarray], card: Card) -> t
     return secured, gather
 
 
-def _danger(belief: Belief, table: dict[Card, np.ndarray], target: int) -> float:
+def _danger(belief: LiteratureBelief, table: dict[Card, np.ndarray], target: int) -> float:
     """How many of the team's publicly known cards ``target`` could ask for (holds another card of the set)."""
-    game, public = belief.game, belief.tracker.public
+    game, public = belief.game, belief.public
     team = game.team_of(_observer(belief))
     total = 0.0
     for card, holder in public.known.items():
@@ -359,7 +332,7 @@ def _danger(belief: Belief, table: dict[Card, np.ndarray], target: int) -> float
     return total
 
 
-def _table_after_yes(belief: Belief, ask: Ask) -> dict[Card, np.ndarray] | None:
+def _table_after_yes(belief: LiteratureBelief, ask: Ask) -> dict[Card, np.ndarray] | None:
     """P(card is held by player now) after ``ask`` is answered yes (the card then with the asker); None if it cannot be."""
     try:
         table = belief.given({ask.card: ask.target})
@@ -369,16 +342,16 @@ def _table_after_yes(belief: Belief, ask: Ask) -> dict[Card, np.ndarray] | None:
     return table
 
 
-def _best_next(belief: Belief, ask: Ask, table: dict[Card, np.ndarray] | None) -> float:
+def _best_next(belief: LiteratureBelief, ask: Ask, table: dict[Card, np.ndarray] | None) -> float:
     """The best P(yes) of the asker's next ask after ``ask`` is answered yes, from ``table`` (see
     :func:`_table_after_yes`)."""
     if table is None:
         return 0.0
-    view = belief.tracker.position
+    view = belief.view
     assert isinstance(view, PlayerState)
     view.push(Ask(ask.asker, ask.target, ask.card, True))
     try:
-        asks = legal_asks(view)
+        asks = view.legal_asks(view.player)
     finally:
         view.pop()
     if not asks:
@@ -389,13 +362,13 @@ def _best_next(belief: Belief, ask: Ask, table: dict[Card, np.ndarray] | None) -
 # -- passing the turn ------------------------------------------------------------------------------------------------
 
 
-def prospects(belief: Belief, player: int, samples: int = 64, seed: int = 0) -> float:
+def prospects(belief: LiteratureBelief, player: int, samples: int = 64, seed: int = 0) -> float:
     """The observer's estimate of the best P(yes) ``player`` (a teammate) could ask for on their turn.
 
     Averages, over deals drawn from the belief, the best of the observer's
     P(target holds card) over the asks ``player`` could make in that deal.
     """
-    game, public = belief.game, belief.tracker.public
+    game, public = belief.game, belief.public
     table = _current_table(belief)
     cards, deals = belief.sample(samples, seed)
     column = {card: j for j, card in enumerate(cards)}
@@ -421,7 +394,7 @@ def prospects(belief: Belief, player: int, samples: int = 64, seed: int = 0) -> 
 # -- the recommendation ----------------------------------------------------------------------------------------------
 
 
-def advise(belief: Belief, public: Belief | None = None, *, thorough: bool = True, seed: int = 0) -> Advice:
+def advise(belief: LiteratureBelief, public: LiteratureBelief | None = None, *, thorough: bool = True, seed: int = 0) -> Advice:
     """Claims, asks and one recommended event for the belief's observer.
 
     ``public``: a spectator's belief over the same history, for leak figures.
@@ -429,7 +402,7 @@ def advise(belief: Belief, public: Belief | None = None, *, thorough: bool = Tru
     whose marginals allow P(team holds all) of at least :data:`RISKY_CLAIM`
     (every set when no ask can succeed), and asks get no leak figures.
     """
-    game, public_state = belief.game, belief.tracker.public
+    game, public_state = belief.game, belief.public
     observer = _observer(belief)
     to_move = public_state.to_move
     claims = _claims(belief, thorough)
@@ -447,14 +420,14 @@ def advise(belief: Belief, public: Belief | None = None, *, thorough: bool = Tru
     return Advice(observer, to_move, asks, claims, hold, recommendation, *_how(belief))
 
 
-def _how(belief: Belief) -> tuple[str, int]:
+def _how(belief: LiteratureBelief) -> tuple[str, int]:
     """How the belief answers: its posterior's method and number of sampled deals."""
     posterior = belief.posterior()
     return posterior.method, posterior.samples
 
 
-def _claims(belief: Belief, thorough: bool) -> tuple[ClaimAdvice, ...]:
-    game, public = belief.game, belief.tracker.public
+def _claims(belief: LiteratureBelief, thorough: bool) -> tuple[ClaimAdvice, ...]:
+    game, public = belief.game, belief.public
     observer = _observer(belief)
     live = public.unclaimed
     if not live:
@@ -469,10 +442,10 @@ def _claims(belief: Belief, thorough: bool) -> tuple[ClaimAdvice, ...]:
     return tuple(claims)
 
 
-def _recommend(belief: Belief, claims: Sequence[ClaimAdvice], asks: Sequence[AskAdvice], seed: int) -> Recommendation:
-    game, public = belief.game, belief.tracker.public
+def _recommend(belief: LiteratureBelief, claims: Sequence[ClaimAdvice], asks: Sequence[AskAdvice], seed: int) -> Recommendation:
+    game, public = belief.game, belief.public
     observer = _observer(belief)
-    view = belief.tracker.position
+    view = belief.view
     assert isinstance(view, PlayerState)
     names = game.players
     mates = [p for p in game.teammates(observer) if public.sizes[p]]
@@ -544,34 +517,34 @@ def _recommend(belief: Belief, claims: Sequence[ClaimAdvice], asks: Sequence[Ask
 def advise_record(record: Record, **options) -> Advice:
     """The advice for a record's observer (``Me:``) after its last event; ValueError for a spectator's record.
 
-    ``options`` go to :class:`Belief` (``method`` and so on). Raises
-    :class:`~cardlogic.literature.RecordError` like :meth:`Belief.from_record`.
+    ``options`` go to :class:`LiteratureBelief` (``method`` and so on). Raises
+    :class:`~cardlogic.literature.RecordError` like :meth:`LiteratureBelief.from_record`.
     """
     if record.observer is None:
         raise ValueError("advice needs a player's view: the record names no Me player")
-    belief = Belief.from_record(record, **options)
+    belief = LiteratureBelief.from_record(record, **options)
     return advise(belief, spectator(belief))
 
 
-def spectator(belief: Belief) -> Belief:
+def spectator(belief: LiteratureBelief) -> LiteratureBelief:
     """A spectator's belief over ``belief``'s history, for the leak figures of :func:`advise`.
 
     Exact while one pass takes at most :data:`LEAK_MAX_OPERATIONS` transitions, else :data:`LEAK_SAMPLES` sampled
     deals: the leak figures are a side note, not worth a second of exact work for a spectator early in an 8-player
     game.
     """
-    public = Belief(belief.game, max_operations=LEAK_MAX_OPERATIONS, samples=LEAK_SAMPLES, seed=belief.seed)
+    public = LiteratureBelief(belief.game, max_operations=LEAK_MAX_OPERATIONS, samples=LEAK_SAMPLES, seed=belief.seed)
     for event in belief.public.history:
         public.push_unchecked(event)
     return public
 
 
-def _observer(belief: Belief) -> int:
+def _observer(belief: LiteratureBelief) -> int:
     if belief.observer is None:
         raise ValueError("advice needs a player's belief, not a spectator's")
     return belief.observer
 
 
 __all__ = ["Advice", "AskAdvice", "ClaimAdvice", "Recommendation", "advise", "advise_record", "ask_advice",
-           "claim_advice", "entropy_bits", "leak_bits", "leak_table", "legal_asks", "prospects", "spectator",
+           "claim_advice", "entropy_bits", "leak_bits", "leak_table", "prospects", "spectator",
            "team_chances"]

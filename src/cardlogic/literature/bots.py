@@ -13,7 +13,7 @@ events incrementally, so a game costs each of them about one update per event.
   (:class:`~cardlogic.literature.counting.CountingTracker`); asks for cards known
   to be at an opponent first, else the most likely card by counting unknown
   slots; claims as soon as every card of a set is known to be with its team.
-* ``advisor``: the belief (:class:`~cardlogic.literature.belief.Belief`: exact where
+* ``advisor``: the belief (:class:`~cardlogic.literature.belief.LiteratureBelief`: exact where
   practical, sampled beyond) and the recommendation of :func:`cardlogic.literature.advice.advise`.
 
 >>> import random
@@ -31,8 +31,8 @@ import random
 from collections.abc import Callable
 from typing import Protocol
 
-from cardlogic.literature.advice import advise, legal_asks
-from cardlogic.literature.belief import Belief
+from cardlogic.literature.advice import advise
+from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.cards import Card, iter_cards
 from cardlogic.literature import Ask, Claim, Event, Game, Pass, PlayerState
 from cardlogic.literature.counting import CountingTracker
@@ -65,32 +65,27 @@ class _Seat:
     def _mates_with_cards(self, view: PlayerState) -> list[int]:
         return [p for p in self.game.teammates(self.player) if view.public.sizes[p]]
 
-    def _own_whole_set(self, view: PlayerState) -> Claim | None:
-        """A claim of a set entirely in the bot's own hand (always correct), if there is one."""
-        for index in view.public.unclaimed:
-            mask = self.game.set_masks[index]
-            if mask & ~view.hand == 0:
-                return Claim(self.player, index, tuple((card, self.player) for card in iter_cards(mask)))
-        return None
-
 
 class RandomBot(_Seat):
-    """A random legal ask; claims only a set it holds entirely, or a guess when it cannot ask.
+    """A random legal ask (bluffs included where the rules allow them); claims only a set it knows to be
+    with its team, or a guess when it cannot ask.
 
-    Unlike :class:`cardlogic.literature.RandomBot` it sees only its own hand.
+    Unlike :class:`~cardlogic.literature.PeekingRandomBot`, which makes random games for tests, it sees
+    only its own hand.
     After its claim it passes to a random teammate half the time.
     """
 
     name = "random"
 
     def choose(self, view: PlayerState) -> Event:
-        mates = self._mates_with_cards(view)
-        if view.public.may_pass and mates and (not view.hand or self.rng.random() < 0.5):
-            return Pass(self.player, self.rng.choice(mates))
-        claim = self._own_whole_set(view)
-        if claim is not None:
-            return claim
-        asks = legal_asks(view)
+        legal = view.legal_events()
+        passes = [event for event in legal if isinstance(event, Pass)]
+        if passes and (not view.hand or self.rng.random() < 0.5):
+            return self.rng.choice(passes)
+        claims = [event for event in legal if isinstance(event, Claim)]
+        if claims:
+            return claims[0]
+        asks = [event for event in legal if isinstance(event, Ask)]
         if asks:
             return self.rng.choice(asks)
         index = self.rng.choice(view.public.unclaimed)
@@ -137,7 +132,7 @@ class CountingBot(_Seat):
                 return Claim(player, index, tuple((c, tracker.known_holder(c)) for c in cards))  # type: ignore[misc]
         if not view.public.team_cards(1 - game.team_of(player)):
             return self._guess(live)
-        asks = legal_asks(view)
+        asks = view.legal_asks(self.player)
         known = [a for a in asks if tracker.known_holder(a.card) == a.target]
         if view.public.may_pass and not known and mates:
             for mate in mates:
@@ -206,7 +201,7 @@ class AdvisorBot(_Seat):
 
     def __init__(self, game: Game, player: int, hand: int, seed: int = 0) -> None:
         super().__init__(game, player, hand, seed)
-        self.belief = Belief(game, player, iter_cards(hand), samples=self.SAMPLES, seed=seed)
+        self.belief = LiteratureBelief(game, player, iter_cards(hand), samples=self.SAMPLES, seed=seed)
 
     def choose(self, view: PlayerState) -> Event:
         fresh = self._new_events(view)

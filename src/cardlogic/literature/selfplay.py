@@ -15,8 +15,10 @@ from cardlogic.literature.rules import Game
 from cardlogic.literature.state import State
 
 
-class RandomBot:
-    """Chooses a random legal event for the player to move, peeking at their team's hands.
+class PeekingRandomBot:
+    """Chooses a random legal event for the player to move, peeking at their team's hands (a referee-side
+    player that makes varied random games, claims included; the seat bot ``random`` of
+    :mod:`cardlogic.literature.bots` sees only its own view).
 
     In order: without cards it passes to a random teammate with cards; with
     probability ``guess_rate`` it guesses a claim; it claims (correctly) a set its
@@ -34,8 +36,8 @@ class RandomBot:
         self.pass_rate = pass_rate
 
     def choose(self, state: State, guess: bool = False) -> Event:
-        """The bot's event for the player to move (the first player when a dealer-less game starts)."""
-        mover = 0 if state.to_move is None else state.to_move
+        """The bot's event for the first of the players who may act (:attr:`~PublicState.movers`)."""
+        mover = state.public.movers[0]
         legal = [e for e in state.legal_events() if actor(e) == mover]
         passes = [e for e in legal if isinstance(e, Pass)]
         if not state.hands[mover]:
@@ -69,7 +71,7 @@ class RandomBot:
 
 def play_random_game(game: Game, seed: int, guess_rate: float = 0.02,
                      patience: int | None = None) -> tuple[tuple[int, ...], list[Event]]:
-    """Deal with ``random.Random(seed)`` and let :class:`RandomBot` play to the end.
+    """Deal with ``random.Random(seed)`` and let :class:`PeekingRandomBot` play to the end.
 
     Returns the dealt hands (card masks) and the completed events. After
     ``patience`` events (default: 10 per card in the deck) the bot only guesses
@@ -79,7 +81,7 @@ def play_random_game(game: Game, seed: int, guess_rate: float = 0.02,
     rng = random.Random(seed)
     state = State.deal(game, rng)
     hands = state.hands
-    bot = RandomBot(rng, guess_rate)
+    bot = PeekingRandomBot(rng, guess_rate)
     limit = 10 * len(game.deck.cards) if patience is None else patience
     events: list[Event] = []
     while not state.is_over:

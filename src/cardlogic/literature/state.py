@@ -143,6 +143,16 @@ class PublicState:
         return self._to_move
 
     @property
+    def movers(self) -> tuple[int, ...]:
+        """The players who may act now: the player to move; before the first event of a game without a
+        dealer, every player with cards (whoever acts first moves first); nobody once the game is over."""
+        if self.is_over:
+            return ()
+        if self._to_move is None:
+            return tuple(p for p, size in enumerate(self._sizes) if size)
+        return (self._to_move,)
+
+    @property
     def sizes(self) -> tuple[int, ...]:
         return self._sizes
 
@@ -458,6 +468,58 @@ class _HandsState:
         self._hands = self._undo.pop()
         return event
 
+    def legal_events(self) -> list[Event]:
+        """The legal events of every player whose hand this state knows and who may act now
+        (:attr:`PublicState.movers`); empty once the game is over.
+
+        Lists every legal :class:`Pass`, every legal :class:`Ask` (with ``yes``
+        left open) and, as claims, the claim (``outcome`` left open) of every
+        unclaimed set whose every card this state knows to be with the mover's
+        team, each card at its holder: a claim sure to be correct. Other claims
+        are legal too (any claim of an unclaimed set by a player with cards) but
+        too many to list.
+        """
+        return [event for mover in self.public.movers if mover in self._hands for event in self._legal_for(mover)]
+
+    def legal_asks(self, player: int, bluffs: bool = False) -> list[Ask]:
+        """The legal asks of ``player`` now (``yes`` left open), set by set in card order, each to every opponent
+        with cards in seat order; empty unless their hand is known and they may act.
+
+        Asks for a card the asker holds (legal under ``bluff=on``, always answered
+        no) are listed only when ``bluffs`` is set.
+        """
+        if player not in self._hands or player not in self.public.movers:
+            return []
+        hand, set_of = self._hands[player], self.game.deck.set_index_of
+        asks = [event for event in self._legal_for(player)
+                if isinstance(event, Ask) and (bluffs or not hand >> event.card & 1)]
+        return sorted(asks, key=lambda ask: (set_of(ask.card), ask.card))  # card order within a set, then seats
+
+    def _legal_for(self, mover: int) -> Iterable[Event]:
+        game, public = self.game, self.public
+        if public.may_pass:
+            yield from (Pass(mover, mate) for mate in game.teammates(mover) if public.sizes[mate])
+        hand = self._hands[mover]
+        if not hand:
+            return
+        team = game.team_of(mover)
+        unclaimed = public.unclaimed
+        for index in unclaimed:
+            holders = tuple((card, self.holder_of(card)) for card in game.deck.sets[index].cards)
+            if all(holder is not None and game.team_of(holder) == team for _, holder in holders):
+                yield Claim(mover, index, holders)  # type: ignore[arg-type]
+        targets = [p for p in game.opponents(mover) if public.sizes[p]]
+        if game.rules.must_declare and any(game.set_masks[index] & ~hand == 0 for index in unclaimed):
+            return
+        for index in unclaimed:
+            held = hand & game.set_masks[index]
+            if not held:
+                continue
+            for card in game.deck.sets[index].cards:
+                if (held >> card & 1 and not game.rules.bluff) or not held & ~(1 << card):
+                    continue
+                yield from (Ask(mover, target, card) for target in targets)
+
     def _push(self, event: Event) -> Event:
         event = _complete(self.public._check(event, self))
         self.public._apply(event)
@@ -568,44 +630,3 @@ class State(_HandsState):
     def push(self, event: Event) -> Event:
         """Check, complete and apply ``event``; return the completed event."""
         return self._push(event)
-
-    def legal_events(self) -> list[Event]:
-        """Legal events for the player to move (for every player with cards before a dealer-less first event).
-
-        Lists every legal :class:`Pass`, every legal :class:`Ask` (with
-        ``yes=None``) and, as claims, the correct claim (``outcome=None``) of every
-        unclaimed set the mover's team holds entirely. Other claims are legal too
-        (any claim of an unclaimed set by a player with cards) but too many to list.
-        Empty once the game is over.
-        """
-        public = self.public
-        if public.is_over:
-            return []
-        movers = range(len(self.game.players)) if public.to_move is None else (public.to_move,)
-        return [event for mover in movers for event in self._legal_for(mover)]
-
-    def _legal_for(self, mover: int) -> Iterable[Event]:
-        game, public = self.game, self.public
-        if public.may_pass:
-            yield from (Pass(mover, mate) for mate in game.teammates(mover) if public.sizes[mate])
-        hand = self._hands[mover]
-        if not hand:
-            return
-        team_hand = 0
-        for mate in game.members(game.team_of(mover)):
-            team_hand |= self._hands[mate]
-        unclaimed = public.unclaimed
-        for index in unclaimed:
-            if game.set_masks[index] & ~team_hand == 0:
-                yield Claim(mover, index, tuple((card, self.holder_of(card)) for card in game.deck.sets[index].cards))
-        targets = [p for p in game.opponents(mover) if public.sizes[p]]
-        if game.rules.must_declare and any(game.set_masks[index] & ~hand == 0 for index in unclaimed):
-            return
-        for index in unclaimed:
-            held = hand & game.set_masks[index]
-            if not held:
-                continue
-            for card in game.deck.sets[index].cards:
-                if (held >> card & 1 and not game.rules.bluff) or not held & ~(1 << card):
-                    continue
-                yield from (Ask(mover, target, card) for target in targets)

@@ -121,7 +121,7 @@ def play_game(game: Game, hands: Sequence[int], teams: tuple[str, str], seed: in
     limit = EVENT_LIMIT * len(game.deck.cards)
     events = 0
     while not state.is_over and events < limit:
-        mover = state.to_move if state.to_move is not None else 0
+        mover = state.public.movers[0]
         event = state.push(bots[mover].choose(views[mover]))
         for view in views:
             view.push(event)

@@ -134,6 +134,10 @@ class LiteratureTracker:
         """Cards of sets not yet claimed, in deck order."""
         return [card for i in self.public.unclaimed for card in self.game.deck.sets[i].cards]
 
+    def moved(self) -> dict[Card, int]:
+        """The cards that changed hands in public (answered "yes"), with their holders now."""
+        return self.public.known
+
     # -- translation -------------------------------------------------------------------------------------------------
 
     def _constrain(self, model: DealModel, known: dict[Card, int], claimed: set[int], event: Event) -> None:

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cardlogic.literature.advice import Advice, advise, spectator
-from cardlogic.literature.belief import Belief, Fact
+from cardlogic.belief import Fact
+from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.literature import Event, Game, PublicState, Record, write_record
 
 
@@ -46,8 +47,8 @@ class LiveGame:
         observer = record.observer
         hands = {} if observer is None else {observer: record.hands[observer]}
         self.setup = Record(record.game, observer, hands)
-        self.belief = Belief.from_record(record, method=method, samples=samples, seed=seed)
-        self.spectator: Belief | None = None
+        self.belief = LiteratureBelief.from_record(record, method=method, samples=samples, seed=seed)
+        self.spectator: LiteratureBelief | None = None
         if record.observer is not None:
             self.spectator = spectator(self.belief)
         self.autosave = autosave
@@ -70,7 +71,7 @@ class LiveGame:
         return self.record().lines[index]
 
     def push(self, event: Event) -> Update:
-        """Apply ``event`` to both beliefs and save; on any error nothing changes (see :meth:`Belief.push`)."""
+        """Apply ``event`` to both beliefs and save; on any error nothing changes (see :meth:`LiteratureBelief.push`)."""
         recorded = self.belief.push(event)
         try:
             if self.spectator is not None:
@@ -118,9 +119,9 @@ class LiveGame:
     def team_to_move(self) -> bool:
         """Whether the observer's team (or anyone, before a dealer-less game's first event) is to move."""
         public, observer = self.public, self.belief.observer
-        if observer is None or public.is_over:
+        if observer is None:
             return False
-        return public.to_move is None or self.game.team_of(public.to_move) == self.game.team_of(observer)
+        return any(self.game.team_of(p) == self.game.team_of(observer) for p in public.movers)
 
     def save(self, path: str) -> None:
         """Write :meth:`record` to ``path`` atomically."""

@@ -100,7 +100,7 @@ class LiveSession:
         self.console.print(f"ok: {format_event(update.event, self.game.game)}; {self.to_move_text()} "
                            f"(line {line})", markup=False)
         for fact in update.certain:
-            self.console.print(f"  now certain: {names[fact.player]} holds {fact.card}", markup=False)
+            self.console.print(f"  now certain: {names[fact.holder]} holds {fact.card}", markup=False)
         self.advise_my_team()
 
     def advise_my_team(self) -> None:

@@ -1,0 +1,430 @@
+"""One observer's belief about hidden cards: a game's constraints on one hidden deal, answered by inference.
+
+Each game translates its public history (and what the observer saw privately)
+into constraints on one hidden variable, a deal of cards to holders, kept by a
+:class:`Tracker`. :class:`LiteratureBelief` wraps any tracker and answers questions about
+where the cards in play are *now*, over the uniform distribution of the deals
+consistent with everything observed, through the backends of
+:mod:`cardlogic.inference` (exact where practical, sampled beyond). A card that
+moved in public since the hidden deal is where it moved to; a card out of play
+(claimed, played) is held by nobody.
+
+>>> from cardlogic.constraints import DealModel
+>>> class Notes:  # the smallest tracker: two holders, a fixed model, nothing moves
+...     def __init__(self):
+...         self.model = DealModel(("Ann", "Bob"), (1, 1), [0, 1])
+...     def in_play(self): return list(self.model.cards)
+...     def moved(self): return {}
+>>> belief = Belief(Notes(), method="exact")
+>>> belief.probability("2S", "Bob"), belief.count()
+(0.5, 2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+from cardlogic import inference
+from cardlogic.cards import CARDS, Card
+from cardlogic.constraints import DealModel, InconsistentError
+from cardlogic.inference.base import Posterior, restriction_hits
+from cardlogic.inference.exact import pack
+from cardlogic.inference.sampler import SamplerBackend, frequencies, posterior_of, starting_deal
+
+
+class Tracker(Protocol):
+    """What a game gives a :class:`LiteratureBelief`: constraints on the hidden deal, kept up to date by its events.
+
+    ``model`` constrains the hidden deal (its holders are the belief's holders).
+    ``in_play()`` lists the cards whose place still matters, in a fixed order;
+    ``moved()`` maps each card in play that moved in public since the hidden
+    deal to its current holder. ``push``/``pop`` apply and undo one event,
+    raising and changing nothing on an illegal or contradictory one.
+    """
+
+    model: DealModel
+
+    def in_play(self) -> list[Card]: ...
+
+    def moved(self) -> Mapping[Card, int]: ...
+
+    def push(self, event: Any) -> Any: ...
+
+    def pop(self) -> Any: ...
+
+
+@dataclass(frozen=True)
+class Fact:
+    """``holder`` holds ``card`` now (``has``) or does not (``not has``), in every consistent deal."""
+
+    card: Card
+    holder: int
+    has: bool
+
+
+@dataclass(frozen=True)
+class Marginals:
+    """P(``cards[i]`` is now held by ``holders[j]``) as ``probabilities[i, j]``, with the method's details."""
+
+    cards: tuple[Card, ...]
+    holders: tuple[str, ...]
+    probabilities: np.ndarray
+    method: str
+    count: int | None
+    samples: int
+    stderr: np.ndarray | None
+
+
+class Belief:
+    """What an observer knows about the hidden cards, with inference on demand.
+
+    ``method`` is ``auto`` (exact where practical, else sampling), ``exact``,
+    ``sample`` or ``csp``; ``samples`` and ``seed`` configure sampling;
+    ``max_operations`` is the largest exact pass ``auto`` takes on (None: the
+    default of :func:`~cardlogic.inference.exact_is_practical`). Answers are
+    worked out once per state and kept until the next :meth:`push` or :meth:`pop`.
+    """
+
+    def __init__(self, tracker: Tracker, *, method: str = "auto", samples: int = 20000, seed: int = 0,
+                 max_operations: float | None = None) -> None:
+        if method not in inference.METHODS:
+            raise ValueError(f"unknown inference method {method!r}; expected one of {', '.join(inference.METHODS)}")
+        self.tracker = tracker
+        self.method, self.samples, self.seed = method, samples, seed
+        self.max_operations = max_operations
+        self._forget()
+
+    def _forget(self) -> None:
+        """Drop what was worked out for the previous state."""
+        self._posterior: Posterior | None = None
+        self._fits: bool | None = None
+        self._deals: tuple[np.ndarray, str] | None = None
+        self._in_play: list[Card] | None = None
+        self._playing: frozenset[Card] = frozenset()
+
+    @property
+    def holders(self) -> tuple[str, ...]:
+        """The names of the holders, in index order."""
+        return self.tracker.model.holders
+
+    @property
+    def model(self) -> DealModel:
+        """The constraints on the hidden deal now (read it, don't narrow it: narrow a copy)."""
+        return self.tracker.model
+
+    def in_play(self) -> list[Card]:
+        """The cards whose place still matters, in the order of :meth:`marginals`' rows."""
+        if self._in_play is None:
+            self._in_play = list(self.tracker.in_play())
+            self._playing = frozenset(self._in_play)
+        return self._in_play
+
+    def push(self, event: Any) -> Any:
+        """Apply ``event`` and return it as the tracker recorded it.
+
+        If it is illegal, leaves no consistent deal (:class:`InconsistentError`) or
+        the method cannot tell (:class:`~cardlogic.inference.InferenceError`), raise
+        and change nothing.
+        """
+        recorded = self.tracker.push(event)
+        self._forget()
+        try:
+            consistent = self.is_consistent()
+        except inference.InferenceError:
+            self.tracker.pop()
+            self._forget()
+            raise
+        if not consistent:
+            self.tracker.pop()
+            self._forget()
+            raise InconsistentError("no deal is consistent with this event and what came before")
+        return recorded
+
+    def pop(self) -> Any:
+        """Undo the last event and return it."""
+        self._forget()
+        return self.tracker.pop()
+
+    def push_unchecked(self, event: Any) -> Any:
+        """Apply ``event`` without asking the backend whether some deal is still consistent.
+
+        For a belief that shadows a checked one over the same history, such as a
+        spectator's beside a player's: the player's constraints include the
+        spectator's, so a history the player's belief accepts leaves the spectator
+        some deal. Raises like :meth:`push` for an illegal event and changes nothing.
+        """
+        recorded = self.tracker.push(event)
+        self._forget()
+        return recorded
+
+    # -- questions ---------------------------------------------------------------------------------------------------
+
+    @property
+    def resolved_method(self) -> str:
+        """The method that answers now: ``exact``, ``sample`` or ``csp`` (``auto`` is exact where practical)."""
+        if self.method != "auto":
+            return self.method
+        return "exact" if self._exact_fits() else "sample"
+
+    def _exact_fits(self) -> bool:
+        """Whether exact inference is practical for this state (worked out once per state)."""
+        if self._fits is None:
+            self._fits = inference.exact_is_practical(self.model, self.max_operations)
+        return self._fits
+
+    def posterior(self) -> Posterior:
+        """The backend's distribution over the *dealt* holder of every card (cached until the next push/pop)."""
+        if self._posterior is None:
+            if self.resolved_method == "sample":
+                self._posterior = posterior_of(self.model, *self._drawn())
+            else:
+                self._posterior = inference.infer(self.model, self.resolved_method)
+        return self._posterior
+
+    def is_consistent(self) -> bool:
+        """Whether some deal explains everything observed.
+
+        Exact methods decide it, and so do the sampler's tables where they fit;
+        otherwise a consistent deal is searched for
+        (:func:`~cardlogic.inference.sampler.starting_deal`), which raises
+        :class:`~cardlogic.inference.InferenceError` when it can neither find one
+        nor prove there is none.
+        """
+        try:
+            if self.resolved_method == "sample" and self._deals is None and not self._exact_fits():
+                # drawing every sample only to learn this would be slow
+                starting_deal(pack(self.model), self.seed)
+            else:
+                self.posterior()
+        except InconsistentError:
+            return False
+        return True
+
+    def marginals(self) -> Marginals:
+        """P(card is held by holder now) for every card in play."""
+        posterior = self.posterior()
+        table, stderr = self._current(posterior.marginals), None
+        if posterior.stderr is not None:
+            stderr = self._current(posterior.stderr, moved=0.0)
+        return Marginals(tuple(self.in_play()), self.holders, table, posterior.method, posterior.count,
+                         posterior.samples, stderr)
+
+    def probability(self, card: int | str, holder: int | str) -> float:
+        """P(``holder`` holds ``card`` now); 0 for a card out of play, which nobody holds."""
+        card, holder = self._card(card), self._holder(holder)
+        moved = self.tracker.moved()
+        if card in moved:
+            return float(moved[card] == holder)
+        if self._out_of_play(card):
+            return 0.0
+        return self.posterior().probability(card, holder)
+
+    def count(self) -> int:
+        """The exact number of deals consistent with everything observed.
+
+        Raises :class:`~cardlogic.inference.InferenceError` where the exact tables would be
+        too large, whatever ``method`` is.
+        """
+        return inference.count(self.model)
+
+    def joint(self, placements: Mapping[int | str, int | str]) -> float:
+        """P(every card of ``placements`` is held now by its holder)."""
+        moved = self.tracker.moved()
+        unmoved: dict[int, int] = {}
+        for card, holder in placements.items():
+            card, holder = self._card(card), self._holder(holder)
+            if card in moved:
+                if moved[card] != holder:
+                    return 0.0
+            elif self._out_of_play(card):
+                return 0.0
+            else:
+                unmoved[card] = holder
+        if not unmoved:
+            return 1.0
+        return inference.joint(self.model, unmoved, method=self.method, samples=self.samples, seed=self.seed)
+
+    def sample(self, n: int, seed: int = 0) -> tuple[tuple[Card, ...], np.ndarray]:
+        """``n`` consistent deals drawn uniformly, as current holders: (cards in play, array n x cards)."""
+        return tuple(self.in_play()), self._current_deals(inference.sample(self.model, n, seed))
+
+    def chances(self, restrictions: Sequence[Mapping[int | str, int]]) -> list[float]:
+        """P(every card of ``restrictions[i]`` is held now by a holder in its bitmask), for each ``i``.
+
+        A card out of play is held by nobody, so a restriction naming one has
+        chance 0. Exact where the belief answers exactly (all restrictions at
+        about the cost of three passes), else the share of the sampled deals.
+        """
+        moved = self.tracker.moved()
+        dealt: list[dict[int, int]] = []
+        possible: list[bool] = []
+        for restriction in restrictions:
+            unmoved: dict[int, int] = {}
+            ok = True
+            for card, mask in restriction.items():
+                card = self._card(card)
+                if card in moved:
+                    ok = ok and bool(mask >> moved[card] & 1)
+                elif self._out_of_play(card):
+                    ok = False
+                else:
+                    unmoved[card] = unmoved.get(card, -1) & mask
+            dealt.append(unmoved)
+            possible.append(ok)
+        wanted = [r for r, ok in zip(dealt, possible) if ok and r]
+        if not wanted:
+            answers: list[float] = []
+        elif self.resolved_method == "sample":
+            deals, _ = self._drawn()
+            answers = [hits / len(deals) for hits in restriction_hits(deals, self.model.cards, wanted)]
+        else:
+            answers = inference.chances(self.model, wanted, self.resolved_method)
+        found = iter(answers)
+        return [(next(found) if r else 1.0) if ok else 0.0 for r, ok in zip(dealt, possible)]
+
+    def assignments(self, cards: Iterable[int | str], holders: int) -> tuple[np.ndarray, np.ndarray]:
+        """How ``cards`` are likely shared among ``holders`` (a bitmask), given that they all hold them now.
+
+        Returns ``(rows, probabilities)``: one row of current holders (in the order
+        of ``cards``) per assignment that some consistent deal makes, with its
+        probability given the condition (exact, or the share of the sampled deals
+        that meet it). Raises :class:`InconsistentError` when no deal meets it.
+        """
+        cards = [self._card(card) for card in cards]
+        moved = self.tracker.moved()
+        if any(c not in moved and self._out_of_play(c) or (c in moved and not holders >> moved[c] & 1)
+               for c in cards):
+            raise InconsistentError("a card is held by nobody or by a holder outside the mask")
+        unmoved = [c for c in cards if c not in moved]
+        if self.resolved_method == "sample":
+            deals, _ = self._drawn()
+            columns = [self.model.cards.index(c) for c in unmoved]
+            rows = deals[:, columns].astype(np.int64)
+            rows = rows[((holders >> rows) & 1).all(axis=1)]
+            if not len(rows):
+                raise InconsistentError("no sampled deal meets the condition")
+            distinct, weights = np.unique(rows, axis=0, return_counts=True)
+            probabilities = weights / len(rows)
+        else:
+            restricted = self.model.copy()
+            for card in unmoved:
+                restricted.restrict(card, holders)
+            distinct, probabilities = inference.placements(restricted, unmoved) if unmoved else (
+                np.zeros((1, 0), np.int64), np.ones(1))
+        full = np.empty((len(distinct), len(cards)), np.int64)
+        for i, card in enumerate(cards):
+            full[:, i] = moved[card] if card in moved else distinct[:, unmoved.index(card)]
+        return full, probabilities
+
+    def given(self, placements: Mapping[int | str, int | str]) -> dict[Card, np.ndarray]:
+        """P(card is held by holder now) for every card in play, given that each card of ``placements``
+        (unmoved cards) is held by its holder; a dict card -> row over holders.
+        """
+        fixed = {self._card(c): self._holder(p) for c, p in placements.items()}
+        model = self.model
+        if self.resolved_method == "sample":
+            deals, _ = self._drawn()
+            keep = np.ones(len(deals), bool)
+            for card, holder in fixed.items():
+                keep &= deals[:, model.cards.index(card)] == holder
+            if not keep.any():
+                raise InconsistentError("no sampled deal meets the condition")
+            dealt = frequencies(deals[keep], len(self.holders))
+        else:
+            narrowed = model.copy()
+            for card, holder in fixed.items():
+                narrowed.place(card, holder)
+            if self.resolved_method == "exact":
+                dealt = inference.ExactBackend().marginals(narrowed)
+            else:
+                dealt = inference.infer(narrowed, self.resolved_method).marginals
+        return dict(zip(self.in_play(), self._current(dealt)))
+
+    def certain(self) -> list[Fact]:
+        """Every has/lacks fact about cards in play that holds in every consistent deal.
+
+        Exact where the exact backend is practical; otherwise the facts the
+        constraint model states outright (still true, possibly fewer).
+        """
+        model = self.model
+        try:
+            posterior: Posterior | None = self.posterior()
+            if posterior.count is None and inference.exact_is_practical(model):
+                posterior = inference.infer(model, "exact")
+        except inference.InferenceError:
+            posterior = None
+        if posterior is not None and posterior.count is not None:
+            probabilities = self._current(posterior.marginals)
+        else:  # sampled marginals can miss rare deals: only the allowed sets are certain
+            probabilities = self._current(self._allowed_table())
+        facts = []
+        for card, row in zip(self.in_play(), probabilities):
+            holders = np.flatnonzero(row)
+            for holder in range(len(self.holders)):
+                if len(holders) == 1 and holders[0] == holder:
+                    facts.append(Fact(card, holder, True))
+                elif row[holder] == 0:
+                    facts.append(Fact(card, holder, False))
+        return facts
+
+    # -- helpers -----------------------------------------------------------------------------------------------------
+
+    def _drawn(self) -> tuple[np.ndarray, str]:
+        """The sampled deals of this state (dealt holders, model card order) and how they were drawn, cached."""
+        if self._deals is None:
+            limit = inference.AUTO_MAX_OPERATIONS if self.max_operations is None else self.max_operations
+            sampler = SamplerBackend(self.samples, self.seed, max_operations=limit)
+            self._deals = sampler.draw(self.model, self.samples, self.seed)
+        return self._deals
+
+    def _current_deals(self, deals: np.ndarray) -> np.ndarray:
+        """Deals over dealt holders (model card order) as current holders of the cards in play."""
+        columns = {card: i for i, card in enumerate(self.model.cards)}
+        moved = self.tracker.moved()
+        in_play = self.in_play()
+        current = np.empty((len(deals), len(in_play)), dtype=np.int8)
+        for j, card in enumerate(in_play):
+            holder = moved.get(card)
+            current[:, j] = deals[:, columns[card]] if holder is None else holder
+        return current
+
+    def _current(self, dealt: np.ndarray, moved: float = 1.0) -> np.ndarray:
+        """A cards x holders table over dealt holders, as one over current holders of the cards in play.
+
+        A card that has moved gets ``moved`` at its current holder and 0 elsewhere.
+        """
+        rows = {card: i for i, card in enumerate(self.model.cards)}
+        now = self.tracker.moved()
+        in_play = self.in_play()
+        table = np.zeros((len(in_play), len(self.holders)))
+        for i, card in enumerate(in_play):
+            holder = now.get(card)
+            if holder is None:
+                table[i] = dealt[rows[card]]
+            else:
+                table[i, holder] = moved
+        return table
+
+    def _allowed_table(self) -> np.ndarray:
+        """1 where the model still allows a card's dealt holder, 0 where it rules it out."""
+        holders = range(len(self.holders))
+        return np.array([[mask >> h & 1 for h in holders] for mask in self.model.allowed.values()], dtype=float)
+
+    def _out_of_play(self, card: Card) -> bool:
+        self.in_play()
+        return card not in self._playing
+
+    def _card(self, card: int | str) -> Card:
+        return Card.parse(card) if isinstance(card, str) else CARDS[card]
+
+    def _holder(self, holder: int | str) -> int:
+        if not isinstance(holder, str):
+            return holder
+        try:
+            return self.holders.index(holder)
+        except ValueError:
+            raise ValueError(f"no holder is called {holder!r}") from None
