@@ -29,9 +29,29 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    _import_numba_arrays_without_scipy()
     args = build_parser().parse_args(argv)
     try:
         return args.handler(args)
     except BrokenPipeError:
         sys.stderr.close()
         return 0
+
+
+def _import_numba_arrays_without_scipy() -> None:
+    """Import numba's array functions while SciPy is hidden.
+
+    The first kernel a command loads makes numba import ``numba.np.arraymath``,
+    which imports ``scipy.linalg``, where installed, to look for a BLAS: about half
+    a second of start-up, for linear algebra that no cardlogic kernel uses. With
+    ``scipy.linalg`` hidden for that one import numba notes that there is no BLAS;
+    it stays importable (the ``literature`` package behind the benchmarks uses it).
+    """
+    if "scipy.linalg" in sys.modules or "numba.np.arraymath" in sys.modules:
+        return
+    sys.modules["scipy.linalg"] = None  # type: ignore[assignment]  # `import scipy.linalg...` raises ImportError
+    try:
+        importlib.import_module("numba.np.arraymath")
+    finally:
+        del sys.modules["scipy.linalg"]
+
