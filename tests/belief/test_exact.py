@@ -50,7 +50,7 @@ def enumerable_cuts(truth: Truth, observer: int | None) -> list[int]:
 def assert_same_beliefs(exact: LiteratureBelief, csp: LiteratureBelief, truth: Truth, data: st.DataObject) -> None:
     e, c = exact.marginals(), csp.marginals()
     assert (e.method, c.method) == ("exact", "csp")
-    assert e.cards == c.cards and e.players == c.players
+    assert e.cards == c.cards and e.holders == c.holders
     assert e.count == c.count == exact.count() > 0
     assert np.abs(e.probabilities - c.probabilities).max(initial=0.0) <= 1e-12
     assert exact.certain() == csp.certain()
