@@ -407,7 +407,7 @@ def advise(belief: LiteratureBelief, public: LiteratureBelief | None = None, *, 
     to_move = public_state.to_move
     claims = _claims(belief, thorough)
     hold = tuple(c.set_index for c in claims if c.certain and not c.forced)
-    moving = not public_state.is_over and to_move in (None, observer)
+    moving = observer in public_state.movers
     asks = tuple(ask_advice(belief, public if thorough else None)) if moving else ()
     if not moving:
         who = "nobody: the game is over" if public_state.is_over else f"{game.players[to_move]} is to move"

@@ -209,7 +209,7 @@ class LiveSession:
         if public.is_over:
             scores = public.scores
             return f"the game is over, {scores[0]}-{scores[1]}"
-        if public.to_move is None:
+        if len(public.movers) > 1:
             return "anyone may move first"
         observer = self.game.belief.observer
         who = game.players[public.to_move]
