@@ -21,7 +21,7 @@ in deal ``i``; the hands of a trick's players not yet to play hold one card more
 >>> rows[0, 0] &= ~Card.parse("6D").mask  # Ann leads 6D: Bob must follow and beat it, with KD or AD
 >>> values = solver.move_values(rows, me=1, trick=[(0, Card.parse("6D"))])
 >>> [(str(c), int(values[0, c])) for c in iter_cards(int(rows[0, 1])) if values[0, c] >= 0]
-[('KD', 1), ('AD', 1)]
+[('KD', 2), ('AD', 2)]
 """
 
 from __future__ import annotations
