@@ -64,8 +64,9 @@ class Bid:
 class Exchange:
     """``player`` discards ``count`` cards (``discards``) face down and draws as many (``draws``) from the stock.
 
-    ``count`` 0 means the player stands: they exchange no more this deal.
-    ``discards`` and ``draws`` are None when not shown; both are kept sorted.
+    ``count`` 0 means the player stands: they exchange no more this deal (and
+    both tuples are empty). ``discards`` and ``draws`` are None when not shown;
+    both are kept sorted.
     """
 
     player: int
@@ -74,6 +75,9 @@ class Exchange:
     draws: tuple[Card, ...] | None = None
 
     def __post_init__(self) -> None:
+        if self.count == 0:  # standing shows nothing, to everyone
+            object.__setattr__(self, "discards", ())
+            object.__setattr__(self, "draws", ())
         object.__setattr__(self, "discards", _cards(self.discards))
         object.__setattr__(self, "draws", _cards(self.draws))
         for cards in (self.discards, self.draws):
