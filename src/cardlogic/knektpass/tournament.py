@@ -23,7 +23,7 @@ from cardlogic.knektpass.bots import BOTS, make_bot
 from cardlogic.knektpass.match import Match
 from cardlogic.knektpass.rules import Game, Rules
 from cardlogic.knektpass.state import PlayerState, State
-from cardlogic.tournament import wilson
+from cardlogic.literature.tournament import wilson  # the shared Wilson interval; belongs in a game-agnostic module
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon")
 DEAL_LIMIT = 200
