@@ -445,7 +445,7 @@ class PublicState:
             return f"they must follow {suit}"
         return f"void in {suit}, they must beat {best} with a trump (must-trump=on)"
 
-    # -- what this state knows about hidden cards ------------------------------------------------------------------------
+    # -- what this state knows about hidden cards ---------------------------------------------------------------------
 
     def _sees(self, player: int) -> bool:
         return player in self._seers
