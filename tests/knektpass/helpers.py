@@ -34,3 +34,23 @@ def state_of(deal: Deal, *hands: str, stock: str | None = None) -> State:
 
 def cards(text: str) -> int:
     return card_mask(parse_cards(text))
+
+
+def random_record(seed: int, players: int | None = None, rules: Rules | None = None):
+    """A full record of one deal played by uniformly random legal events, and the referee at its end."""
+    import random
+
+    from cardlogic.cards import iter_cards
+    from cardlogic.knektpass import Record
+
+    rng = random.Random(seed)
+    players = players or rng.choice((2, 3, 4, 5))
+    game = Game(NAMES[:players], rules or Rules(must_trump=rng.random() < 0.7))
+    deal = Deal(game, rng.randrange(players), rng.choice(game.deck),
+                tuple(rng.randint(1, 30) for _ in range(players)))
+    state = State.deal(deal, rng)
+    hands = {p: tuple(iter_cards(h)) for p, h in enumerate(state.hands)}
+    stock = state.stock
+    while not state.is_over:
+        state.push(rng.choice(state.legal_events()))
+    return Record(deal, None, hands, list(state.history), stock), state
