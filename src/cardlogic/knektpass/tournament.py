@@ -127,7 +127,9 @@ def tournament(bots: Sequence[str], games: int = 100, seed: int = 0, rules: Rule
         if name not in BOTS:
             raise ValueError(f"unknown bot {name!r} (expected one of {', '.join(BOTS)})")
     rules = rules or Rules()
-    Game(NAMES[:len(bots)], rules)  # fail early on a bad number of players
+    if len(bots) > len(NAMES):
+        raise ValueError(f"at most {len(NAMES)} players, not {len(bots)}")
+    Game(NAMES[:len(bots)], rules)  # fail early on a number of players the deck cannot serve
     work = [(bots, str(rules), seed, index) for index in range(games)]
     start = time.perf_counter()
     results: list[GameResult] = []
