@@ -10,8 +10,14 @@ deal, in playing order round the table), the player ``to_move`` (an index into
 ``led`` and the card ``best`` winning it so far with its player ``best_pos``.
 Card tables, indexed by card (0..51): ``suits[c]`` the suit it follows,
 ``beaters[c]`` the mask of the cards that take a trick from ``c`` when ``c`` is
-winning it; ``suit_masks[s]`` the cards following suit ``s`` and ``trumps`` the
-trump mask; ``must_trump`` 1 when a void player must beat with a trump.
+winning it, ``above[c]`` the next higher card of its suit (-1 for the top);
+``suit_masks[s]`` the cards following suit ``s`` and ``trumps`` the trump mask;
+``must_trump`` 1 when a void player must beat with a trump.
+
+The search tries one card of each run of a player's choices that no card still
+in play separates (the rest of the run gives the same tricks), highest card
+first (measured at 3, 4 and 5 players: 0.39, 3.7 and 72 ms a deal from the
+first lead without either, 0.09, 0.29 and 2.9 ms with both).
 
 The value of a position is the number of the remaining tricks player ``me``
 takes when ``me`` plays to take as many as possible and everyone else plays to
@@ -41,8 +47,33 @@ def legal_mask(hand: int, count: int, led: int, best: int, suit_masks: np.ndarra
 
 
 @njit(cache=True)
+def distinct(moves: int, hands: np.ndarray, count: int, best: int, above: np.ndarray) -> int:
+    """``moves`` without each card whose next higher card still in play (in a hand, or winning the trick) is
+    also among ``moves``: such a card takes exactly the tricks that higher card takes."""
+    alive = 0
+    for j in range(hands.shape[0]):
+        alive |= hands[j]
+    if count > 0:
+        alive |= np.int64(1) << best
+    kept = moves
+    rest = moves
+    card = 0
+    while rest:
+        while not (rest >> card) & 1:
+            card += 1
+        rest ^= np.int64(1) << card
+        higher = above[card]
+        while higher >= 0 and not (alive >> higher) & 1:
+            higher = above[higher]
+        if higher >= 0 and (moves >> higher) & 1:
+            kept ^= np.int64(1) << card
+    return kept
+
+
+@njit(cache=True)
 def search(hands: np.ndarray, me: int, to_move: int, count: int, led: int, best: int, best_pos: int,
-           suits: np.ndarray, suit_masks: np.ndarray, beaters: np.ndarray, trumps: int, must_trump: int) -> int:
+           suits: np.ndarray, suit_masks: np.ndarray, beaters: np.ndarray, above: np.ndarray, trumps: int,
+           must_trump: int) -> int:
     """The value of the position (see the module documentation), by alpha-beta.
 
     Iterative, over an explicit stack of plies (numba's cache cannot reload a
@@ -66,14 +97,15 @@ def search(hands: np.ndarray, me: int, to_move: int, count: int, led: int, best:
     d = 0
     s_move[0], s_count[0], s_led[0], s_best[0], s_pos[0] = to_move, count, led, best, best_pos
     s_alpha[0], s_beta[0] = -1, 1 << 20
-    s_moves[0] = legal_mask(hands[to_move], count, led, best, suit_masks, beaters, trumps, must_trump)
+    s_moves[0] = distinct(legal_mask(hands[to_move], count, led, best, suit_masks, beaters, trumps, must_trump),
+                          hands, count, best, above)
     s_value[0] = -1 if to_move == me else 1 << 20
     while True:
         if s_moves[d] != 0 and s_alpha[d] < s_beta[d]:
             moves = s_moves[d]
-            card = 0
+            card = 51
             while not (moves >> card) & 1:
-                card += 1
+                card -= 1
             bit = np.int64(1) << card
             s_moves[d] = moves ^ bit
             s_card[d] = card
@@ -101,8 +133,8 @@ def search(hands: np.ndarray, me: int, to_move: int, count: int, led: int, best:
                 s_move[d], s_count[d] = child_move, child_count
                 s_led[d], s_best[d], s_pos[d] = new_led, new_best, new_pos
                 s_alpha[d], s_beta[d] = s_alpha[d - 1] - gain, s_beta[d - 1] - gain
-                s_moves[d] = legal_mask(hands[child_move], child_count, new_led, new_best, suit_masks, beaters,
-                                        trumps, must_trump)
+                s_moves[d] = distinct(legal_mask(hands[child_move], child_count, new_led, new_best, suit_masks,
+                                                 beaters, trumps, must_trump), hands, child_count, new_best, above)
                 s_value[d] = -1 if child_move == me else 1 << 20
                 continue
         else:
@@ -126,8 +158,8 @@ def search(hands: np.ndarray, me: int, to_move: int, count: int, led: int, best:
 
 @njit(cache=True)
 def move_values(hand_rows: np.ndarray, me: int, count: int, led: int, best: int, best_pos: int,
-                suits: np.ndarray, suit_masks: np.ndarray, beaters: np.ndarray, trumps: int, must_trump: int,
-                out: np.ndarray) -> None:
+                suits: np.ndarray, suit_masks: np.ndarray, beaters: np.ndarray, above: np.ndarray, trumps: int,
+                must_trump: int, out: np.ndarray) -> None:
     """For every row of hands (``me`` to move), the value after each legal card of ``me``: ``out[row, card]``
     (left untouched for other cards)."""
     rows, k = hand_rows.shape
@@ -153,20 +185,20 @@ def move_values(hand_rows: np.ndarray, me: int, count: int, led: int, best: int,
             if count + 1 == k:
                 gain = 1 if new_pos == me else 0
                 out[row, card] = gain + search(hands, me, new_pos, 0, -1, -1, -1, suits, suit_masks, beaters,
-                                               trumps, must_trump)
+                                               above, trumps, must_trump)
             else:
                 out[row, card] = search(hands, me, (me + 1) % k, count + 1, new_led, new_best, new_pos, suits,
-                                        suit_masks, beaters, trumps, must_trump)
+                                        suit_masks, beaters, above, trumps, must_trump)
             hands[me] = hand
 
 
 @njit(cache=True)
 def start_values(hand_rows: np.ndarray, me: int, leader: int, suits: np.ndarray, suit_masks: np.ndarray,
-                 beaters: np.ndarray, trumps: int, must_trump: int, out: np.ndarray) -> None:
+                 beaters: np.ndarray, above: np.ndarray, trumps: int, must_trump: int, out: np.ndarray) -> None:
     """For every row of hands, the value of the deal's play from its first lead by ``leader``: ``out[row]``."""
     rows, k = hand_rows.shape
     hands = np.empty(k, np.int64)
     for row in range(rows):
         for j in range(k):
             hands[j] = hand_rows[row, j]
-        out[row] = search(hands, me, leader, 0, -1, -1, -1, suits, suit_masks, beaters, trumps, must_trump)
+        out[row] = search(hands, me, leader, 0, -1, -1, -1, suits, suit_masks, beaters, above, trumps, must_trump)

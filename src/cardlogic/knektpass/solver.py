@@ -47,16 +47,21 @@ class TrickSolver:
         self.beaters = np.zeros(52, np.int64)
         self.suit_masks = np.array([deal.suit_mask(s) for s in range(4)], np.int64)
         self.trumps = int(self.suit_masks[deal.trump_suit])
+        self.above = np.full(52, -1, np.int64)
         for card in deck:
             self.suits[card] = deal.suit_of(card)
             self.beaters[card] = sum(1 << other for other in deck if deal.beats(other, card))
+        for suit in range(4):
+            ranked = deal.ranked(int(self.suit_masks[suit]))  # highest first
+            for higher, lower in zip(ranked, ranked[1:]):
+                self.above[lower] = higher
         self.must_trump = int(deal.game.rules.must_trump)
 
     def start_values(self, rows: np.ndarray, me: int, leader: int) -> np.ndarray:
         """The tricks ``me`` takes in each deal of ``rows`` (hands of five cards) when ``leader`` leads."""
         rows = np.ascontiguousarray(rows, np.int64)
         out = np.zeros(rows.shape[0], np.int64)
-        kernels.start_values(rows, me, leader, self.suits, self.suit_masks, self.beaters, self.trumps,
+        kernels.start_values(rows, me, leader, self.suits, self.suit_masks, self.beaters, self.above, self.trumps,
                              self.must_trump, out)
         return out
 
@@ -72,7 +77,7 @@ class TrickSolver:
         else:
             led, best, best_pos = -1, -1, -1
         kernels.move_values(rows, me, len(trick), led, best, best_pos, self.suits, self.suit_masks, self.beaters,
-                            self.trumps, self.must_trump, out)
+                            self.above, self.trumps, self.must_trump, out)
         return out
 
     def legal(self, hand: int, trick: Sequence[tuple[int, int]]) -> list[Card]:
