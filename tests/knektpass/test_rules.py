@@ -72,6 +72,8 @@ def test_names_are_distinct_and_plain():
         Game(("Ann", "ann", "Bob"))
     with pytest.raises(GameError, match="bad player name"):
         Game(("Ann", "B:b"))
+    with pytest.raises(GameError, match="cannot be called Stock"):
+        Game(("Ann", "Stock"))
     assert Game(("Ann", "Bob")).player_index("BOB") == 1
     with pytest.raises(GameError, match="unknown player"):
         Game(("Ann", "Bob")).player_index("Cat")

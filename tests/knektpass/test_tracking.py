@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardlogic import inference
+from cardlogic.belief import Belief
 from cardlogic.cards import Card, iter_cards
 from cardlogic.constraints import InconsistentError
 from cardlogic.knektpass import Bid, Exchange, Play, Rules, State, TakeTrump
@@ -68,19 +68,17 @@ def test_self_play_the_true_deal_is_always_consistent_with_the_tracker(seed):
 
 @settings(max_examples=150, deadline=None)
 @given(st.integers(0, 2**32 - 1))
-def test_self_play_every_certain_fact_of_exact_inference_is_true(seed):
+def test_self_play_every_certain_fact_of_the_belief_is_true(seed):
+    """The belief (exact on these small deals) is checked after every event: its certain facts hold in the true
+    deal, and the true deal has a positive probability at every card."""
     def check(state, tracker):
-        if state.phase not in ("play", "over"):
-            return
         truth = true_deal(state, tracker)
-        posterior = inference.infer(tracker.model, "exact")
-        assert posterior.count > 0
-        for row, card in enumerate(posterior.cards):
-            for holder, p in enumerate(posterior.marginals[row]):
-                if p == 1.0:
-                    assert truth[card] == holder
-                elif p == 0.0:
-                    assert truth[card] != holder
+        belief = Belief(tracker, method="exact")
+        for fact in belief.certain():
+            assert (truth[fact.card] == fact.holder) == fact.has
+        marginals = belief.marginals()
+        for card, row in zip(marginals.cards, marginals.probabilities):
+            assert row[truth[card]] > 0
 
     play_and_track(seed, players=2, check=check)
 

@@ -105,13 +105,16 @@ def _load(path: str) -> Record | None:
         return None
 
 
-def _tracker(path: str, record: Record):  # -> KnektpassTracker | None
-    from cardlogic.knektpass.belief import tracker_of
+def _belief(path: str, record: Record, **options):  # -> KnektpassBelief | None, importing numba only here
+    from cardlogic.inference import InferenceError
+    from cardlogic.knektpass.belief import KnektpassBelief
     try:
-        return tracker_of(record)
+        return KnektpassBelief.from_record(record, **options)
     except RecordError as error:
         _fail(path, error.line, error.message)
-        return None
+    except InferenceError as error:
+        _fail(path, 0, str(error))
+    return None
 
 
 # -- the commands ------------------------------------------------------------------------------------------------------
@@ -133,7 +136,7 @@ def run_check(args: argparse.Namespace) -> int:
     except GameError as error:
         return _fail(args.record, 0, str(error))
     if not record.is_full or record.observer is not None:
-        if _tracker(args.record, record) is None:
+        if _belief(args.record, record) is None:
             return 1
     print(f"{source_name(args.record)}: ok, {plural(len(record.events), 'event')}")
     return 0
@@ -192,16 +195,16 @@ def run_view(args: argparse.Namespace) -> int:
 
 
 def run_belief(args: argparse.Namespace) -> int:
-    from cardlogic.knektpass.belief import marginals
     record = _load(args.record)
     if record is None:
         return 1
-    tracker = _tracker(args.record, record)
-    if tracker is None:
+    belief = _belief(args.record, record, method=args.method, samples=args.samples, seed=args.seed)
+    if belief is None:
         return 1
-    method, table, count = marginals(tracker, args.method, args.samples, args.seed)
-    holders = tracker.model.holders
-    observer = None if tracker.observer is None else record.deal.game.players[tracker.observer]
+    marginals = belief.marginals()
+    method, count, holders = marginals.method, marginals.count, marginals.holders
+    table = {card: tuple(float(p) for p in row) for card, row in zip(marginals.cards, marginals.probabilities)}
+    observer = None if belief.observer is None else record.deal.game.players[belief.observer]
     if args.json:
         json.dump({"observer": observer, "method": method, "deals": None if count is None else str(count),
                    "holders": list(holders),
@@ -230,11 +233,11 @@ def run_advise(args: argparse.Namespace) -> int:
         return 1
     if record.observer is None:
         return _fail(args.record, 0, "advice needs the player it is for: a Me header")
-    tracker = _tracker(args.record, record)
-    if tracker is None:
+    belief = _belief(args.record, record)
+    if belief is None:
         return 1
     try:
-        advice = advise(tracker, args.samples or DEFAULT_SAMPLES, args.seed)
+        advice = advise(belief, args.samples or DEFAULT_SAMPLES, args.seed)
     except AdviceError as error:
         return _fail(args.record, 0, str(error))
     deal = record.deal
@@ -247,7 +250,7 @@ def run_advise(args: argparse.Namespace) -> int:
         return 0
     from rich.console import Console
     from rich.table import Table
-    hand = tracker.position.hand
+    hand = belief.hand
     out = Table(title=f"{deal.game.players[advice.player]} holds {format_cards(deal.ranked(hand))}; trumps "
                       f"{'SHDC'[deal.trump_suit]}; {advice.phase}; {advice.samples} deals solved",
                 title_justify="left")

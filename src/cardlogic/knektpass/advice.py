@@ -1,8 +1,8 @@
 """Advice for one Knektpass player: take the trump or not, play or fold, which cards to exchange, which card to play.
 
-Every choice is valued over deals drawn from the player's belief (the uniform
-distribution over the hidden deals consistent with what they have seen; see
-:mod:`cardlogic.knektpass.tracking`), each solved as a perfect-information game
+Every choice is valued over deals drawn from the player's
+:class:`~cardlogic.knektpass.belief.KnektpassBelief` (the uniform distribution
+over the hidden deals consistent with what they have seen), each solved as a perfect-information game
 of the remaining tricks by :class:`~cardlogic.knektpass.solver.TrickSolver`
 (the player against everyone else). For each choice the advice gives the
 expected change of the player's points (negative is good: the aim is 0), the
@@ -22,10 +22,9 @@ What the solver cannot see is approximated, and said here:
 >>> import random
 >>> from cardlogic.cards import Card
 >>> from cardlogic.knektpass import Deal, Game, State
->>> from cardlogic.knektpass.tracking import KnektpassTracker
+>>> from cardlogic.knektpass.belief import KnektpassBelief
 >>> state = State.deal(Deal(Game(("Ann", "Bob", "Cat")), dealer=2, turned=Card.parse("9H")), random.Random(5))
->>> tracker = KnektpassTracker(state.deal, 2, state.hands[2])
->>> advice = advise(tracker, samples=16)
+>>> advice = advise(KnektpassBelief(state.deal, 2, state.hands[2]), samples=16)
 >>> advice.phase, type(advice.best).__name__, len(advice.options)
 ('trump', 'TakeTrump', 6)
 """
@@ -37,13 +36,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cardlogic import inference
 from cardlogic.cards import Card, iter_cards
+from cardlogic.knektpass.belief import KnektpassBelief
 from cardlogic.knektpass.events import Bid, Event, Exchange, Play, TakeTrump
 from cardlogic.knektpass.rules import HAND_SIZE, Deal
 from cardlogic.knektpass.solver import TrickSolver
 from cardlogic.knektpass.state import PlayerState
-from cardlogic.knektpass.tracking import KnektpassTracker
 
 SAMPLES = 32
 """Deals drawn per decision by default."""
@@ -78,32 +76,30 @@ class AdviceError(ValueError):
     """Advice was asked for a player who is not to move, or for a spectator."""
 
 
-def advise(tracker: KnektpassTracker, samples: int = SAMPLES, seed: int = 0) -> Advice:
-    """The advice for the tracker's observer, who must be to move (:class:`AdviceError` otherwise)."""
-    position = tracker.position
+def advise(belief: KnektpassBelief, samples: int = SAMPLES, seed: int = 0) -> Advice:
+    """The advice for the belief's observer, who must be to move (:class:`AdviceError` otherwise), over
+    ``samples`` deals drawn from the belief with ``seed`` (and the number of events so far)."""
+    position = belief.view
     if not isinstance(position, PlayerState):
         raise AdviceError("a spectator has no choices to advise on")
     if position.to_move != position.player:
         raise AdviceError(f"it is not {position.deal.game.players[position.player]}'s turn")
-    return _Adviser(tracker, samples, seed).advise()
+    return _Adviser(belief, position, samples, seed).advise()
 
 
 class _Adviser:
-    def __init__(self, tracker: KnektpassTracker, samples: int, seed: int) -> None:
-        self.tracker = tracker
-        self.position: PlayerState = tracker.position  # type: ignore[assignment]
-        self.deal: Deal = self.position.deal
-        self.me = self.position.player
+    def __init__(self, belief: KnektpassBelief, position: PlayerState, samples: int, seed: int) -> None:
+        self.position = position
+        self.deal: Deal = position.deal
+        self.me = position.player
         self.solver = _solver(self.deal)
-        self.rng = np.random.default_rng([seed, len(self.position.history)])
-        deals = inference.sample(tracker.model, samples, seed=int(self.rng.integers(2**31)))
+        self.rng = np.random.default_rng([seed, len(position.history)])
+        cards, deals = belief.sample(samples, seed=int(self.rng.integers(2**31)))
         self.samples = len(deals)
-        cards = tracker.model.cards
-        bits = np.array([1 << c if not self.position.played >> c & 1 else 0 for c in cards], np.int64)
-        holders = len(tracker.model.holders)
-        # current[i, h]: the cards holder h holds now in deal i (cards played left out)
-        self.current = np.stack([((deals == h) * bits).sum(axis=1) for h in range(holders)], axis=1)
-        self.stock_column = tracker.stock
+        bits = np.array([1 << c for c in cards], np.int64)
+        # current[i, h]: the cards holder h holds now in deal i
+        self.current = np.stack([((deals == h) * bits).sum(axis=1) for h in range(len(belief.holders))], axis=1)
+        self.stock_column = belief.stock
 
     def advise(self) -> Advice:
         phase = self.position.phase

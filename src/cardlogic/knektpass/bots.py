@@ -4,7 +4,7 @@
 * ``greedy``: takes the turned card for its weakest card; plays whenever it holds a trump (else folds);
   in the first round of exchange discards its non-trumps below a queen, then stands; plays the lowest card
   that wins the trick, else the lowest card (lowest: plain before trump, then by rank);
-* ``advisor``: follows :func:`cardlogic.knektpass.advice.advise` over its own tracker.
+* ``advisor``: follows :func:`cardlogic.knektpass.advice.advise` over its own belief.
 
 A bot is made for one seat of one deal (:func:`make_bot`) and asked with
 ``choose(view)``, ``view`` being its player's :class:`PlayerState`, whenever that
@@ -33,7 +33,7 @@ from cardlogic.knektpass.advice import SAMPLES, advise
 from cardlogic.knektpass.events import Bid, Event, Exchange, Play, TakeTrump
 from cardlogic.knektpass.rules import HAND_SIZE, Deal
 from cardlogic.knektpass.state import PlayerState
-from cardlogic.knektpass.tracking import KnektpassTracker
+from cardlogic.knektpass.belief import KnektpassBelief
 
 QUEEN = 10
 """The rank index of a queen in :mod:`cardlogic.cards`."""
@@ -85,17 +85,18 @@ class GreedyBot:
 
 
 class AdvisorBot:
-    """Follows the advice over its own tracker, which it brings up to date from the view's history."""
+    """Follows the advice over its own belief, which it brings up to date from the view's history (unchecked:
+    the events come from a referee, so some deal explains them)."""
 
     def __init__(self, deal: Deal, player: int, hand: int, seed: int = 0, samples: int = SAMPLES) -> None:
-        self.tracker = KnektpassTracker(deal, player, hand)
+        self.belief = KnektpassBelief(deal, player, hand)
         self.seed = seed
         self.samples = samples
 
     def choose(self, view: PlayerState) -> Event:
-        for event in view.history[len(self.tracker.position.history):]:
-            self.tracker.push(event)
-        return advise(self.tracker, self.samples, self.seed).best
+        for event in view.history[len(self.belief.view.history):]:
+            self.belief.push_unchecked(event)
+        return advise(self.belief, self.samples, self.seed).best
 
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "advisor": AdvisorBot}

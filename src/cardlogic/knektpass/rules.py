@@ -34,6 +34,7 @@ JACK_ORDER = (3, 0, 1, 2)
 DECK_SIZES = (36, 52)
 
 _NAME_FORBIDDEN = set(":;=|()#,")
+_HOLDER_NAMES = ("discards", "stock")
 
 
 class GameError(ValueError):
@@ -128,8 +129,9 @@ class Game:
 
     ``deck`` (derived) is the cards in play, in card order, and ``deck_mask`` their
     mask. Raises :class:`GameError` unless the names are distinct (compared
-    case-insensitively; no whitespace or any of ``:;=|()#,``) and the deck holds
-    five cards for everyone and the turned trump card.
+    case-insensitively; no whitespace or any of ``:;=|()#,``, and neither
+    ``discards`` nor ``stock``) and the deck holds five cards for everyone and the
+    turned trump card.
     """
 
     players: tuple[str, ...]
@@ -146,6 +148,8 @@ class Game:
                 raise GameError(f"bad player name {name!r} (no spaces or any of {''.join(sorted(_NAME_FORBIDDEN))})")
             if name.lower() in seen:
                 raise GameError(f"two players are called {name}")
+            if name.lower() in _HOLDER_NAMES:
+                raise GameError(f"a player cannot be called {name}: the {name.lower()} hold cards too")
             seen.add(name.lower())
         size = self.rules.deck_size(len(players))
         most = (size - 1) // HAND_SIZE
