@@ -11,7 +11,7 @@ from cardlogic.knektpass.belief import KnektpassBelief
 
 from tests.knektpass.helpers import random_record
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "knektpass-bob.txt"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "knektpass" / "bob.txt"
 
 
 def test_a_view_gives_the_observers_belief_with_the_players_discards_and_stock_as_holders():

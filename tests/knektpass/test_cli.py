@@ -10,7 +10,7 @@ import pytest
 from cardlogic.cli import main
 from cardlogic.knektpass import read_record
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "knektpass-bob.txt"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "knektpass" / "bob.txt"
 
 
 def run(capsys, *argv):
@@ -121,3 +121,11 @@ def test_tournament_text_shows_wilson_intervals(capsys):
     assert code == 0 and "95% interval" in out and "greedy" in out
     code, _, err = run(capsys, "tournament", "--bots", "greedy,clever")
     assert code == 2 and "--bots" in err
+
+
+def test_the_readme_shows_the_example_record_and_every_example_checks(capsys):
+    readme = (EXAMPLE.parents[2] / "README.md").read_text(encoding="utf-8")
+    assert f"```text\n{EXAMPLE.read_text()}```" in readme
+    for path in sorted(EXAMPLE.parent.glob("*.txt")):
+        assert run(capsys, "check", str(path))[0] == 0
+        assert run(capsys, "belief", str(path))[0] == 0
