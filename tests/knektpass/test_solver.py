@@ -93,3 +93,26 @@ def test_the_solver_and_the_state_agree_on_what_may_be_played():
         _, deal, hands = position(rng.randrange(2**32))
         trick = [(0, next(iter(iter_cards(hands[0]))))]
         assert TrickSolver(deal).legal(hands[1], trick) == legal(deal, hands[1], trick)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_a_batch_of_deals_shares_the_transposition_table_and_still_agrees_with_minimax(seed):
+    rng = random.Random(seed)
+    players = rng.choice((2, 3, 4))
+    deal = deal_of(players=players, turned="9H" if players < 4 else "2D", rules=Rules(must_trump=rng.random() < 0.7))
+    size = rng.randint(2, 3)
+    rows = []
+    for _ in range(8):  # deals sharing cards, so that positions recur across rows
+        cards = [card for card in deal.game.deck if card != deal.turned][:size * players + 2]
+        rng.shuffle(cards)
+        rows.append([card_mask(cards[size * p:size * (p + 1)]) for p in range(players)])
+    me, leader = rng.randrange(players), rng.randrange(players)
+    values = TrickSolver(deal).start_values(np.array(rows), me, leader)
+    assert list(values) == [minimax(deal, row, me, leader, []) for row in rows]
+    moves = TrickSolver(deal).move_values(np.array(rows), leader, [])
+    for row, got in zip(rows, moves):
+        for card in iter_cards(row[leader]):
+            rest = list(row)
+            rest[leader] &= ~card.mask
+            assert got[card] == minimax(deal, rest, leader, (leader + 1) % players, [(leader, card)])

@@ -62,7 +62,7 @@ class TrickSolver:
         rows = np.ascontiguousarray(rows, np.int64)
         out = np.zeros(rows.shape[0], np.int64)
         kernels.start_values(rows, me, leader, self.suits, self.suit_masks, self.beaters, self.above, self.trumps,
-                             self.must_trump, out)
+                             self.must_trump, *kernels.new_table(), out)
         return out
 
     def move_values(self, rows: np.ndarray, me: int, trick: Sequence[tuple[int, int]]) -> np.ndarray:
@@ -77,7 +77,7 @@ class TrickSolver:
         else:
             led, best, best_pos = -1, -1, -1
         kernels.move_values(rows, me, len(trick), led, best, best_pos, self.suits, self.suit_masks, self.beaters,
-                            self.above, self.trumps, self.must_trump, out)
+                            self.above, self.trumps, self.must_trump, *kernels.new_table(), out)
         return out
 
     def legal(self, hand: int, trick: Sequence[tuple[int, int]]) -> list[Card]:
