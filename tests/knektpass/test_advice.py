@@ -12,7 +12,7 @@ from cardlogic.knektpass import Bid, Exchange, Play, State, TakeTrump
 from cardlogic.knektpass.advice import AdviceError, advise
 from cardlogic.knektpass.belief import KnektpassBelief
 
-from tests.knektpass.helpers import deal_of, state_of
+from .helpers import deal_of, state_of
 
 
 def c(text: str) -> Card:

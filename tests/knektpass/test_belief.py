@@ -9,7 +9,7 @@ import pytest
 from cardlogic.knektpass import RecordError, read_record
 from cardlogic.knektpass.belief import KnektpassBelief
 
-from tests.knektpass.helpers import random_record
+from .helpers import random_record
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "knektpass" / "bob.txt"
 

@@ -10,7 +10,7 @@ from cardlogic.cards import Card
 from cardlogic.knektpass import Bid, Exchange, Play, PlayerState, State, TakeTrump
 from cardlogic.knektpass.bots import BOTS, AdvisorBot, GreedyBot, make_bot
 
-from tests.knektpass.helpers import cards, deal_of, state_of
+from .helpers import cards, deal_of, state_of
 
 
 def c(text: str) -> Card:

@@ -10,7 +10,7 @@ from cardlogic.cards import Card
 from cardlogic.knektpass import (Bid, Exchange, InvalidEventError, Play, RecordError, TakeTrump, format_event,
                                  parse_event, read_record, scan_record, write_record)
 
-from tests.knektpass.helpers import deal_of, random_record
+from .helpers import deal_of, random_record
 
 EXAMPLE = """\
 Players: Ann Bob Cat

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from cardlogic.cards import Card, parse_cards
 from cardlogic.knektpass import Deal, Game, GameError, Rules, power
 
-from tests.knektpass.helpers import deal_of
+from .helpers import deal_of
 
 
 def c(text: str) -> Card:
@@ -20,7 +22,7 @@ def test_the_four_jacks_are_the_top_trumps_in_a_fixed_order_whatever_the_trump_s
     ranked = deal.ranked(deal.suit_mask(deal.trump_suit))
     assert [str(card) for card in ranked[:4]] == ["JC", "JS", "JH", "JD"]
     assert [str(card) for card in ranked[4:]] == [r + trump[-1] for r in ("A", "K", "Q", "10", "9", "8", "7", "6")]
-    for higher, lower in zip(ranked, ranked[1:]):
+    for higher, lower in itertools.pairwise(ranked):
         assert deal.beats(higher, lower) and not deal.beats(lower, higher)
 
 

@@ -12,7 +12,7 @@ from cardlogic.cards import Card, card_mask, iter_cards
 from cardlogic.knektpass import Deal, Rules
 from cardlogic.knektpass.solver import TrickSolver
 
-from tests.knektpass.helpers import deal_of
+from .helpers import deal_of
 
 
 def legal(deal: Deal, hand: int, trick: list[tuple[int, Card]]) -> list[Card]:

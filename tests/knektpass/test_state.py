@@ -10,7 +10,7 @@ from cardlogic.cards import Card, iter_cards
 from cardlogic.knektpass import (Bid, Exchange, IllegalEventError, Match, Outcome, Play, PlayerState, PublicState,
                                  Rules, State, TakeTrump, points_change)
 
-from tests.knektpass.helpers import cards, deal_of, state_of
+from .helpers import cards, deal_of, state_of
 
 
 def c(text: str) -> Card:
@@ -78,7 +78,7 @@ def test_a_void_player_whose_trumps_cannot_beat_the_trick_plays_anything():
 def test_without_compulsory_trumping_a_void_player_plays_anything():
     state = to_play(state_of(deal_of(rules=Rules(must_trump=False)), *OBLIGATIONS))
     state.push(Play(0, c("6C")))
-    assert legal_cards(state) == set(str(card) for card in iter_cards(cards("6H 7H 8S 9S KD")))
+    assert legal_cards(state) == {str(card) for card in iter_cards(cards("6H 7H 8S 9S KD"))}
     state.push(Play(1, c("8S")))
     assert state.best() == (0, c("6C"))
 

@@ -23,7 +23,7 @@ def test_wins_are_summed_per_bot_name_and_reported_with_wilson_intervals():
     summary = result.as_json()
     assert summary["games"] == 6 and set(summary["wins"]) == {"greedy", "random"}
     assert sum(summary["wins"].values()) == 6 - summary["unfinished"]
-    for name, rate in summary["rates"].items():
+    for rate in summary["rates"].values():
         assert rate["low"] <= rate["rate"] <= rate["high"]
     assert summary["rates"]["random"]["share"] == pytest.approx(2 / 3)
 

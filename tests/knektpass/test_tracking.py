@@ -14,7 +14,7 @@ from cardlogic.constraints import InconsistentError
 from cardlogic.knektpass import Bid, Exchange, Play, Rules, State, TakeTrump
 from cardlogic.knektpass.tracking import KnektpassTracker
 
-from tests.knektpass.helpers import cards, deal_of, state_of
+from .helpers import cards, deal_of, state_of
 
 
 def c(text: str) -> Card:

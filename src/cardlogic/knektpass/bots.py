@@ -30,10 +30,10 @@ import random
 from typing import Protocol
 
 from cardlogic.knektpass.advice import SAMPLES, advise
+from cardlogic.knektpass.belief import KnektpassBelief
 from cardlogic.knektpass.events import Bid, Event, Exchange, Play, TakeTrump
 from cardlogic.knektpass.rules import HAND_SIZE, Deal
 from cardlogic.knektpass.state import PlayerState
-from cardlogic.knektpass.belief import KnektpassBelief
 
 QUEEN = 10
 """The rank index of a queen in :mod:`cardlogic.cards`."""

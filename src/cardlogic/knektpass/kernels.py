@@ -206,15 +206,11 @@ def search(hands: np.ndarray, me: int, to_move: int, count: int, led: int, best:
             hands[s_move[d]] ^= np.int64(1) << s_card[d]
             result += s_gain[d]
         if s_move[d] == me:
-            if result > s_value[d]:
-                s_value[d] = result
-            if s_value[d] > s_alpha[d]:
-                s_alpha[d] = s_value[d]
+            s_value[d] = max(s_value[d], result)
+            s_alpha[d] = max(s_alpha[d], s_value[d])
         else:
-            if result < s_value[d]:
-                s_value[d] = result
-            if s_value[d] < s_beta[d]:
-                s_beta[d] = s_value[d]
+            s_value[d] = min(s_value[d], result)
+            s_beta[d] = min(s_beta[d], s_value[d])
 
 
 @njit(cache=True)

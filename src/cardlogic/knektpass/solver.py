@@ -26,6 +26,7 @@ in deal ``i``; the hands of a trick's players not yet to play hold one card more
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 import numpy as np
@@ -53,7 +54,7 @@ class TrickSolver:
             self.beaters[card] = sum(1 << other for other in deck if deal.beats(other, card))
         for suit in range(4):
             ranked = deal.ranked(int(self.suit_masks[suit]))  # highest first
-            for higher, lower in zip(ranked, ranked[1:]):
+            for higher, lower in itertools.pairwise(ranked):
                 self.above[lower] = higher
         self.must_trump = int(deal.game.rules.must_trump)
 
