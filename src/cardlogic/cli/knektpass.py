@@ -15,8 +15,8 @@ from dataclasses import replace
 
 from cardlogic.cards import format_cards, iter_cards
 from cardlogic.cli.common import RECORD_HELP, SAMPLES, SEED, at_least, plural, read_text, source_name
-from cardlogic.knektpass import (Deal, Game, GameError, Record, RecordError, Rules, State, format_event, read_record,
-                                 scan_record, write_record)
+from cardlogic.knektpass import (Deal, Game, GameError, Outcome, Record, RecordError, Rules, State, format_event,
+                                 read_record, scan_record, write_record)
 from cardlogic.knektpass.rules import MIN_PLAYERS
 
 BOT_NAMES = ("random", "greedy", "advisor")  # cardlogic.knektpass.bots.BOTS, without importing numba for --help
@@ -173,10 +173,26 @@ def run_simulate(args: argparse.Namespace) -> int:
             view.push(event.seen_by(p))
     hands = {p: tuple(iter_cards(dealt[p])) for p in range(args.players)}
     sys.stdout.write(write_record(Record(deal, None, hands, list(state.history), tuple(stock))))
-    outcome = state.outcome()
-    changes = " ".join(f"{game.players[p]} {c:+d}" for p, c in enumerate(outcome.changes))
-    print(f"# {outcome.kind}: tricks {' '.join(map(str, outcome.tricks))}; points {changes}")
+    print(f"# {describe(state.outcome(), game)}")
     return 0
+
+
+def describe(outcome: Outcome, game: Game) -> str:
+    """One line on how a deal ended, for a record's closing comment.
+
+    >>> describe(Outcome("tricks", (0, 2), (3, 0, 2), (1, 0, 3), (-3, 0, 5), (9, 12, 17)), Game(("Ann", "Bob", "Cat")))
+    'tricks Ann 3, Cat 2 (minimums 1, 3); points Ann -3, Cat +5'
+    """
+    names = game.players
+    if outcome.kind == "redeal":
+        return "everyone folded: the same dealer deals again"
+    if outcome.kind == "lone":
+        player = outcome.playing[0]
+        return f"{names[player]} plays alone: points {names[player]} {outcome.changes[player]:+d}"
+    tricks = ", ".join(f"{names[p]} {outcome.tricks[p]}" for p in outcome.playing)
+    minimums = ", ".join(str(outcome.minimums[p]) for p in outcome.playing)
+    changes = ", ".join(f"{names[p]} {outcome.changes[p]:+d}" for p in outcome.playing)
+    return f"tricks {tricks} (minimums {minimums}); points {changes}"
 
 
 def run_view(args: argparse.Namespace) -> int:

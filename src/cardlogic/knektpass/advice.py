@@ -129,11 +129,10 @@ class _Adviser:
 
     # -- before the play ---------------------------------------------------------------------------------------------
 
-    def _exchanges(self, playing: Sequence[int], hand: int | None = None, extra: int = 0) -> list[Option]:
-        """Every exchange of the ``k`` weakest cards, valued with ``playing`` players (``hand`` for the player's
-        hand now, ``extra`` points on top, as for a bid)."""
+    def _exchanges(self, playing: Sequence[int]) -> list[Option]:
+        """Every exchange of the ``k`` weakest cards, valued with ``playing`` players in the deal."""
         position, deal = self.position, self.deal
-        hand = position.hand if hand is None else hand
+        hand = position.hand
         weakest = list(reversed(deal.ranked(hand)))
         stock = self.current[:, self.stock_column]
         most = min(HAND_SIZE, position.stock_left)
@@ -148,8 +147,7 @@ class _Adviser:
             rows[:, seats.index(self.me)] = kept | draws[k]
             values = self.solver.start_values(rows, seats.index(self.me), seats.index(leader))
             minimum = position.exchanged[self.me] + k
-            option = self._option(Exchange(self.me, k, tuple(discards)), values, minimum, extra)
-            options.append(option)
+            options.append(self._option(Exchange(self.me, k, tuple(discards)), values, minimum))
         return options
 
     def _draw_order(self, stock: np.ndarray, most: int) -> list[np.ndarray]:
@@ -158,7 +156,7 @@ class _Adviser:
         for k in range(1, most + 1):
             nxt = draws[-1].copy()
             for i, mask in enumerate(stock):
-                left = [c for c in iter_cards(int(mask) & ~int(nxt[i]))]
+                left = list(iter_cards(int(mask) & ~int(nxt[i])))
                 if left:
                     nxt[i] |= 1 << left[int(self.rng.integers(len(left)))]
             draws.append(nxt)
@@ -178,8 +176,7 @@ class _Adviser:
     def _takes(self) -> list[Option]:
         """Leave the turned card, or take it for each card; valued as standing with everyone playing."""
         deal, hand = self.deal, self.position.hand
-        everyone = list(deal.order)
-        seats = sorted(everyone)
+        seats = list(range(len(deal.game.players)))
         choices: list[tuple[Event, int]] = [(TakeTrump(self.me, False), hand)]
         choices += [(TakeTrump(self.me, True, card), hand & ~card.mask | deal.turned.mask)
                     for card in iter_cards(hand)]
@@ -191,10 +188,11 @@ class _Adviser:
             options.append(self._option(event, values, 0))
         return options
 
-    def _option(self, event: Event, tricks: np.ndarray, minimum: int, extra: float = 0.0) -> Option:
+    def _option(self, event: Event, tricks: np.ndarray, minimum: int) -> Option:
+        """``event`` valued by the tricks the player takes in the deal in each sampled deal."""
         penalty = self.deal.game.rules.penalty
         changes = np.where(tricks >= minimum, -tricks, penalty * (minimum - tricks))
-        return Option(event, float(changes.mean()) + extra, float((tricks >= minimum).mean()), float(tricks.mean()))
+        return Option(event, float(changes.mean()), float((tricks >= minimum).mean()), float(tricks.mean()))
 
 
 def _weight(deal: Deal, event: Event) -> tuple[int, ...]:
