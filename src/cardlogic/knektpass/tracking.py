@@ -138,18 +138,20 @@ class KnektpassTracker:
         cards = [c for c in deal.game.deck if c != deal.turned or position.took]
         model = DealModel((*deal.game.players, DISCARDS, STOCK), (HAND_SIZE,) * n +
                           (position.discard_count, position.stock_left), cards)
-        if position.took:
-            where = 1 << deal.dealer | (1 << self.discards if position.exchanged[deal.dealer] else 0)
-            model.restrict(deal.turned, where)
+        restrictions: dict[int, int] = {}
         if isinstance(position, PlayerState):
             me, hand, discarded = position.player, position.hand, position.discarded
             for card in cards:
                 if hand >> card & 1:
-                    model.place(card, me)
+                    restrictions[card] = 1 << me
                 elif discarded >> card & 1:
-                    model.place(card, self.discards)
+                    restrictions[card] = 1 << self.discards
                 else:
-                    model.forbid(card, me)
+                    restrictions[card] = ~(1 << me)
+        if position.took:
+            where = 1 << deal.dealer | (1 << self.discards if position.exchanged[deal.dealer] else 0)
+            restrictions[deal.turned] = restrictions.get(deal.turned, -1) & where
+        model.restrict_all(restrictions)
         return model
 
     def _play_facts(self, play: Play) -> tuple[int, int | None, int]:
@@ -162,17 +164,16 @@ class KnektpassTracker:
 
     def _constrain_play(self, model: DealModel, play: Play, led: int, best: int | None, played: int) -> None:
         deal, player, card = self.deal, play.player, play.card
-        model.place(card, player)
-        if best is None:
-            return
-        unplayed = [c for c in model.cards if not played >> c & 1 and c != card]
         ruled_out: list[Card] = []
-        if deal.suit_of(card) != led:
-            ruled_out += [c for c in unplayed if deal.suit_of(c) == led]
-            if deal.game.rules.must_trump and not (deal.is_trump(card) and deal.beats(card, best)):
-                ruled_out += [c for c in unplayed if deal.is_trump(c) and deal.beats(c, best)]
-        elif not deal.beats(card, best):
-            ruled_out += [c for c in unplayed if deal.suit_of(c) == led and deal.beats(c, best)]
-        for other in ruled_out:
-            model.forbid(other, player)
+        if best is not None:
+            unplayed = [c for c in model.cards if not played >> c & 1 and c != card]
+            if deal.suit_of(card) != led:
+                ruled_out += [c for c in unplayed if deal.suit_of(c) == led]
+                if deal.game.rules.must_trump and not (deal.is_trump(card) and deal.beats(card, best)):
+                    ruled_out += [c for c in unplayed if deal.is_trump(c) and deal.beats(c, best)]
+            elif not deal.beats(card, best):
+                ruled_out += [c for c in unplayed if deal.suit_of(c) == led and deal.beats(c, best)]
+        restrictions = dict.fromkeys(ruled_out, ~(1 << player))
+        restrictions[card] = 1 << player
+        model.restrict_all(restrictions)
 
