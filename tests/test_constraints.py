@@ -11,6 +11,15 @@ def test_placing_and_forbidding_narrow_allowed_sets():
     assert model.fixed_counts() == [0, 0, 1]
 
 
+def test_many_restrictions_narrow_at_once_or_not_at_all():
+    model = DealModel(("A", "B", "C"), (1, 1, 1), [0, 1, 2])
+    model.restrict_all({0: 0b100, 1: ~0b001})
+    assert model.allowed == {0: 0b100, 1: 0b110, 2: 0b111}
+    with pytest.raises(InconsistentError):
+        model.restrict_all({2: 0b001, 0: 0b001})  # 2 could go to A, but 0 cannot: neither narrows
+    assert model.allowed == {0: 0b100, 1: 0b110, 2: 0b111}
+
+
 def test_unit_clauses_become_placements_and_satisfied_clauses_vanish():
     model = DealModel(("A", "B"), (2, 2), [0, 1, 2, 3])
     model.forbid(0, 0)

@@ -86,6 +86,10 @@ class DealModel:
         """Allow ``card`` only at the holders in bitmask ``holders``."""
         self._narrow({card: self.allowed[card] & holders}, [])
 
+    def restrict_all(self, restrictions: Mapping[int, int]) -> None:
+        """Allow each card of ``restrictions`` only at the holders of its bitmask: one narrowing for them all."""
+        self._narrow({card: self.allowed[card] & holders for card, holders in restrictions.items()}, [])
+
     def forbid(self, card: int, holder: int) -> None:
         """``card`` was not dealt to ``holder``."""
         self.restrict(card, ~(1 << holder))

@@ -1,0 +1,320 @@
+"""``cardlogic knektpass check | simulate | view | belief | advise | tournament``: Knektpass from the command line.
+
+Every RECORD is a Knektpass deal record (:mod:`cardlogic.knektpass.record`), or
+``-`` for standard input. A problem with it is printed as ``RECORD:LINE:
+message`` on standard error with exit code 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from dataclasses import replace
+
+from cardlogic.cards import format_cards, iter_cards
+from cardlogic.cli.common import RECORD_HELP, SAMPLES, SEED, at_least, plural, read_text, source_name
+from cardlogic.knektpass import (Deal, Game, GameError, Outcome, Record, RecordError, Rules, State, format_event,
+                                 read_record, scan_record, write_record)
+from cardlogic.knektpass.rules import MIN_PLAYERS
+
+BOT_NAMES = ("random", "greedy", "advisor")  # cardlogic.knektpass.bots.BOTS, without importing numba for --help
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("knektpass", help="Knektpass: check, simulate, view, belief, advise, tournament",
+                                   description="Knektpass, the Swedish trick-taking game with the four jacks as "
+                                               "permanent top trumps: deal records, belief, advice and bots.")
+    commands = parser.add_subparsers(dest="knektpass_command", required=True, metavar="COMMAND")
+
+    check = commands.add_parser("check", help="check a deal record: notation, legality, and that some deal "
+                                              "explains it")
+    check.add_argument("record", metavar="RECORD", help=RECORD_HELP)
+    check.set_defaults(handler=run_check)
+
+    simulate = commands.add_parser("simulate", help="play one deal with bots and write its full record")
+    simulate.add_argument("--players", type=at_least(MIN_PLAYERS, f"a number of players, {MIN_PLAYERS} or more"),
+                          default=3, metavar="N", help="players (default 3)")
+    simulate.add_argument("--bots", default="random", metavar="BOT[,BOT...]",
+                          help=f"one bot for every seat or one per seat, out of {', '.join(BOT_NAMES)} "
+                               "(default random)")
+    simulate.add_argument("--seed", type=SEED, default=0, help="seed for the deal and the bots (default 0)")
+    simulate.add_argument("--rules", default="", help="house rules, e.g. \"must-trump=off deck=52\"")
+    simulate.set_defaults(handler=run_simulate)
+
+    view = commands.add_parser("view", help="write the record as one player saw it")
+    view.add_argument("record", metavar="RECORD", help=RECORD_HELP)
+    view.add_argument("--as", dest="player", required=True, metavar="NAME", help="the player whose view to write")
+    view.add_argument("--events", type=at_least(0, "a number of events, 0 or more"), metavar="N",
+                      help="keep only the first N events")
+    view.set_defaults(handler=run_view)
+
+    belief = commands.add_parser("belief", help="where every card still in play lies, from the record's observer's "
+                                                "view (a spectator's without Me)")
+    belief.add_argument("record", metavar="RECORD", help=RECORD_HELP)
+    belief.add_argument("--method", choices=("auto", "exact", "sample"), default="auto",
+                        help="inference backend (default auto: exact where practical, else sampling)")
+    belief.add_argument("--samples", type=SAMPLES, default=20000, metavar="N", help="deals to draw when sampling")
+    belief.add_argument("--seed", type=SEED, default=0, help="random seed for sampling (default 0)")
+    belief.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    belief.set_defaults(handler=run_belief)
+
+    advise = commands.add_parser("advise", help="advice for the record's observer (Me), who must be to move")
+    advise.add_argument("record", metavar="RECORD", help=RECORD_HELP)
+    advise.add_argument("--samples", type=at_least(1, "a number of deals, 1 or more"), default=None, metavar="N",
+                        help="deals drawn and solved per choice (default 32)")
+    advise.add_argument("--seed", type=SEED, default=0, help="random seed (default 0)")
+    advise.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    advise.set_defaults(handler=run_advise)
+
+    tournament = commands.add_parser(
+        "tournament", help="whole games between bots, one seat per bot, seats rotated between games",
+        description="Play GAMES games (deal after deal until someone reaches 0 points) with one seat per listed "
+                    "bot, the seats rotated between games, and print each bot's wins (summed over its seats) with "
+                    "95%% Wilson intervals. Bots: " + ", ".join(BOT_NAMES) + ".")
+    tournament.add_argument("--bots", required=True, metavar="BOT,BOT[,...]",
+                            help="one bot per seat, e.g. advisor,greedy,greedy")
+    tournament.add_argument("--games", type=at_least(1, "a number of games, 1 or more"), default=100,
+                            metavar="GAMES", help="games to play (default 100)")
+    tournament.add_argument("--seed", type=SEED, default=0, help="seed for the games (default 0)")
+    tournament.add_argument("--rules", default="", help="house rules, e.g. \"must-trump=off points=10\"")
+    tournament.add_argument("--jobs", type=at_least(1, "a number of processes, 1 or more"), default=1, metavar="J",
+                            help="processes to play in parallel (default 1); results do not depend on it")
+    tournament.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    tournament.set_defaults(handler=run_tournament)
+
+
+# -- reading records ---------------------------------------------------------------------------------------------------
+
+
+def _fail(path: str, line: int, message: str) -> int:
+    name = source_name(path)
+    print(f"{name}:{line}: {message}" if line else f"{name}: {message}", file=sys.stderr)
+    return 1
+
+
+def _load(path: str) -> Record | None:
+    text = read_text(path)
+    if text is None:
+        return None
+    try:
+        return read_record(text, source_name(path))
+    except RecordError as error:
+        _fail(path, error.line, error.message)
+        return None
+
+
+def _belief(path: str, record: Record, **options):  # -> KnektpassBelief | None, importing numba only here
+    from cardlogic.inference import InferenceError
+    from cardlogic.knektpass.belief import KnektpassBelief
+    try:
+        return KnektpassBelief.from_record(record, **options)
+    except RecordError as error:
+        _fail(path, error.line, error.message)
+    except InferenceError as error:
+        _fail(path, 0, str(error))
+    return None
+
+
+# -- the commands ------------------------------------------------------------------------------------------------------
+
+
+def run_check(args: argparse.Namespace) -> int:
+    text = read_text(args.record)
+    if text is None:
+        return 1
+    record, problems = scan_record(text)
+    for line, message in problems:
+        _fail(args.record, line, message)
+    if problems or record is None:
+        return 1
+    try:
+        record.replay()
+    except RecordError as error:
+        return _fail(args.record, error.line, error.message)
+    except GameError as error:
+        return _fail(args.record, 0, str(error))
+    if (not record.is_full or record.observer is not None) and _belief(args.record, record) is None:
+        return 1  # a view or a spectator's record: some deal must explain it
+    print(f"{source_name(args.record)}: ok, {plural(len(record.events), 'event')}")
+    return 0
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    from cardlogic.knektpass.bots import make_bot
+    from cardlogic.knektpass.state import PlayerState
+    try:
+        rules = Rules.parse(args.rules)
+        names = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon")
+        if args.players > len(names):
+            raise GameError(f"at most {len(names)} players")
+        game = Game(names[:args.players], rules)
+    except GameError as error:
+        print(f"cardlogic knektpass simulate: {error}", file=sys.stderr)
+        return 2
+    bots = [name.strip() for name in args.bots.split(",")]
+    if len(bots) == 1:
+        bots *= args.players
+    if len(bots) != args.players or any(name not in BOT_NAMES for name in bots):
+        print(f"cardlogic knektpass simulate: --bots wants one bot or {args.players}, out of {', '.join(BOT_NAMES)}",
+              file=sys.stderr)
+        return 2
+    rng = random.Random(args.seed)
+    deal = Deal(game, rng.randrange(args.players), rng.choice(game.deck))
+    state = State.deal(deal, rng)
+    dealt, stock = state.hands, state.stock
+    views = [PlayerState(deal, p, dealt[p]) for p in range(args.players)]
+    players = [make_bot(name, deal, p, dealt[p], seed=rng.randrange(2**31)) for p, name in enumerate(bots)]
+    while not state.is_over:
+        mover = state.to_move
+        event = state.push(players[mover].choose(views[mover]))
+        for p, view in enumerate(views):
+            view.push(event.seen_by(p))
+    hands = {p: tuple(iter_cards(dealt[p])) for p in range(args.players)}
+    sys.stdout.write(write_record(Record(deal, None, hands, list(state.history), tuple(stock))))
+    print(f"# {describe(state.outcome(), game)}")
+    return 0
+
+
+def describe(outcome: Outcome, game: Game) -> str:
+    """One line on how a deal ended, for a record's closing comment.
+
+    >>> describe(Outcome("tricks", (0, 2), (3, 0, 2), (1, 0, 3), (-3, 0, 5), (9, 12, 17)), Game(("Ann", "Bob", "Cat")))
+    'tricks Ann 3, Cat 2 (minimums 1, 3); points Ann -3, Cat +5'
+    """
+    names = game.players
+    if outcome.kind == "redeal":
+        return "everyone folded: the same dealer deals again"
+    if outcome.kind == "lone":
+        player = outcome.playing[0]
+        return f"{names[player]} plays alone: points {names[player]} {outcome.changes[player]:+d}"
+    tricks = ", ".join(f"{names[p]} {outcome.tricks[p]}" for p in outcome.playing)
+    minimums = ", ".join(str(outcome.minimums[p]) for p in outcome.playing)
+    changes = ", ".join(f"{names[p]} {outcome.changes[p]:+d}" for p in outcome.playing)
+    return f"tricks {tricks} (minimums {minimums}); points {changes}"
+
+
+def run_view(args: argparse.Namespace) -> int:
+    record = _load(args.record)
+    if record is None:
+        return 1
+    try:
+        view = record.view_as(args.player)
+    except RecordError as error:
+        return _fail(args.record, 0, error.message)
+    if args.events is not None:
+        view = replace(view, events=view.events[:args.events], lines=view.lines[:args.events])
+    sys.stdout.write(write_record(view))
+    return 0
+
+
+def run_belief(args: argparse.Namespace) -> int:
+    record = _load(args.record)
+    if record is None:
+        return 1
+    belief = _belief(args.record, record, method=args.method, samples=args.samples, seed=args.seed)
+    if belief is None:
+        return 1
+    marginals = belief.marginals()
+    method, count, holders = marginals.method, marginals.count, marginals.holders
+    table = {card: tuple(float(p) for p in row) for card, row in zip(marginals.cards, marginals.probabilities)}
+    observer = None if belief.observer is None else record.deal.game.players[belief.observer]
+    if args.json:
+        json.dump({"observer": observer, "method": method, "deals": None if count is None else str(count),
+                   "holders": list(holders),
+                   "cards": {str(card): dict(zip(holders, row)) for card, row in table.items()}}, sys.stdout)
+        print()
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+    title = (f"Where the cards lie, as {observer or 'a spectator'} sees it ({method}"
+             + (f", {plural(count, 'consistent deal')})" if count is not None else ")"))
+    out = Table(title=title, title_justify="left")
+    out.add_column("card")
+    for holder in holders:
+        out.add_column(holder, justify="right")
+    for card, row in table.items():
+        out.add_row(str(card), *("" if p == 0 else "1" if p == 1 else f"{p:.3f}" for p in row))
+    Console().print(out)
+    return 0
+
+
+def run_advise(args: argparse.Namespace) -> int:
+    from cardlogic.knektpass.advice import SAMPLES as DEFAULT_SAMPLES
+    from cardlogic.knektpass.advice import AdviceError, advise
+    record = _load(args.record)
+    if record is None:
+        return 1
+    if record.observer is None:
+        return _fail(args.record, 0, "advice needs the player it is for: a Me header")
+    belief = _belief(args.record, record)
+    if belief is None:
+        return 1
+    try:
+        advice = advise(belief, args.samples or DEFAULT_SAMPLES, args.seed)
+    except AdviceError as error:
+        return _fail(args.record, 0, str(error))
+    deal = record.deal
+    options = [{"event": format_event(o.event, deal), "points": o.points, "chance": o.chance, "tricks": o.tricks}
+               for o in advice.options]
+    if args.json:
+        json.dump({"player": deal.game.players[advice.player], "phase": advice.phase, "samples": advice.samples,
+                   "best": options[0]["event"], "options": options}, sys.stdout)
+        print()
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+    hand = belief.hand
+    out = Table(title=f"{deal.game.players[advice.player]} holds {format_cards(deal.ranked(hand))}; trumps "
+                      f"{'SHDC'[deal.trump_suit]}; {advice.phase}; {advice.samples} deals solved",
+                title_justify="left")
+    for column in ("choice", "expected points", "P(minimum)", "expected tricks"):
+        out.add_column(column, justify="left" if column == "choice" else "right")
+    for option in options:
+        out.add_row(option["event"], f"{option['points']:+.2f}", f"{option['chance']:.2f}",
+                    f"{option['tricks']:.2f}")
+    console = Console()
+    console.print(out)
+    console.print(f"best: {options[0]['event']}")
+    return 0
+
+
+def run_tournament(args: argparse.Namespace) -> int:
+    bots = tuple(name.strip() for name in args.bots.split(","))
+    if any(name not in BOT_NAMES for name in bots):
+        print(f"cardlogic knektpass tournament: --bots wants one bot per seat out of {', '.join(BOT_NAMES)}",
+              file=sys.stderr)
+        return 2
+    try:
+        rules = Rules.parse(args.rules)
+        Game(tuple(f"P{i}" for i in range(len(bots))), rules)
+    except GameError as error:
+        print(f"cardlogic knektpass tournament: {error}", file=sys.stderr)
+        return 2
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.table import Table
+
+    from cardlogic.knektpass.tournament import tournament
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task(",".join(bots), total=args.games)
+        result = tournament(bots, args.games, args.seed, rules, args.jobs, lambda n: progress.advance(task, n))
+    summary = result.as_json()
+    if args.json:
+        json.dump(summary, sys.stdout)
+        print()
+        return 0
+    out = Table(title=f"{','.join(bots)}: {result.games} games, seed {result.seed}, {rules}", title_justify="left")
+    for column in ("bot", "seats", "wins", "rate", "95% interval", "fair share"):
+        out.add_column(column, justify="left" if column == "bot" else "right")
+    for name, rate in summary["rates"].items():
+        out.add_row(name, str(bots.count(name)), str(summary["wins"][name]), f"{rate['rate']:.1%}",
+                    f"{rate['low']:.1%} - {rate['high']:.1%}", f"{rate['share']:.1%}")
+    console = Console()
+    console.print(out)
+    console.print(f"{summary['unfinished']} unfinished; {summary['deals']:.1f} deals a game; "
+                  f"{result.seconds:.1f} s")
+    return 0
+

@@ -1,0 +1,118 @@
+"""Belief about a deal of Knektpass: where every card still in play lies, and how likely each place is.
+
+A :class:`KnektpassBelief` is the shared :class:`~cardlogic.belief.Belief` over a
+:class:`~cardlogic.knektpass.tracking.KnektpassTracker`: one observer's (or a
+spectator's) knowledge of a deal, answered by the inference backends. Its
+holders are the players, then ``discards`` and ``stock``; cards played are out
+of play.
+
+>>> from cardlogic.knektpass.record import read_record
+>>> text = '''Players: Ann Bob
+... Dealer: Bob
+... Trump: 9H
+... Me: Ann
+... Hand Ann: AS KS QS JS 6D
+...
+... Bob leaves the trump
+... Ann plays
+... Bob plays
+... Ann stands
+... Bob stands
+... Ann plays 6D
+... Bob plays 7S  # Bob shows he has no diamond, and no trump
+... '''
+>>> belief = KnektpassBelief.from_record(read_record(text))
+>>> belief.probability("8D", "stock"), belief.probability("8D", "Bob"), belief.resolved_method
+(1.0, 0.0, 'exact')
+"""
+
+from __future__ import annotations
+
+from cardlogic.belief import Belief
+from cardlogic.cards import card_mask
+from cardlogic.constraints import InconsistentError
+from cardlogic.knektpass.record import Record, RecordError, format_event
+from cardlogic.knektpass.rules import Deal
+from cardlogic.knektpass.state import IllegalEventError, PlayerState, PublicState
+from cardlogic.knektpass.tracking import DISCARDS, STOCK, KnektpassTracker
+
+
+class KnektpassBelief(Belief):
+    """What one Knektpass player (or a spectator, ``observer=None``) knows about the hidden cards of a deal.
+
+    ``hand`` is the observer's hand as dealt (a card mask). ``options`` are
+    :class:`~cardlogic.belief.Belief`'s (``method``, ``samples``, ``seed``,
+    ``max_operations``).
+    """
+
+    tracker: KnektpassTracker
+
+    def __init__(self, deal: Deal, observer: int | None = None, hand: int = 0, **options) -> None:
+        super().__init__(KnektpassTracker(deal, observer, hand), **options)
+
+    @classmethod
+    def from_record(cls, record: Record, **options) -> KnektpassBelief:
+        """The belief of the record's observer (``Me:``), or a spectator's when it names none (a full record
+        with a ``Me`` is read as that player's view).
+
+        Raises :class:`RecordError` naming the line of the first event that is
+        illegal or that leaves no deal consistent with what came before.
+        """
+        if record.observer is not None and record.is_full:
+            record = record.view_as(record.observer)
+        observer = record.observer
+        hand = card_mask(record.hands[observer]) if observer is not None else 0
+        belief = cls(record.deal, observer, hand, **options)
+        for event, line in zip(record.events, record.lines, strict=True):
+            try:
+                belief.push(event.seen_by(observer))
+            except IllegalEventError as error:
+                raise RecordError(line, str(error)) from None
+            except InconsistentError as error:
+                raise RecordError(line, f"no deal explains {format_event(event, record.deal)!r} and the events "
+                                        f"before it: {error}") from None
+        return belief
+
+    @property
+    def deal(self) -> Deal:
+        return self.tracker.deal
+
+    @property
+    def observer(self) -> int | None:
+        return self.tracker.observer
+
+    @property
+    def view(self) -> PlayerState | PublicState:
+        """The observer's position (their cards and the public position), or the public one for a spectator."""
+        return self.tracker.position
+
+    @property
+    def hand(self) -> int:
+        """The observer's hand now, as a card mask (0 for a spectator)."""
+        view = self.tracker.position
+        return view.hand if isinstance(view, PlayerState) else 0
+
+    @property
+    def discards(self) -> int:
+        """The holder index of the discards (after the players)."""
+        return self.tracker.discards
+
+    @property
+    def stock(self) -> int:
+        """The holder index of the stock (after the discards)."""
+        return self.tracker.stock
+
+    def explain(self, card: int | str) -> list[tuple[int, int]]:
+        """The plays that narrowed where ``card`` lies: ``(index in the history, holders ruled out)``.
+
+        See :meth:`KnektpassTracker.explain`; the holders are a bitmask over the belief's holders.
+        """
+        return self.tracker.explain(self._card(card))
+
+    def _holder(self, holder: int | str) -> int:
+        """A holder by index or by name, case-insensitively: a player's, ``discards`` or ``stock``."""
+        if not isinstance(holder, str):
+            return holder
+        if holder.lower() in (DISCARDS, STOCK):
+            return self.tracker.discards if holder.lower() == DISCARDS else self.tracker.stock
+        return self.deal.game.player_index(holder)

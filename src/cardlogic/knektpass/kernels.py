@@ -1,0 +1,263 @@
+"""Numba kernels of the perfect-information trick solver: plain functions over numpy arrays and integers.
+
+Nothing here knows about players' names, records or rules objects.
+:mod:`cardlogic.knektpass.solver` builds the arrays once per deal and interprets
+the results.
+
+A position is ``hands`` (``int64`` card masks of the ``k`` players still in the
+deal, in playing order round the table), the player ``to_move`` (an index into
+``hands``), the number of cards ``count`` already in the current trick, the suit
+``led`` and the card ``best`` winning it so far with its player ``best_pos``.
+Card tables, indexed by card (0..51): ``suits[c]`` the suit it follows,
+``beaters[c]`` the mask of the cards that take a trick from ``c`` when ``c`` is
+winning it, ``above[c]`` the next higher card of its suit (-1 for the top);
+``suit_masks[s]`` the cards following suit ``s`` and ``trumps`` the trump mask;
+``must_trump`` 1 when a void player must beat with a trump.
+
+The search tries one card of each run of a player's choices that no card still
+in play separates (the rest of the run gives the same tricks), highest card
+first, and keeps bounds on the value of each position at the start of a trick
+in a transposition table (the same cards can fall in many orders). Measured
+from the first lead at 3, 4 and 5 players (200 random deals): 0.39, 3.7 and 72
+ms a deal with none of the three, 0.09, 0.29 and 2.9 ms with the first two,
+0.10, 0.21 and 0.38 ms with all three.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def legal_mask(hand: int, count: int, led: int, best: int, suit_masks: np.ndarray, beaters: np.ndarray,
+               trumps: int, must_trump: int) -> int:
+    """The cards of ``hand`` that may be played to a trick of ``count`` cards led in ``led``, won by ``best``."""
+    if count == 0:
+        return hand
+    follow = hand & suit_masks[led]
+    if follow:
+        beat = follow & beaters[best]
+        return beat if beat else follow
+    if must_trump:
+        beat = hand & trumps & beaters[best]
+        return beat if beat else hand
+    return hand
+
+
+@njit(cache=True)
+def distinct(moves: int, hands: np.ndarray, count: int, best: int, above: np.ndarray) -> int:
+    """``moves`` without each card whose next higher card still in play (in a hand, or winning the trick) is
+    also among ``moves``: such a card takes exactly the tricks that higher card takes."""
+    alive = 0
+    for j in range(hands.shape[0]):
+        alive |= hands[j]
+    if count > 0:
+        alive |= np.int64(1) << best
+    kept = moves
+    rest = moves
+    card = 0
+    while rest:
+        while not (rest >> card) & 1:
+            card += 1
+        rest ^= np.int64(1) << card
+        higher = above[card]
+        while higher >= 0 and not (alive >> higher) & 1:
+            higher = above[higher]
+        if higher >= 0 and (moves >> higher) & 1:
+            kept ^= np.int64(1) << card
+    return kept
+
+
+TABLE_BITS = 15
+"""Entries of the transposition table, as a power of two."""
+_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
+
+
+def new_table() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """An empty transposition table: keys (0 for none), lower and upper bounds."""
+    size = 1 << TABLE_BITS
+    return np.zeros(size, np.uint64), np.zeros(size, np.int8), np.zeros(size, np.int8)
+
+
+@njit(cache=True)
+def position_key(hands: np.ndarray, to_move: int) -> np.uint64:
+    """A 64-bit hash of the hands and the player to lead (never 0)."""
+    key = np.uint64(to_move + 1) * _MULTIPLIER
+    for j in range(hands.shape[0]):
+        key = (key ^ np.uint64(hands[j])) * _MULTIPLIER
+    key ^= key >> np.uint64(29)
+    return key | np.uint64(1)
+
+
+@njit(cache=True)
+def search(hands: np.ndarray, me: int, to_move: int, count: int, led: int, best: int, best_pos: int,
+           suits: np.ndarray, suit_masks: np.ndarray, beaters: np.ndarray, above: np.ndarray, trumps: int,
+           must_trump: int, keys: np.ndarray, lows: np.ndarray, highs: np.ndarray) -> int:
+    """The value of the position (see the module documentation), by alpha-beta.
+
+    Iterative, over an explicit stack of plies (numba's cache cannot reload a
+    recursive function); ``hands`` is restored before returning. Positions at the
+    start of a trick are kept in the transposition table ``keys``, ``lows``,
+    ``highs`` (bounds on their value), which may be shared by searches with the
+    same ``me`` and number of players.
+    """
+    k = hands.shape[0]
+    if count == 0 and hands[0] == 0:
+        return 0
+    slots = np.uint64(keys.shape[0] - 1)
+    depth = k * 5 + 2
+    s_move = np.empty(depth, np.int64)
+    s_count = np.empty(depth, np.int64)
+    s_led = np.empty(depth, np.int64)
+    s_best = np.empty(depth, np.int64)
+    s_pos = np.empty(depth, np.int64)
+    s_alpha = np.empty(depth, np.int64)
+    s_beta = np.empty(depth, np.int64)
+    s_value = np.empty(depth, np.int64)
+    s_moves = np.empty(depth, np.int64)
+    s_card = np.empty(depth, np.int64)
+    s_gain = np.empty(depth, np.int64)
+    s_key = np.zeros(depth, np.uint64)
+    s_alpha0 = np.empty(depth, np.int64)
+    s_beta0 = np.empty(depth, np.int64)
+    d = 0
+    if count == 0:
+        s_key[0] = position_key(hands, to_move)
+    s_alpha0[0], s_beta0[0] = -1, 1 << 20
+    s_move[0], s_count[0], s_led[0], s_best[0], s_pos[0] = to_move, count, led, best, best_pos
+    s_alpha[0], s_beta[0] = -1, 1 << 20
+    s_moves[0] = distinct(legal_mask(hands[to_move], count, led, best, suit_masks, beaters, trumps, must_trump),
+                          hands, count, best, above)
+    s_value[0] = -1 if to_move == me else 1 << 20
+    while True:
+        if s_moves[d] != 0 and s_alpha[d] < s_beta[d]:
+            moves = s_moves[d]
+            card = 51
+            while not (moves >> card) & 1:
+                card -= 1
+            bit = np.int64(1) << card
+            s_moves[d] = moves ^ bit
+            s_card[d] = card
+            player = s_move[d]
+            hands[player] ^= bit
+            n = s_count[d]
+            if n == 0:
+                new_led, new_best, new_pos = suits[card], card, player
+            elif (beaters[s_best[d]] >> card) & 1:
+                new_led, new_best, new_pos = s_led[d], card, player
+            else:
+                new_led, new_best, new_pos = s_led[d], s_best[d], s_pos[d]
+            if n + 1 == k:
+                gain = 1 if new_pos == me else 0
+                child_move, child_count = new_pos, 0
+            else:
+                gain = 0
+                child_move, child_count = (player + 1) % k, n + 1
+            s_gain[d] = gain
+            if child_count == 0 and hands[0] == 0:
+                result = gain
+                hands[player] ^= bit
+            else:
+                d += 1
+                s_move[d], s_count[d] = child_move, child_count
+                s_led[d], s_best[d], s_pos[d] = new_led, new_best, new_pos
+                alpha, beta = s_alpha[d - 1] - gain, s_beta[d - 1] - gain
+                s_alpha[d], s_beta[d], s_alpha0[d], s_beta0[d] = alpha, beta, alpha, beta
+                known = False
+                result = 0
+                s_key[d] = 0
+                if child_count == 0:
+                    key = position_key(hands, child_move)
+                    s_key[d] = key
+                    slot = key & slots
+                    if keys[slot] == key:
+                        low, high = np.int64(lows[slot]), np.int64(highs[slot])
+                        if low == high or low >= beta:
+                            known, result = True, low
+                        elif high <= alpha:
+                            known, result = True, high
+                if not known:
+                    s_moves[d] = distinct(legal_mask(hands[child_move], child_count, new_led, new_best, suit_masks,
+                                                     beaters, trumps, must_trump), hands, child_count, new_best,
+                                          above)
+                    s_value[d] = -1 if child_move == me else 1 << 20
+                    continue
+                d -= 1
+                hands[player] ^= bit
+                result += gain
+        else:
+            key = s_key[d]
+            if key != 0:
+                value = s_value[d]
+                slot = key & slots
+                if keys[slot] != key:
+                    keys[slot], lows[slot], highs[slot] = key, 0, 5
+                if value <= s_alpha0[d]:
+                    highs[slot] = min(np.int64(highs[slot]), value)
+                elif value >= s_beta0[d]:
+                    lows[slot] = max(np.int64(lows[slot]), value)
+                else:
+                    lows[slot], highs[slot] = value, value
+            if d == 0:
+                return s_value[0]
+            result = s_value[d]
+            d -= 1
+            hands[s_move[d]] ^= np.int64(1) << s_card[d]
+            result += s_gain[d]
+        if s_move[d] == me:
+            s_value[d] = max(s_value[d], result)
+            s_alpha[d] = max(s_alpha[d], s_value[d])
+        else:
+            s_value[d] = min(s_value[d], result)
+            s_beta[d] = min(s_beta[d], s_value[d])
+
+
+@njit(cache=True)
+def move_values(hand_rows: np.ndarray, me: int, count: int, led: int, best: int, best_pos: int,
+                suits: np.ndarray, suit_masks: np.ndarray, beaters: np.ndarray, above: np.ndarray, trumps: int,
+                must_trump: int, keys: np.ndarray, lows: np.ndarray, highs: np.ndarray, out: np.ndarray) -> None:
+    """For every row of hands (``me`` to move), the value after each legal card of ``me``: ``out[row, card]``
+    (left untouched for other cards)."""
+    rows, k = hand_rows.shape
+    hands = np.empty(k, np.int64)
+    for row in range(rows):
+        for j in range(k):
+            hands[j] = hand_rows[row, j]
+        hand = hands[me]
+        moves = legal_mask(hand, count, led, best, suit_masks, beaters, trumps, must_trump)
+        card = 0
+        while moves:
+            while not (moves >> card) & 1:
+                card += 1
+            bit = np.int64(1) << card
+            moves ^= bit
+            hands[me] = hand ^ bit
+            if count == 0:
+                new_led, new_best, new_pos = suits[card], card, me
+            elif (beaters[best] >> card) & 1:
+                new_led, new_best, new_pos = led, card, me
+            else:
+                new_led, new_best, new_pos = led, best, best_pos
+            if count + 1 == k:
+                gain = 1 if new_pos == me else 0
+                out[row, card] = gain + search(hands, me, new_pos, 0, -1, -1, -1, suits, suit_masks, beaters,
+                                               above, trumps, must_trump, keys, lows, highs)
+            else:
+                out[row, card] = search(hands, me, (me + 1) % k, count + 1, new_led, new_best, new_pos, suits,
+                                        suit_masks, beaters, above, trumps, must_trump, keys, lows, highs)
+            hands[me] = hand
+
+
+@njit(cache=True)
+def start_values(hand_rows: np.ndarray, me: int, leader: int, suits: np.ndarray, suit_masks: np.ndarray,
+                 beaters: np.ndarray, above: np.ndarray, trumps: int, must_trump: int, keys: np.ndarray,
+                 lows: np.ndarray, highs: np.ndarray, out: np.ndarray) -> None:
+    """For every row of hands, the value of the deal's play from its first lead by ``leader``: ``out[row]``."""
+    rows, k = hand_rows.shape
+    hands = np.empty(k, np.int64)
+    for row in range(rows):
+        for j in range(k):
+            hands[j] = hand_rows[row, j]
+        out[row] = search(hands, me, leader, 0, -1, -1, -1, suits, suit_masks, beaters, above, trumps, must_trump,
+                          keys, lows, highs)

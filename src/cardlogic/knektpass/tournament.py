@@ -1,0 +1,147 @@
+"""Knektpass tournaments: whole games (deal after deal until someone reaches 0) between bots, seats rotated.
+
+``bots`` names one bot per seat. In game ``g`` seat ``s`` is played by
+``bots[(s + g) % n]``, so over ``n`` games every bot sits in every seat; the
+first dealer, the turned cards, the deals and the bots' seeds come from
+``seed`` and ``g`` alone, so results do not depend on how many processes play.
+Wins are summed per bot name (two greedy bots' wins count together).
+
+>>> result = tournament(("greedy", "random"), games=2, seed=1)
+>>> result.games, sum(result.wins.values()) + result.unfinished
+(2, 2)
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from cardlogic.knektpass.bots import BOTS, make_bot
+from cardlogic.knektpass.match import Match
+from cardlogic.knektpass.rules import Game, Rules
+from cardlogic.knektpass.state import PlayerState, State
+from cardlogic.literature.tournament import wilson  # the shared Wilson interval; belongs in a game-agnostic module
+
+NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon")
+DEAL_LIMIT = 200
+"""Deals after which a game is stopped unfinished (nobody wins it)."""
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One game: the bot in each seat, the final points, the winning seat (None if unfinished) and the deals."""
+
+    index: int
+    seats: tuple[str, ...]
+    points: tuple[int, ...]
+    winner: int | None
+    deals: int
+
+    @property
+    def winning_bot(self) -> str | None:
+        return None if self.winner is None else self.seats[self.winner]
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    """Every game's result and the totals by bot name."""
+
+    bots: tuple[str, ...]
+    seed: int
+    rules: Rules
+    results: tuple[GameResult, ...]
+    seconds: float
+
+    @property
+    def games(self) -> int:
+        return len(self.results)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The distinct bot names, in the order first listed."""
+        return tuple(dict.fromkeys(self.bots))
+
+    @property
+    def wins(self) -> dict[str, int]:
+        return {name: sum(1 for r in self.results if r.winning_bot == name) for name in self.names}
+
+    @property
+    def unfinished(self) -> int:
+        return sum(1 for r in self.results if r.winner is None)
+
+    def share(self, name: str) -> float:
+        """The share of the games ``name``'s seats would win if all bots were equal: seats / players."""
+        return self.bots.count(name) / len(self.bots)
+
+    def as_json(self) -> dict:
+        wins = self.wins
+        rates = {}
+        for name, count in wins.items():
+            low, high = wilson(count, self.games)
+            rates[name] = {"rate": count / max(1, self.games), "low": low, "high": high, "share": self.share(name)}
+        return {"games": self.games, "wins": wins, "bots": list(self.bots), "seed": self.seed,
+                "rules": str(self.rules), "rates": rates, "unfinished": self.unfinished,
+                "deals": sum(r.deals for r in self.results) / max(1, self.games), "seconds": round(self.seconds, 3)}
+
+
+def play_game(game: Game, seats: Sequence[str], seed: int, index: int = 0) -> GameResult:
+    """Play one game with bot ``seats[p]`` in seat ``p``, deal after deal, from generator seed ``seed``.
+
+    A bot's illegal event raises :class:`~cardlogic.knektpass.IllegalEventError`.
+    """
+    rng = random.Random(seed)
+    n = len(game.players)
+    match = Match(game, dealer=rng.randrange(n))
+    while not match.is_over and match.deals < DEAL_LIMIT:
+        deal = match.next_deal(rng.choice(game.deck))
+        state = State.deal(deal, rng)
+        views = [PlayerState(deal, p, state.hands[p]) for p in range(n)]
+        bots = [make_bot(seats[p], deal, p, state.hands[p], seed=rng.randrange(2**31)) for p in range(n)]
+        while not state.is_over:
+            mover = state.to_move
+            assert mover is not None
+            event = state.push(bots[mover].choose(views[mover]))
+            for p, view in enumerate(views):
+                view.push(event.seen_by(p))
+        match.finish(state.outcome())
+    return GameResult(index, tuple(seats), match.points, match.winner, match.deals)
+
+
+def _play(args: tuple[tuple[str, ...], str, int, int]) -> GameResult:
+    bots, rules_text, seed, index = args
+    n = len(bots)
+    game = Game(NAMES[:n], Rules.parse(rules_text))
+    seats = tuple(bots[(s + index) % n] for s in range(n))
+    return play_game(game, seats, seed * 1_000_003 + index, index)
+
+
+def tournament(bots: Sequence[str], games: int = 100, seed: int = 0, rules: Rules | None = None, jobs: int = 1,
+               progress: Callable[[int], None] | None = None) -> TournamentResult:
+    """Play ``games`` games with one seat per bot of ``bots`` (ValueError for an unknown bot or a number of seats
+    the rules do not allow); ``jobs`` processes play in parallel; ``progress(1)`` is called after each game."""
+    bots = tuple(bots)
+    for name in bots:
+        if name not in BOTS:
+            raise ValueError(f"unknown bot {name!r} (expected one of {', '.join(BOTS)})")
+    rules = rules or Rules()
+    if len(bots) > len(NAMES):
+        raise ValueError(f"at most {len(NAMES)} players, not {len(bots)}")
+    Game(NAMES[:len(bots)], rules)  # fail early on a number of players the deck cannot serve
+    work = [(bots, str(rules), seed, index) for index in range(games)]
+    start = time.perf_counter()
+    results: list[GameResult] = []
+    if jobs > 1 and games > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for result in pool.map(_play, work):
+                results.append(result)
+                if progress:
+                    progress(1)
+    else:
+        for item in work:
+            results.append(_play(item))
+            if progress:
+                progress(1)
+    return TournamentResult(bots, seed, rules, tuple(results), time.perf_counter() - start)

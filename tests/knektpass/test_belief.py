@@ -1,0 +1,43 @@
+"""The Knektpass belief: the shared Belief over the Knektpass tracker, read from records."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cardlogic.knektpass import RecordError, read_record
+from cardlogic.knektpass.belief import KnektpassBelief
+
+from .helpers import random_record
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "knektpass" / "bob.txt"
+
+
+def test_a_view_gives_the_observers_belief_with_the_players_discards_and_stock_as_holders():
+    belief = KnektpassBelief.from_record(read_record(EXAMPLE.read_text()))
+    assert belief.holders == ("Ann", "Bob", "Cat", "discards", "stock") and belief.observer == 1
+    assert belief.probability("AC", "Bob") == 1.0 and belief.probability("6S", "Ann") == 0.0  # played: out of play
+    assert belief.probability("KH", "Cat") + belief.probability("KH", "discards") == 1.0  # Cat took it, then exchanged
+    assert belief.view.to_move == 1 and belief.hand == belief.view.hand
+
+
+def test_a_full_record_with_me_is_read_as_that_players_view_and_without_as_a_spectators():
+    record, _ = random_record(21, players=3)
+    spectator = KnektpassBelief.from_record(record)
+    assert spectator.observer is None and spectator.hand == 0
+    record.observer = 0
+    assert KnektpassBelief.from_record(record).hand == KnektpassBelief.from_record(record.view_as(0)).hand
+
+
+def test_the_line_of_the_first_impossible_event_is_named():
+    text = EXAMPLE.read_text() + "Bob plays 6H\nCat plays 9H\nCat plays 7S\n"
+    with pytest.raises(RecordError, match="no deal explains 'Cat plays 7S'") as error:
+        KnektpassBelief.from_record(read_record(text))
+    assert error.value.line == 22
+
+
+def test_holders_are_named_case_insensitively():
+    belief = KnektpassBelief.from_record(read_record(EXAMPLE.read_text()))
+    assert belief.probability("AC", "bob") == 1.0
+    assert belief.probability("7S", "Stock") == belief.probability("7S", 4)

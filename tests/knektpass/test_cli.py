@@ -1,0 +1,131 @@
+"""``cardlogic knektpass ...``: output, messages as RECORD:LINE: message, exit codes, and never a traceback."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cardlogic.cli import main
+from cardlogic.knektpass import read_record
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "knektpass" / "bob.txt"
+
+
+def run(capsys, *argv):
+    code = main(["knektpass", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def write(tmp_path):
+    def write(text, name="deal.txt"):
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        return str(path)
+    return write
+
+
+def test_simulate_writes_a_full_record_that_checks(capsys, write):
+    code, out, err = run(capsys, "simulate", "--seed", "4", "--bots", "greedy,random,greedy")
+    assert code == 0 and err == ""
+    record = read_record(out)
+    assert record.is_full and record.stock is not None
+    path = write(out)
+    assert run(capsys, "check", path) == (0, f"{path}: ok, {len(record.events)} events\n", "")
+
+
+def test_simulate_is_reproducible_and_refuses_bad_options(capsys):
+    assert run(capsys, "simulate", "--seed", "9")[1] == run(capsys, "simulate", "--seed", "9")[1]
+    code, _, err = run(capsys, "simulate", "--bots", "clever")
+    assert code == 2 and "--bots" in err
+
+
+def test_check_reports_the_line_of_a_malformed_event_and_of_an_illegal_one(capsys, write):
+    text = EXAMPLE.read_text()
+    path = write(text + "Bob plays 6X\n")
+    code, out, err = run(capsys, "check", path)
+    assert (code, out) == (1, "") and err == f"{path}:20: unknown card '6X'\n"
+    path = write(text + "Cat plays 6H\n")
+    assert run(capsys, "check", path) == (1, "", f"{path}:20: it is Bob's turn, not Cat's\n")
+
+
+def test_check_finds_a_revoke_that_only_the_tracker_can_see(capsys, write):
+    text = EXAMPLE.read_text() + "Bob plays 6H\nCat plays 9H\nCat plays 7S\n"  # Cat showed no spade: a revoke
+    path = write(text)
+    code, _, err = run(capsys, "check", path)
+    assert code == 1 and err == f"{path}:22: no deal explains 'Cat plays 7S' and the events before it: 7S can be nowhere\n"
+
+
+def test_view_writes_one_players_record(capsys, write):
+    _, full, _ = run(capsys, "simulate", "--seed", "2")
+    path = write(full)
+    code, out, _ = run(capsys, "view", path, "--as", "cat", "--events", "3")
+    view = read_record(out)
+    assert code == 0 and view.observer == 2 and set(view.hands) == {2} and len(view.events) == 3
+    code, _, err = run(capsys, "view", path, "--as", "Dan")
+    assert code == 1 and "unknown player 'Dan'" in err
+
+
+def test_belief_json_gives_each_card_in_play_a_distribution_over_the_holders(capsys):
+    code, out, _ = run(capsys, "belief", str(EXAMPLE), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["observer"] == "Bob" and data["method"] == "exact"
+    assert data["holders"] == ["Ann", "Bob", "Cat", "discards", "stock"]
+    for row in data["cards"].values():
+        assert sum(row.values()) == pytest.approx(1.0)
+    assert data["cards"]["AC"]["Bob"] == 1.0 and data["cards"]["KH"]["Cat"] + data["cards"]["KH"]["discards"] == 1.0
+    assert "6S" not in data["cards"]  # played
+
+
+def test_belief_prints_a_table(capsys):
+    code, out, _ = run(capsys, "belief", str(EXAMPLE))
+    assert code == 0 and "as Bob sees it" in out and "discards" in out
+
+
+def test_advise_json_lists_the_options_best_first(capsys):
+    code, out, _ = run(capsys, "advise", str(EXAMPLE), "--json", "--samples", "16")
+    data = json.loads(out)
+    assert code == 0 and data["player"] == "Bob" and data["phase"] == "play" and data["samples"] == 16
+    assert {o["event"] for o in data["options"]} == {"Bob plays 6H", "Bob plays 7H"}  # he must trump
+    assert data["best"] == data["options"][0]["event"]
+    assert [o["points"] for o in data["options"]] == sorted(o["points"] for o in data["options"])
+
+
+def test_advise_text_and_its_errors(capsys, write):
+    code, out, _ = run(capsys, "advise", str(EXAMPLE))
+    assert code == 0 and "best: Bob plays" in out
+    path = write(EXAMPLE.read_text() + "Bob plays 6H\n")
+    assert run(capsys, "advise", path) == (1, "", f"{path}:0: it is not Bob's turn\n".replace(":0:", ":"))
+    path = write("\n".join(line for line in EXAMPLE.read_text().splitlines() if not line.startswith(("Me", "Hand"))))
+    assert run(capsys, "advise", path)[2] == f"{path}: advice needs the player it is for: a Me header\n"
+
+
+def test_a_missing_file_is_reported_without_a_traceback(capsys):
+    code, _, err = run(capsys, "check", "/no/such/deal.txt")
+    assert code == 1 and err.startswith("/no/such/deal.txt: ") and "Traceback" not in err
+
+
+def test_tournament_json_sums_wins_per_bot(capsys):
+    code, out, _ = run(capsys, "tournament", "--bots", "greedy,random,random", "--games", "3", "--seed", "1",
+                       "--json")
+    data = json.loads(out)
+    assert code == 0 and data["games"] == 3 and set(data["wins"]) == {"greedy", "random"}
+    assert sum(data["wins"].values()) + data["unfinished"] == 3
+
+
+def test_tournament_text_shows_wilson_intervals(capsys):
+    code, out, _ = run(capsys, "tournament", "--bots", "greedy,random", "--games", "2")
+    assert code == 0 and "95% interval" in out and "greedy" in out
+    code, _, err = run(capsys, "tournament", "--bots", "greedy,clever")
+    assert code == 2 and "--bots" in err
+
+
+def test_the_readme_shows_the_example_record_and_every_example_checks(capsys):
+    readme = (EXAMPLE.parents[2] / "README.md").read_text(encoding="utf-8")
+    assert f"```text\n{EXAMPLE.read_text()}```" in readme
+    for path in sorted(EXAMPLE.parent.glob("*.txt")):
+        assert run(capsys, "check", str(path))[0] == 0
+        assert run(capsys, "belief", str(path))[0] == 0
