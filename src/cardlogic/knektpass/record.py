@@ -53,43 +53,19 @@ r``; comments are not kept.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from cardlogic.cards import Card, CardError, card_mask, format_cards
 from cardlogic.knektpass.events import Bid, Event, Exchange, Play, TakeTrump
 from cardlogic.knektpass.rules import HAND_SIZE, Deal, Game, GameError, Rules
 from cardlogic.knektpass.state import IllegalEventError, PlayerState, PublicState, State
+from cardlogic.notation import Problem, RecordError
 
 HEADERS = ("Players", "Dealer", "Trump", "Rules", "Points", "Me", "Stock")
 
 
 class InvalidEventError(ValueError):
     """Text that is not an event of this deal in record notation (unknown name or card, bad syntax)."""
-
-
-class Problem(NamedTuple):
-    """What is wrong at ``line`` (1-based; 0 for the record as a whole)."""
-
-    line: int
-    message: str
-
-
-class RecordError(ValueError):
-    """A record that cannot be read or replayed: ``line`` (1-based, 0 for the whole record) and ``message``.
-
-    ``problems`` lists every problem found, first one first; ``source`` names the
-    record (a file name) in ``str(error)``.
-    """
-
-    def __init__(self, line: int, message: str, source: str = "<record>",
-                 problems: Sequence[Problem] = ()) -> None:
-        super().__init__(f"{source}:{line}: {message}" if line else f"{source}: {message}")
-        self.line = line
-        self.message = message
-        self.source = source
-        self.problems = list(problems) or [Problem(line, message)]
 
 
 _NAME = r"(?P<player>\S+)"

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cardlogic.literature.belief import LiteratureBelief
-from cardlogic.cards import CARDS, Card, iter_cards
+from cardlogic.cards import CARDS, Card
 from cardlogic.constraints import InconsistentError
 from cardlogic.literature import Ask, Claim, Event, Pass, PlayerState, Record
 

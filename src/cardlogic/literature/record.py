@@ -56,13 +56,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from cardlogic.cards import Card, CardError, card_mask, format_cards
 from cardlogic.literature.decks import CardSet, Deck, DeckError
 from cardlogic.literature.events import OUTCOMES, Ask, Claim, Event, Pass
 from cardlogic.literature.rules import Game, GameError, Rules
 from cardlogic.literature.state import IllegalEventError, PlayerState, PublicState, State
+from cardlogic.notation import Problem, RecordError
 
 DEFAULT_DECK = "no-8s"
 HEADERS = ("Players", "Deck", "Sets", "Teams", "Dealer", "Sizes", "Rules", "Me")
@@ -70,29 +70,6 @@ HEADERS = ("Players", "Deck", "Sets", "Teams", "Dealer", "Sizes", "Rules", "Me")
 
 class InvalidEventError(ValueError):
     """Text that is not an event of this game in record notation (unknown name, card or set, bad syntax)."""
-
-
-class Problem(NamedTuple):
-    """What is wrong at ``line`` (1-based; 0 for the record as a whole)."""
-
-    line: int
-    message: str
-
-
-class RecordError(ValueError):
-    """A record that cannot be read or replayed: ``line`` (1-based, 0 for the whole record) and ``message``.
-
-    ``problems`` lists every problem found, first one first; ``source`` names the
-    record (a file name) in ``str(error)``.
-    """
-
-    def __init__(self, line: int, message: str, source: str = "<record>",
-                 problems: Sequence[Problem] = ()) -> None:
-        super().__init__(f"{source}:{line}: {message}" if line else f"{source}: {message}")
-        self.line = line
-        self.message = message
-        self.source = source
-        self.problems = list(problems) or [Problem(line, message)]
 
 
 _ASK = re.compile(r"(?P<asker>\S+)\s+asks\s+(?P<target>\S+)\s+for\s+(?P<card>[^\s:]+)\s*(?::\s*(?P<answer>\S*))?",
