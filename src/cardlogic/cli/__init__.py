@@ -21,7 +21,7 @@ COMMANDS: tuple[str, ...] = ("check", "simulate", "view", "belief", "live", "adv
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = Parser(prog="cardlogic", description="Exact reasoning about hidden cards in Literature.")
+    parser = Parser(prog="cardlogic", description="Exact reasoning about hidden cards in Literature (Fish) and Knektpass.")
     parser.add_argument("--version", action="version", version=f"cardlogic {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
