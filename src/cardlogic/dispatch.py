@@ -30,7 +30,7 @@ R = TypeVar("R")
 
 CLUSTER_EXTRA = "pip install 'cardlogic[cluster]'"
 """What installs Dask's ``distributed``, which a cluster needs."""
-CONNECT_TIMEOUT = 5.0
+CONNECT_TIMEOUT = 3.0
 """Seconds to wait for a scheduler to answer before :class:`ClusterError`."""
 
 
@@ -131,6 +131,7 @@ def _connect(address: str, timeout: float) -> Any:
         return Client(address, timeout=timeout, set_as_default=False)
     except ValueError as error:  # a malformed address
         raise ClusterError(f"{address!r} is not a Dask scheduler address: {error}") from None
-    except Exception as error:  # refused, timed out, or something else answered
-        raise ClusterError(f"no Dask scheduler answers at {address} within {timeout:g} s "
-                           f"({type(error).__name__}: {error})") from None
+    except OSError:  # refused or timed out
+        raise ClusterError(f"no Dask scheduler answers at {address} (waited {timeout:g} s)") from None
+    except Exception as error:  # something else answered
+        raise ClusterError(f"no Dask scheduler answers at {address} ({type(error).__name__}: {error})") from None

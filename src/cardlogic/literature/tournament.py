@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from cardlogic.dispatch import Workers, in_order
+from cardlogic.sprt import SPRT, SPRTResult
 from cardlogic.literature.bots import BOTS, make_bot
 from cardlogic.literature.decks import Deck
 from cardlogic.literature import Game, PlayerState, Rules, State
@@ -168,6 +169,47 @@ class Match:
         """Games 0, 1, 2, ... without end, in order, played by ``workers`` a few ahead; stop iterating to stop."""
         return in_order(workers.run(_play, ((self, index) for index in itertools.count())))
 
+    def tournament(self, games: int, workers: Workers,
+                   progress: Callable[[int], None] | None = None) -> TournamentResult:
+        """Play games ``0 .. games - 1`` with ``workers``; ``progress(1)`` is called as each one finishes."""
+        start = time.perf_counter()
+        results: list[GameResult] = []
+        for _, result in workers.run(_play, [(self, index) for index in range(games)]):
+            results.append(result)
+            if progress:
+                progress(1)
+        results.sort(key=lambda r: r.index)
+        return self._result(results, time.perf_counter() - start)
+
+    def sprt(self, test: SPRT, workers: Workers, max_games: int = 20_000,
+             progress: Callable[[int, float], None] | None = None) -> tuple[SPRTResult, TournamentResult]:
+        """Play pairs in order until ``test`` decides whether the first bot is stronger by ``test.elo1`` (H1) or by
+        ``test.elo0`` at most (H0), or ``max_games`` are played (undecided).
+
+        ``workers`` play a few games ahead, but they are read in order, so
+        where the test stops depends only on the seed. ``progress(games, llr)``
+        is called after each pair. Returns the test's result and the games it read.
+        """
+        first = self.bots[0]
+        results: list[GameResult] = []
+        start = time.perf_counter()
+
+        def pair_scores(games: Iterator[GameResult]) -> Iterator[float]:
+            for game in games:
+                results.append(game)
+                if game.index % 2:
+                    yield sum(1.0 if r.winner == first else 0.5 if r.winner is None else 0.0
+                              for r in results[-2:]) / 2
+
+        games = self.games(workers)
+        report = None if progress is None else (lambda pairs, value: progress(2 * pairs, value))
+        outcome = test.run(pair_scores(games), max_pairs=max_games // 2, progress=report)
+        games.close()
+        return outcome, self._result(results, time.perf_counter() - start)
+
+    def _result(self, results: list[GameResult], seconds: float) -> TournamentResult:
+        return TournamentResult(self.bots, self.players, self.deck, self.seed, tuple(results), seconds)
+
 
 def _play(task: tuple[Match, int]) -> GameResult:
     match, index = task
@@ -186,12 +228,5 @@ def tournament(bots: tuple[str, str], players: int = 6, games: int = 100, seed: 
     (ValueError otherwise, and for an unknown bot).
     """
     match = Match(bots, players, deck, str(rules or Rules()), seed)
-    start = time.perf_counter()
-    results: list[GameResult] = []
     with Workers(jobs, scheduler) as workers:
-        for _, result in workers.run(_play, [(match, index) for index in range(games)]):
-            results.append(result)
-            if progress:
-                progress(1)
-    results.sort(key=lambda r: r.index)
-    return TournamentResult(bots, players, deck, seed, tuple(results), time.perf_counter() - start)
+        return match.tournament(games, workers, progress)
