@@ -93,7 +93,8 @@ class Workers:
         exhausted = False
         try:
             while True:
-                while not exhausted and len(pending) < 2 * self.slots:
+                limit = 2 * self.slots  # asked again each time: workers may come and go
+                while not exhausted and len(pending) < limit:
                     step = next(source, None)
                     if step is None:
                         exhausted = True
