@@ -128,6 +128,11 @@ def _connect(address: str, timeout: float) -> Any:
         from distributed import Client
     except ImportError:
         raise ClusterError(f"a Dask cluster needs Dask's distributed: {CLUSTER_EXTRA}") from None
+    if address.startswith("tls://"):
+        from distributed.security import Security
+        if not Security().get_connection_args("client").get("ssl_context"):  # Dask's settings name no certificates
+            raise ClusterError(f"{address} needs TLS certificates: set DASK_DISTRIBUTED__COMM__TLS__CA_FILE, "
+                               "..._CLIENT__CERT and ..._CLIENT__KEY (or the same keys in Dask's configuration)")
     try:
         return Client(address, timeout=timeout, set_as_default=False)
     except ValueError as error:  # a malformed address

@@ -111,3 +111,8 @@ def test_without_distributed_the_cluster_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed now fails
     with pytest.raises(ClusterError, match=r"pip install 'cardlogic\[cluster\]'"):
         Workers(scheduler=UNREACHABLE).__enter__()
+
+
+def test_tls_without_certificates_says_what_is_missing():
+    with pytest.raises(ClusterError, match="needs TLS certificates"):
+        Workers(scheduler="tls://127.0.0.1:9").__enter__()

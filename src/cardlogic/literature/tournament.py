@@ -4,7 +4,10 @@ Games come in pairs on the same deal: in the first the first bot plays team 0
 (the even seats) and the second team 1; in the second they swap, so each bot
 plays every hand and moves first once. Game ``2k`` and ``2k + 1`` use pair
 ``k``'s deal and dealer, drawn from ``seed`` and ``k`` alone, so results do not
-depend on how many processes play them.
+depend on how many processes or machines play them: a :class:`Match` plays each
+game as one task of :class:`cardlogic.dispatch.Workers` (here, in local
+processes or on a Dask cluster), for a fixed number of games
+(:meth:`Match.tournament`) or until an SPRT decides (:meth:`Match.sprt`).
 
 >>> result = tournament(("counting", "random"), players=4, games=2, seed=1, deck="no-8s")
 >>> result.games, sum(result.wins.values()) + result.ties
