@@ -14,7 +14,7 @@ import pytest
 from cardlogic.cli import main
 from cardlogic.dispatch import ClusterError, Workers
 from cardlogic.literature.tournament import Match, tournament
-from cardlogic.sprt import SPRT
+from cardlogic.rating import SPRT
 
 UNREACHABLE = "tcp://127.0.0.1:9"  # the discard port: nothing listens there
 

@@ -13,7 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from cardlogic.cli.common import at_least
 from cardlogic.cli.tournament import BOTS_HELP, add_match_arguments, match_from, print_result
 from cardlogic.dispatch import ClusterError, Workers
-from cardlogic.sprt import MIN_PAIRS, SPRT, SPRTResult
+from cardlogic.rating import MIN_PAIRS, SPRT, SPRTResult
 
 
 def _rate(text: str) -> float:

@@ -17,14 +17,13 @@ processes or on a Dask cluster), for a fixed number of games
 from __future__ import annotations
 
 import itertools
-import math
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from cardlogic.dispatch import Workers, in_order
-from cardlogic.sprt import SPRT, SPRTResult
+from cardlogic.rating import SPRT, SPRTResult, wilson
 from cardlogic.literature.bots import BOTS, make_bot
 from cardlogic.literature.decks import Deck
 from cardlogic.literature import Game, PlayerState, Rules, State
@@ -44,23 +43,6 @@ class GameResult:
     winner: str | None
     events: int
     finished: bool
-
-
-def wilson(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """The Wilson score interval for a binomial rate (95% by default).
-
-    >>> [round(x, 3) for x in wilson(70, 100)]
-    [0.604, 0.781]
-    """
-    if trials == 0:
-        return 0.0, 1.0
-    p = successes / trials
-    denominator = 1.0 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    low = 0.0 if successes == 0 else max(0.0, centre - half)  # exact at the ends, where rounding would stray
-    high = 1.0 if successes == trials else min(1.0, centre + half)
-    return low, high
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,13 @@
-"""A sequential probability ratio test over paired games: is bot A stronger than bot B by elo1 rather than elo0?
+"""How much stronger one bot is than another, from their games: Wilson intervals, Elo, and the SPRT over paired games.
 
-As on Stockfish's Fishtest, games come in pairs on the same deal with the
-sides swapped, and a pair is one observation: its score ``x`` is A's mean score
-over the two games (a win 1, a tie 1/2, a loss 0), so one of 0, 1/4, 1/2, 3/4, 1
-(the pentanomial model; pairing removes most of the luck of the deal from its
-variance). Elo ``e`` means an expected score of ``1 / (1 + 10**(-e / 400))``.
+Rates (wins, ties, losses out of games) get 95% Wilson score intervals. The
+sequential probability ratio test asks whether bot A is stronger than bot B by
+elo1 rather than elo0. As on Stockfish's Fishtest, games come in pairs on the
+same deal with the sides swapped, and a pair is one observation: its score ``x``
+is A's mean score over the two games (a win 1, a tie 1/2, a loss 0), so one of 0,
+1/4, 1/2, 3/4, 1 (the pentanomial model; pairing removes most of the luck of the
+deal from its variance). Elo ``e`` means an expected score of ``1 / (1 +
+10**(-e / 400))``.
 
 After ``N`` pairs the log-likelihood ratio of H1 (elo = ``elo1``) against H0
 (elo = ``elo0``) is the generalized SPRT's normal approximation (M. Van den
@@ -15,8 +18,11 @@ Bergh, as in Fishtest's ``LLR_alt``)::
 The test stops when LLR reaches ``ln((1 - beta) / alpha)`` (accept H1: A is
 stronger by elo1) or falls to ``ln(beta / (1 - alpha))`` (accept H0: by elo0 or
 less), after at least :data:`MIN_PAIRS` pairs; ``alpha`` and ``beta`` are the
-rates of accepting H1 when H0 holds and H0 when H1 holds.
+rates of accepting H1 when H0 holds and H0 when H1 holds. Nothing here knows a
+game: each game's tournament turns its results into rates and pair scores.
 
+>>> [round(x, 3) for x in wilson(70, 100)]
+[0.604, 0.781]
 >>> round(llr([1, 0.5, 0.75, 1], elo0=0, elo1=400 * math.log10(3)), 4)  # s0 = 1/2, s1 = 3/4: 2 ln 3
 2.1972
 >>> [round(bound, 4) for bound in SPRT(0, 20, 0.05, 0.05).bounds]
@@ -31,6 +37,19 @@ from dataclasses import dataclass, field
 
 MIN_PAIRS = 10
 """Pairs played before the test may stop: the approximation needs a variance estimate to lean on."""
+
+
+def wilson(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The Wilson score interval for a binomial rate (95% by default)."""
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denominator = 1.0 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    low = 0.0 if successes == 0 else max(0.0, centre - half)  # exact at the ends, where rounding would stray
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return low, high
 
 
 def score(elo: float) -> float:

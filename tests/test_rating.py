@@ -10,7 +10,7 @@ import random
 import pytest
 
 from cardlogic.cli import main
-from cardlogic.sprt import MIN_PAIRS, SPRT, elo, llr, score
+from cardlogic.rating import MIN_PAIRS, SPRT, elo, llr, score
 
 ELO_75 = 400 * math.log10(3)
 """The Elo advantage that scores exactly 3/4."""
