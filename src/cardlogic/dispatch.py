@@ -14,15 +14,19 @@ back in the order of the items whatever the number of workers.
 :class:`Workers` plays in this process (``jobs=1``), in ``jobs`` local
 processes, or on the Dask cluster whose scheduler is at ``scheduler`` (``dask
 scheduler`` and ``dask worker`` processes on any machines, each with the same
-cardlogic installed). Dask's ``distributed`` is an optional extra, imported only
-for a cluster.
+cardlogic installed: a worker whose cardlogic source differs from the client's
+refuses its tasks with :class:`ClusterError`). Dask's ``distributed`` is an
+optional extra, imported only for a cluster.
 """
 
 from __future__ import annotations
 
 import concurrent.futures as cf
+import functools
+import hashlib
 import heapq
 from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -53,11 +57,13 @@ class Workers:
         self.jobs, self.scheduler, self.timeout = jobs, scheduler, timeout
         self._executor: cf.Executor | None = None
         self._client: Any = None
+        self._code = ""
 
     def __enter__(self) -> Workers:
         if self.scheduler is not None:
             self._client = _connect(self.scheduler, self.timeout)
             self._executor = self._client.get_executor(pure=False)
+            self._code = code_fingerprint()
         elif self.jobs > 1:
             self._executor = cf.ProcessPoolExecutor(max_workers=self.jobs)
         return self
@@ -98,6 +104,8 @@ class Workers:
                     step = next(source, None)
                     if step is None:
                         exhausted = True
+                    elif self._client is not None:  # a worker elsewhere checks that it runs this code
+                        pending[self._executor.submit(_checked, (self._code, function, step[1]))] = step[0]
                     else:
                         pending[self._executor.submit(function, step[1])] = step[0]
                 if not pending:
@@ -120,6 +128,25 @@ def in_order(finished: Iterable[tuple[int, R]]) -> Iterator[R]:
         while waiting and waiting[0][0] == expected:
             yield heapq.heappop(waiting)[2]
             expected += 1
+
+
+@functools.cache
+def code_fingerprint() -> str:
+    """A hash of the cardlogic source this process runs: every module's path and text."""
+    root = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def _checked(task: tuple[str, Callable[[T], R], T]) -> R:
+    """Run a task on a cluster worker, after checking that the worker runs the client's cardlogic code."""
+    code, function, item = task
+    if code_fingerprint() != code:
+        raise ClusterError(f"a Dask worker runs other cardlogic code than this client (source {code_fingerprint()}, "
+                           f"not {code}): install the same version on every machine")
+    return function(item)
 
 
 def _connect(address: str, timeout: float) -> Any:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from cardlogic.cli import main
+from cardlogic import dispatch
 from cardlogic.dispatch import ClusterError, Workers
 from cardlogic.literature.tournament import Match, tournament
 from cardlogic.rating import SPRT
@@ -116,3 +117,9 @@ def test_without_distributed_the_cluster_names_the_extra(monkeypatch):
 def test_tls_without_certificates_says_what_is_missing():
     with pytest.raises(ClusterError, match="needs TLS certificates"):
         Workers(scheduler="tls://127.0.0.1:9").__enter__()
+
+
+def test_a_worker_with_other_code_refuses_the_tasks(scheduler, monkeypatch):
+    monkeypatch.setattr(dispatch, "code_fingerprint", lambda: "0123456789abcdef")  # as if this client's code differed
+    with Workers(scheduler=scheduler) as workers, pytest.raises(ClusterError, match="other cardlogic code"):
+        list(workers.run(abs, [1, 2]))
