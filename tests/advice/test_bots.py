@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import random
 from itertools import permutations
 
@@ -12,11 +13,13 @@ from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.literature.bots import BOTS, CountingBot, make_bot
 from cardlogic.cards import Card, iter_cards, parse_cards
 from cardlogic.literature.decks import Deck
-from cardlogic.literature import Ask, Game, PlayerState, Rules, State, play_random_game
+from cardlogic.literature import Ask, Claim, Game, PlayerState, Rules, State, play_random_game
 from cardlogic.literature.tournament import play_game
 from cardlogic.literature.counting import CountingTracker
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
+HONEST = [name for name, bot in BOTS.items() if not getattr(bot, "sees_every_hand", False)]
+"""The bots that see only their own view: every one but ``omniscient``."""
 
 
 def game_for(seed: int) -> Game:
@@ -37,7 +40,7 @@ def test_bots_play_legal_events_to_the_end(teams, seed):
     assert finished and sum(scores) <= sum(game.set_value(i) for i in range(len(game.deck.sets)))
 
 
-@pytest.mark.parametrize("name", list(BOTS))
+@pytest.mark.parametrize("name", HONEST)
 @pytest.mark.parametrize("seed", range(3))
 def test_a_bot_decides_alike_on_every_deal_its_view_allows(name, seed):
     """Another deal with the bot's hand and the same public history (drawn from the bot's own belief) is one the
@@ -79,6 +82,43 @@ def _dealt_hands(belief: LiteratureBelief, game: Game) -> list[tuple[int, ...]]:
 def test_unknown_bot():
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot("oracle", game_for(0), 0, 0)
+
+
+def test_only_the_omniscient_bot_is_given_the_deal():
+    assert HONEST == ["random", "counting", "advisor"]
+    for name in HONEST:  # no way in: the deal is not a parameter of an honest bot
+        assert "deal" not in inspect.signature(BOTS[name]).parameters
+    game = game_for(0)
+    hands = State.deal(game, random.Random(0)).hands
+    bot = make_bot("counting", game, 0, hands[0], deal=hands)
+    assert not any(value == hands or value == list(hands) for value in vars(bot).values())
+    with pytest.raises(ValueError, match="needs the deal"):
+        make_bot("omniscient", game, 0, hands[0])
+    with pytest.raises(ValueError, match="its hand"):
+        make_bot("omniscient", game, 0, hands[1], deal=hands)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_omniscient_bot_asks_only_sure_cards_and_claims_correctly(seed):
+    """Its asks are answered yes (unless it had no sure ask: then it gives the turn away), its claims are right."""
+    game = game_for(seed)
+    state = State.deal(game, random.Random(seed))
+    hands = state.hands
+    teams = ("omniscient", "counting") if seed % 2 else ("counting", "omniscient")
+    bots = [make_bot(teams[game.team_of(p)], game, p, hands[p], seed=p, deal=hands) for p in range(len(hands))]
+    views = [PlayerState(game, p, hands[p]) for p in range(len(hands))]
+    while not state.is_over:
+        mover = state.public.movers[0]
+        cheats = teams[game.team_of(mover)] == "omniscient"
+        sure = [a for a in state.legal_asks(mover) if state.hands[a.target] >> a.card & 1]
+        event = state.push(bots[mover].choose(views[mover]))
+        for view in views:
+            view.push(event)
+        if cheats and isinstance(event, Ask):
+            assert event.yes or not sure
+        if cheats and isinstance(event, Claim):
+            assert event.outcome == "correct"
+    assert state.public.scores[teams.index("omniscient")] > state.public.scores[teams.index("counting")]
 
 
 class TestCountingTracker:

@@ -20,6 +20,7 @@ COMMANDS = {
     "simulate": ([], ["--players", "--seed"]),
     "view": ([MINI, "--as", "Ann"], ["--events"]),
     "tournament": (["--bots", "advisor,random"], ["--players", "--games", "--seed", "--jobs"]),
+    "sprt": (["--bots", "advisor,counting"], ["--players", "--seed", "--jobs", "--max-games"]),
 }
 BAD = {
     "--samples": ["-5", "0", "abc", "1.5", "1000001"],
@@ -27,6 +28,7 @@ BAD = {
     "--players": ["3", "13", "six"],
     "--games": ["0", "-1", "many"],
     "--jobs": ["0", "x"],
+    "--max-games": ["19", "0", "x"],
     "--events": ["-1", "abc"],
 }
 CASES = [(command, flag, value) for command, (_, flags) in COMMANDS.items() for flag in flags for value in BAD[flag]]
@@ -71,6 +73,13 @@ def test_tournament_help(capsys, monkeypatch):
     text = help_text(capsys, monkeypatch, "tournament")
     assert "95% Wilson" in " ".join(text.split()) and "%%" not in text
     assert "high-double=on" in text  # never split at its hyphen
+
+
+@pytest.mark.parametrize("command", ["tournament", "sprt"])
+def test_the_cluster_and_the_cheat_are_in_the_help(capsys, monkeypatch, command):
+    text = " ".join(help_text(capsys, monkeypatch, command).split())
+    assert "--scheduler ADDRESS" in text and "pip install 'cardlogic[cluster]'" in text
+    assert "omniscient, which CHEATS" in text
 
 
 def test_simulate_help_lists_every_set_name(capsys, monkeypatch):

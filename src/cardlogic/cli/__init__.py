@@ -16,7 +16,7 @@ from cardlogic import __version__
 from cardlogic.cli.common import Parser
 
 # Subcommand modules under cardlogic.cli, in the order ``--help`` lists them.
-COMMANDS: tuple[str, ...] = ("check", "simulate", "view", "belief", "live", "advise", "tournament", "bench",
+COMMANDS: tuple[str, ...] = ("check", "simulate", "view", "belief", "live", "advise", "tournament", "sprt", "bench",
                              "knektpass")
 
 

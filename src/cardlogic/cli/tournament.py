@@ -11,12 +11,13 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from cardlogic.dispatch import ClusterError, Workers
 from cardlogic.literature.bots import BOTS
 from cardlogic.cli.common import PLAYERS, SEED, at_least
 from cardlogic.literature.decks import DECK_NAMES
 from cardlogic.literature import GameError, Rules
 from cardlogic.literature.rules import MAX_PLAYERS, MIN_PLAYERS
-from cardlogic.literature.tournament import TournamentResult, tournament
+from cardlogic.literature.tournament import Match, TournamentResult
 
 
 def _bots(text: str) -> tuple[str, str]:
@@ -26,38 +27,67 @@ def _bots(text: str) -> tuple[str, str]:
     return names  # type: ignore[return-value]
 
 
+BOTS_HELP = ", ".join(f"{name}, which CHEATS (it is given every hand: a reference for the ceiling, not a player)"
+                      if getattr(bot, "sees_every_hand", False) else name for name, bot in BOTS.items())
+"""The bots by name for the help, the cheat labelled as such."""
+
+
+def add_match_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of a match between two bots and where its games are played (shared with ``cardlogic sprt``)."""
+    parser.add_argument("--bots", type=_bots, required=True, metavar="A,B",
+                        help="the two bots, e.g. advisor,counting; out of " + BOTS_HELP)
+    parser.add_argument("--players", type=PLAYERS, default=6, metavar="N",
+                        help=f"players, {MIN_PLAYERS} to {MAX_PLAYERS} (default 6)")
+    parser.add_argument("--seed", type=SEED, default=0, help="seed for the deals and the bots (default 0)")
+    parser.add_argument("--deck", default="no-8s", choices=DECK_NAMES, help="deck variant (default no-8s)")
+    parser.add_argument("--rules", default="", help="house rules, e.g. \"wrong-claim=opponents high-double=on\"")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--jobs", type=at_least(1, "a number of processes, 1 or more"), default=os.cpu_count() or 1,
+                       metavar="N", help="local processes to play in parallel (default: every core); results do "
+                                         "not depend on it")
+    where.add_argument("--scheduler", metavar="ADDRESS",
+                       help="play on the Dask cluster whose scheduler is at ADDRESS (e.g. tcp://10.0.0.5:8786 or "
+                            "tls://...); results are the same as locally. Needs pip install 'cardlogic[cluster]'")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+
+def match_from(args: argparse.Namespace, command: str) -> Match | None:
+    """The match the options describe, or None after printing why the house rules are wrong."""
+    try:
+        rules = Rules.parse(args.rules)
+    except GameError as error:
+        print(f"cardlogic {command}: {error}", file=sys.stderr)
+        return None
+    return Match(args.bots, args.players, args.deck, str(rules), args.seed)
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "tournament", help="play two bots' teams against each other and report win rates",
         description="Play GAMES games between a team of bot A and a team of bot B (one bot per team, every seat of "
                     "the team), in pairs on the same deal with the teams (so seats and the first move) swapped, and "
-                    "print win, tie and loss rates with 95% Wilson intervals. Bots: " + ", ".join(BOTS) + ".")
-    parser.add_argument("--bots", type=_bots, required=True, metavar="A,B", help="the two bots, e.g. advisor,counting")
-    parser.add_argument("--players", type=PLAYERS, default=6, metavar="N",
-                        help=f"players, {MIN_PLAYERS} to {MAX_PLAYERS} (default 6)")
+                    "print win, tie and loss rates with 95% Wilson intervals, locally or on a Dask cluster. Bots: "
+                    + BOTS_HELP + ".")
+    add_match_arguments(parser)
     parser.add_argument("--games", type=at_least(1, "a number of games, 1 or more"), default=100, metavar="GAMES",
                         help="games to play (default 100)")
-    parser.add_argument("--seed", type=SEED, default=0, help="seed for the deals and the bots (default 0)")
-    parser.add_argument("--deck", default="no-8s", choices=DECK_NAMES, help="deck variant (default no-8s)")
-    parser.add_argument("--rules", default="", help="house rules, e.g. \"wrong-claim=opponents high-double=on\"")
-    parser.add_argument("--jobs", type=at_least(1, "a number of processes, 1 or more"), default=os.cpu_count() or 1, metavar="N",
-                        help="processes to play in parallel (default: every core); results do not depend on it")
-    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        rules = Rules.parse(args.rules)
-    except GameError as error:
-        print(f"cardlogic tournament: {error}", file=sys.stderr)
+    match = match_from(args, "tournament")
+    if match is None:
         return 2
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TimeRemainingColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
-        task = progress.add_task(f"{args.bots[0]} v {args.bots[1]}", total=args.games)
-        result = tournament(args.bots, players=args.players, games=args.games, seed=args.seed, deck=args.deck,
-                            rules=rules, jobs=args.jobs, progress=lambda n: progress.advance(task, n))
+    try:
+        with Workers(args.jobs, args.scheduler) as workers, \
+                Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+            task = progress.add_task(f"{args.bots[0]} v {args.bots[1]}", total=args.games)
+            result = match.tournament(args.games, workers, progress=lambda n: progress.advance(task, n))
+    except ClusterError as error:
+        print(f"cardlogic tournament: {error}", file=sys.stderr)
+        return 1
     if args.json:
         json.dump(result.as_json(), sys.stdout)
         print()

@@ -15,6 +15,9 @@ events incrementally, so a game costs each of them about one update per event.
   slots; claims as soon as every card of a set is known to be with its team.
 * ``advisor``: the belief (:class:`~cardlogic.literature.belief.LiteratureBelief`: exact where
   practical, sampled beyond) and the recommendation of :func:`cardlogic.literature.advice.advise`.
+* ``omniscient``: CHEATS, a reference and not a player: it is given every dealt
+  hand, so it asks only for cards it knows the target holds and claims only
+  correctly. It measures the ceiling the others are compared with.
 
 >>> import random
 >>> from cardlogic.literature import Game, PlayerState, State
@@ -28,13 +31,13 @@ events incrementally, so a game costs each of them about one update per event.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from cardlogic.literature.advice import advise
 from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.cards import Card, iter_cards
-from cardlogic.literature import Ask, Claim, Event, Game, Pass, PlayerState
+from cardlogic.literature import Ask, Claim, Event, Game, Pass, PlayerState, State, actor
 from cardlogic.literature.counting import CountingTracker
 
 
@@ -215,14 +218,102 @@ class AdvisorBot(_Seat):
         return event
 
 
-BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "counting": CountingBot, "advisor": AdvisorBot}
-"""Bot classes by name; each is built as ``BOTS[name](game, player, dealt_hand, seed=...)``."""
+class OmniscientBot(_Seat):
+    """CHEATS: plays knowing every hand, which no player at a real table knows. A reference for the ceiling only.
+
+    It is given the whole deal (``deal``, every player's dealt hand) when it is
+    built, which :func:`make_bot` does only for bots that declare
+    ``sees_every_hand``; it follows every card from there through the public
+    history, so it always knows every current hand.
+
+    * Asks only for cards it knows the target holds, nearest-complete set first,
+      so it keeps the turn while it has such an ask.
+    * Claims a set (always correctly) once its team holds all of it and it has
+      no such ask left; right after a claim it passes to a teammate who has one.
+    * Only when it has neither must it give the turn away: it asks the opponent
+      who could take the fewest cards from its team for a card that opponent
+      surely lacks.
+    """
+
+    name = "omniscient"
+    sees_every_hand = True
+
+    def __init__(self, game: Game, player: int, hand: int, seed: int = 0, *, deal: Sequence[int]) -> None:
+        super().__init__(game, player, hand, seed)
+        if deal[player] != hand:
+            raise ValueError("the deal does not give this seat its hand")
+        self.table = State(game, tuple(deal))
+
+    def choose(self, view: PlayerState) -> Event:
+        for event in self._new_events(view):
+            self.table.push(event)
+        table, player = self.table, self.player
+        legal = [event for event in table.legal_events() if actor(event) == player]
+        sure = self._sure_asks(player)
+        if sure:
+            return min(sure, key=lambda a: (self._outside_team(a.card), a.card, a.target))
+        claims = [event for event in legal if isinstance(event, Claim)]
+        if claims:
+            return claims[0]
+        passes = [event for event in legal if isinstance(event, Pass)]
+        if passes:
+            return max(passes, key=lambda p: (len(self._sure_asks(p.receiver)), table.public.sizes[p.receiver]))
+        asks = [event for event in legal if isinstance(event, Ask)]
+        if not asks:  # cannot happen: with cards and no ask possible, the team holds a whole set to claim
+            raise AssertionError(f"no move for {self.game.players[player]}")
+        return min(asks, key=lambda a: (len(self._threats(a.target)), self.rng.random()))
+
+    def _sure_asks(self, asker: int) -> list[Ask]:
+        """The legal asks of ``asker`` (a teammate or this player) for a card the target holds."""
+        hands = self.table.hands
+        legal = self.table.legal_asks(asker) if asker == self.player else self._asks_of(asker)
+        return [a for a in legal if hands[a.target] >> a.card & 1]
+
+    def _asks_of(self, mate: int) -> list[Ask]:
+        """The asks ``mate`` could make on their turn (the rules' conditions on the asker's hand, bluffs left out)."""
+        game, hands, sizes = self.game, self.table.hands, self.table.public.sizes
+        targets = [p for p in game.opponents(mate) if sizes[p]]
+        asks = []
+        for index in self.table.public.unclaimed:
+            if hands[mate] & game.set_masks[index]:
+                asks.extend(Ask(mate, target, card) for card in game.deck.sets[index].cards
+                            if not hands[mate] >> card & 1 for target in targets)
+        return asks
+
+    def _threats(self, opponent: int) -> list[int]:
+        """The cards of this player's team that ``opponent`` could ask for (sets they hold a card of)."""
+        game, hands = self.game, self.table.hands
+        team = 0
+        for member in game.members(game.team_of(self.player)):
+            team |= hands[member]
+        return [card for index in self.table.public.unclaimed if hands[opponent] & game.set_masks[index]
+                for card in game.deck.sets[index].cards if team >> card & 1]
+
+    def _outside_team(self, card: Card) -> int:
+        game, hands = self.game, self.table.hands
+        team = game.members(game.team_of(self.player))
+        return sum(1 for c in game.deck.set_of(card).cards if not any(hands[p] >> c & 1 for p in team))
 
 
-def make_bot(name: str, game: Game, player: int, hand: int, seed: int = 0) -> Bot:
-    """The bot called ``name`` for ``player``'s seat, dealt ``hand`` (a card mask); ValueError for an unknown name."""
+BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "counting": CountingBot, "advisor": AdvisorBot,
+                                       "omniscient": OmniscientBot}
+"""Bot classes by name; each is built as ``BOTS[name](game, player, dealt_hand, seed=...)``, and one that
+``sees_every_hand`` (``omniscient``) also with ``deal=`` every dealt hand."""
+
+
+def make_bot(name: str, game: Game, player: int, hand: int, seed: int = 0, deal: Sequence[int] | None = None) -> Bot:
+    """The bot called ``name`` for ``player``'s seat, dealt ``hand`` (a card mask); ValueError for an unknown name.
+
+    ``deal`` (every dealt hand) is handed on only to a bot that cheats by design
+    (``sees_every_hand``), which cannot be built without it; every other bot
+    sees only its own hand.
+    """
     try:
         factory = BOTS[name]
     except KeyError:
         raise ValueError(f"unknown bot {name!r} (expected one of {', '.join(BOTS)})") from None
+    if getattr(factory, "sees_every_hand", False):
+        if deal is None:
+            raise ValueError(f"the {name} bot sees every hand: it needs the deal")
+        return factory(game, player, hand, seed=seed, deal=deal)
     return factory(game, player, hand, seed=seed)

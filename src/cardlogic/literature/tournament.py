@@ -4,7 +4,10 @@ Games come in pairs on the same deal: in the first the first bot plays team 0
 (the even seats) and the second team 1; in the second they swap, so each bot
 plays every hand and moves first once. Game ``2k`` and ``2k + 1`` use pair
 ``k``'s deal and dealer, drawn from ``seed`` and ``k`` alone, so results do not
-depend on how many processes play them.
+depend on how many processes or machines play them: a :class:`Match` plays each
+game as one task of :class:`cardlogic.dispatch.Workers` (here, in local
+processes or on a Dask cluster), for a fixed number of games
+(:meth:`Match.tournament`) or until an SPRT decides (:meth:`Match.sprt`).
 
 >>> result = tournament(("counting", "random"), players=4, games=2, seed=1, deck="no-8s")
 >>> result.games, sum(result.wins.values()) + result.ties
@@ -13,13 +16,14 @@ depend on how many processes play them.
 
 from __future__ import annotations
 
-import math
+import itertools
 import random
 import time
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
+from cardlogic.dispatch import Workers, in_order
+from cardlogic.rating import SPRT, SPRTResult, wilson
 from cardlogic.literature.bots import BOTS, make_bot
 from cardlogic.literature.decks import Deck
 from cardlogic.literature import Game, PlayerState, Rules, State
@@ -39,23 +43,6 @@ class GameResult:
     winner: str | None
     events: int
     finished: bool
-
-
-def wilson(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """The Wilson score interval for a binomial rate (95% by default).
-
-    >>> [round(x, 3) for x in wilson(70, 100)]
-    [0.604, 0.781]
-    """
-    if trials == 0:
-        return 0.0, 1.0
-    p = successes / trials
-    denominator = 1.0 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    low = 0.0 if successes == 0 else max(0.0, centre - half)  # exact at the ends, where rounding would stray
-    high = 1.0 if successes == trials else min(1.0, centre + half)
-    return low, high
 
 
 @dataclass(frozen=True)
@@ -111,13 +98,14 @@ def play_game(game: Game, hands: Sequence[int], teams: tuple[str, str], seed: in
     """Play one game from ``hands`` with bot ``teams[t]`` in every seat of team ``t``.
 
     Returns the scores, the number of events and whether the game finished
-    within :data:`EVENT_LIMIT`. A bot's illegal event raises
+    within :data:`EVENT_LIMIT`. Only a bot that cheats by design (``omniscient``)
+    is given every hand; the others get their own. A bot's illegal event raises
     :class:`~cardlogic.literature.IllegalEventError`.
     """
     state = State(game, hands)
     n = len(game.players)
     views = [PlayerState(game, p, hands[p]) for p in range(n)]
-    bots = [make_bot(teams[game.team_of(p)], game, p, hands[p], seed=seed * 64 + p) for p in range(n)]
+    bots = [make_bot(teams[game.team_of(p)], game, p, hands[p], seed=seed * 64 + p, deal=hands) for p in range(n)]
     limit = EVENT_LIMIT * len(game.deck.cards)
     events = 0
     while not state.is_over and events < limit:
@@ -129,50 +117,101 @@ def play_game(game: Game, hands: Sequence[int], teams: tuple[str, str], seed: in
     return state.public.scores, events, state.is_over
 
 
-def _play_pair(args: tuple[tuple[str, str], int, str, str, int, int, int]) -> list[GameResult]:
-    bots, players, deck_name, rules_text, seed, pair, count = args
-    game, rng = pair_setup(players, Deck.named(deck_name), Rules.parse(rules_text), seed, pair)
-    hands = State.deal(game, rng).hands
-    results = []
-    for swap in range(count):
-        index = 2 * pair + swap
-        teams = (bots[swap], bots[1 - swap])
-        scores, events, finished = play_game(game, hands, teams, seed * 1_000_003 + index)
+@dataclass(frozen=True)
+class Match:
+    """What every game of a tournament shares: the two bots, the table and the seed.
+
+    Game ``index`` belongs to pair ``index // 2``, whose deal and dealer come
+    from ``seed`` and the pair alone; in its second game the bots swap teams.
+    """
+
+    bots: tuple[str, str]
+    players: int = 6
+    deck: str = "no-8s"
+    rules: str = ""
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        for name in self.bots:
+            if name not in BOTS:
+                raise ValueError(f"unknown bot {name!r} (expected one of {', '.join(BOTS)})")
+        if self.bots[0] == self.bots[1]:
+            raise ValueError("a tournament needs two different bots")
+        Deck.named(self.deck)  # fail early on a bad deck name
+        Rules.parse(self.rules)
+
+    def play(self, index: int) -> GameResult:
+        """Play game ``index`` (the same game wherever and whenever it is played)."""
+        pair, swap = divmod(index, 2)
+        game, rng = pair_setup(self.players, Deck.named(self.deck), Rules.parse(self.rules), self.seed, pair)
+        hands = State.deal(game, rng).hands
+        teams = (self.bots[swap], self.bots[1 - swap])
+        scores, events, finished = play_game(game, hands, teams, self.seed * 1_000_003 + index)
         winner = None if scores[0] == scores[1] else teams[int(scores[1] > scores[0])]
-        results.append(GameResult(index, teams, scores, winner, events, finished))
-    return results
+        return GameResult(index, teams, scores, winner, events, finished)
+
+    def games(self, workers: Workers) -> Iterator[GameResult]:
+        """Games 0, 1, 2, ... without end, in order, played by ``workers`` a few ahead; stop iterating to stop."""
+        return in_order(workers.run(_play, ((self, index) for index in itertools.count())))
+
+    def tournament(self, games: int, workers: Workers,
+                   progress: Callable[[int], None] | None = None) -> TournamentResult:
+        """Play games ``0 .. games - 1`` with ``workers``; ``progress(1)`` is called as each one finishes."""
+        start = time.perf_counter()
+        results: list[GameResult] = []
+        for _, result in workers.run(_play, [(self, index) for index in range(games)]):
+            results.append(result)
+            if progress:
+                progress(1)
+        results.sort(key=lambda r: r.index)
+        return self._result(results, time.perf_counter() - start)
+
+    def sprt(self, test: SPRT, workers: Workers, max_games: int = 20_000,
+             progress: Callable[[int, float], None] | None = None) -> tuple[SPRTResult, TournamentResult]:
+        """Play pairs in order until ``test`` decides whether the first bot is stronger by ``test.elo1`` (H1) or by
+        ``test.elo0`` at most (H0), or ``max_games`` are played (undecided).
+
+        ``workers`` play a few games ahead, but they are read in order, so
+        where the test stops depends only on the seed. ``progress(games, llr)``
+        is called after each pair. Returns the test's result and the games it read.
+        """
+        first = self.bots[0]
+        results: list[GameResult] = []
+        start = time.perf_counter()
+
+        def pair_scores(games: Iterator[GameResult]) -> Iterator[float]:
+            for game in games:
+                results.append(game)
+                if game.index % 2:
+                    yield sum(1.0 if r.winner == first else 0.5 if r.winner is None else 0.0
+                              for r in results[-2:]) / 2
+
+        games = self.games(workers)
+        report = None if progress is None else (lambda pairs, value: progress(2 * pairs, value))
+        outcome = test.run(pair_scores(games), max_pairs=max_games // 2, progress=report)
+        games.close()
+        return outcome, self._result(results, time.perf_counter() - start)
+
+    def _result(self, results: list[GameResult], seconds: float) -> TournamentResult:
+        return TournamentResult(self.bots, self.players, self.deck, self.seed, tuple(results), seconds)
+
+
+def _play(task: tuple[Match, int]) -> GameResult:
+    match, index = task
+    return match.play(index)
 
 
 def tournament(bots: tuple[str, str], players: int = 6, games: int = 100, seed: int = 0, deck: str = "no-8s",
-               rules: Rules | None = None, jobs: int = 1,
+               rules: Rules | None = None, jobs: int = 1, scheduler: str | None = None,
                progress: Callable[[int], None] | None = None) -> TournamentResult:
     """Play ``games`` games between the two bots' teams (an odd count ends with half a pair).
 
-    ``jobs`` processes play pairs in parallel; ``progress(n)`` is called as each
-    pair of ``n`` games finishes. The two bots must differ (ValueError otherwise,
-    and for an unknown bot).
+    ``jobs`` local processes play them in parallel, or the Dask cluster whose
+    scheduler is at ``scheduler`` (:class:`~cardlogic.dispatch.ClusterError`
+    when none answers); ``progress(1)`` is called as each game finishes. The
+    results are the same whoever plays them. The two bots must differ
+    (ValueError otherwise, and for an unknown bot).
     """
-    for name in bots:
-        if name not in BOTS:
-            raise ValueError(f"unknown bot {name!r} (expected one of {', '.join(BOTS)})")
-    if bots[0] == bots[1]:
-        raise ValueError("a tournament needs two different bots")
-    rules = rules or Rules()
-    Deck.named(deck)  # fail early on a bad deck name
-    pairs = (games + 1) // 2
-    work = [(bots, players, deck, str(rules), seed, pair, min(2, games - 2 * pair)) for pair in range(pairs)]
-    start = time.perf_counter()
-    results: list[GameResult] = []
-    if jobs > 1 and pairs > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for pair_results in pool.map(_play_pair, work):
-                results.extend(pair_results)
-                if progress:
-                    progress(len(pair_results))
-    else:
-        for item in work:
-            pair_results = _play_pair(item)
-            results.extend(pair_results)
-            if progress:
-                progress(len(pair_results))
-    return TournamentResult(bots, players, deck, seed, tuple(results), time.perf_counter() - start)
+    match = Match(bots, players, deck, str(rules or Rules()), seed)
+    with Workers(jobs, scheduler) as workers:
+        return match.tournament(games, workers, progress)

@@ -1,0 +1,125 @@
+"""Tournaments and SPRTs on a real Dask cluster (a ``dask scheduler`` and two ``dask worker`` processes on this
+machine) give exactly the local results; an address where no scheduler answers is a quick one-line error."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from cardlogic.cli import main
+from cardlogic import dispatch
+from cardlogic.dispatch import ClusterError, Workers
+from cardlogic.literature.tournament import Match, tournament
+from cardlogic.rating import SPRT
+
+UNREACHABLE = "tcp://127.0.0.1:9"  # the discard port: nothing listens there
+
+
+def _start(args: list[str], directory: Path, name: str) -> subprocess.Popen:
+    log = open(directory / f"{name}.log", "w")
+    return subprocess.Popen([sys.executable, "-m", *args], stdout=log, stderr=subprocess.STDOUT)
+
+
+@pytest.fixture(scope="module")
+def scheduler(tmp_path_factory):
+    """The address of a scheduler with two single-threaded worker processes, stopped after the module's tests."""
+    directory = tmp_path_factory.mktemp("dask")
+    info = directory / "scheduler.json"
+    processes = [_start(["distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                         "--scheduler-file", str(info)], directory, "scheduler")]
+    try:
+        deadline = time.monotonic() + 60
+        while not info.exists() or not info.read_text().strip():
+            assert time.monotonic() < deadline, (directory / "scheduler.log").read_text()
+            time.sleep(0.1)
+        address = json.loads(info.read_text())["address"]
+        for k in range(2):
+            processes.append(_start(["distributed.cli.dask_worker", address, "--nthreads", "1", "--no-nanny",
+                                     "--no-dashboard", "--local-directory", str(directory)], directory, f"worker{k}"))
+        from distributed import Client
+        with Client(address, timeout=30) as client:
+            client.wait_for_workers(2, timeout=60)
+        yield address
+    finally:
+        for process in reversed(processes):  # the workers first, so none waits for a scheduler gone
+            process.terminate()
+        for process in processes:
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+def test_workers_run_every_task_on_the_cluster(scheduler):
+    with Workers(scheduler=scheduler) as workers:
+        assert workers.slots == 2
+        finished = dict(workers.run(abs, range(-5, 5)))
+    assert finished == {i: abs(i - 5) for i in range(10)}
+
+
+def test_a_cluster_tournament_is_the_local_one(scheduler):
+    for bots in (("counting", "random"), ("omniscient", "counting")):
+        local = tournament(bots, players=4, games=6, seed=4)
+        seen = []
+        remote = tournament(bots, players=4, games=6, seed=4, scheduler=scheduler, progress=seen.append)
+        assert remote.results == local.results and seen == [1] * 6
+
+
+def test_a_cluster_sprt_stops_where_the_local_one_does(scheduler):
+    match, test = Match(("counting", "random"), players=4, seed=2), SPRT(0, 200)
+    with Workers() as here:
+        local = match.sprt(test, here, max_games=60)
+    with Workers(scheduler=scheduler) as cluster:
+        remote = match.sprt(test, cluster, max_games=60)
+    assert local[0] == remote[0] and local[1].results == remote[1].results
+    assert local[0].decision == "H1" and local[1].games == 2 * len(local[0].pairs)
+
+
+def test_the_tournament_command_on_the_cluster(scheduler, capsys):
+    argv = ["tournament", "--bots", "counting,random", "--players", "4", "--games", "4", "--seed", "5", "--json"]
+    assert main(argv + ["--jobs", "1"]) == 0
+    local = json.loads(capsys.readouterr().out)
+    assert main(argv + ["--scheduler", scheduler]) == 0
+    remote = json.loads(capsys.readouterr().out)
+    del local["seconds"], remote["seconds"]
+    assert remote == local
+
+
+def test_no_scheduler_is_a_quick_error():
+    start = time.monotonic()
+    with pytest.raises(ClusterError, match="no Dask scheduler answers at tcp://127.0.0.1:9"):
+        tournament(("counting", "random"), players=4, games=2, scheduler=UNREACHABLE)
+    assert time.monotonic() - start < 10
+
+
+def test_the_command_says_so_in_one_line(capsys):
+    code = main(["tournament", "--bots", "counting,random", "--players", "4", "--games", "2",
+                 "--scheduler", UNREACHABLE])
+    out, err = capsys.readouterr()
+    assert code == 1 and not out
+    assert err.count("\n") == 1 and err.startswith("cardlogic tournament: no Dask scheduler answers")
+    code = main(["sprt", "--bots", "counting,random", "--scheduler", "not an address::"])
+    out, err = capsys.readouterr()
+    assert code == 1 and err.count("\n") == 1 and "cardlogic sprt:" in err
+
+
+def test_without_distributed_the_cluster_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed now fails
+    with pytest.raises(ClusterError, match=r"pip install 'cardlogic\[cluster\]'"):
+        Workers(scheduler=UNREACHABLE).__enter__()
+
+
+def test_tls_without_certificates_says_what_is_missing():
+    with pytest.raises(ClusterError, match="needs TLS certificates"):
+        Workers(scheduler="tls://127.0.0.1:9").__enter__()
+
+
+def test_a_worker_with_other_code_refuses_the_tasks(scheduler, monkeypatch):
+    monkeypatch.setattr(dispatch, "code_fingerprint", lambda: "0123456789abcdef")  # as if this client's code differed
+    with Workers(scheduler=scheduler) as workers, pytest.raises(ClusterError, match="other cardlogic code"):
+        list(workers.run(abs, [1, 2]))
