@@ -123,3 +123,11 @@ def test_a_worker_with_other_code_refuses_the_tasks(scheduler, monkeypatch):
     monkeypatch.setattr(dispatch, "code_fingerprint", lambda: "0123456789abcdef")  # as if this client's code differed
     with Workers(scheduler=scheduler) as workers, pytest.raises(ClusterError, match="other cardlogic code"):
         list(workers.run(abs, [1, 2]))
+
+
+def test_a_knektpass_tournament_on_the_cluster_is_the_local_one(scheduler):
+    from cardlogic.knektpass.tournament import tournament as knektpass_tournament
+    bots = ("greedy", "random", "greedy")
+    here = knektpass_tournament(bots, games=4, seed=3)
+    there = knektpass_tournament(bots, games=4, seed=3, scheduler=scheduler)
+    assert there.results == here.results and there.wins == here.wins

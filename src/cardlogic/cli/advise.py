@@ -11,10 +11,10 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.table import Table
 
-from cardlogic.literature.advice import Advice, AskAdvice, ClaimAdvice, advise_record
 from cardlogic.cli.common import RECORD_HELP, load_record, report, source_name
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Ask, Claim, Game, Pass, RecordError
+from cardlogic.literature.advice import Advice, AskAdvice, ClaimAdvice, advise_record
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

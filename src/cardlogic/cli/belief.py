@@ -10,8 +10,8 @@ from rich.console import Console
 from rich.table import Table
 
 from cardlogic.belief import Marginals
-from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.cli.common import RECORD_HELP, SAMPLES, SEED, load_belief, plural
+from cardlogic.literature.belief import LiteratureBelief
 
 CSP_MAX_DEALS = 2_000_000
 """The csp backend's default ``max_deals``, stated here so that ``--help`` need not import python-constraint2."""

@@ -6,10 +6,10 @@ import argparse
 import sys
 from dataclasses import replace
 
-from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.cli.common import RECORD_HELP, plural, read_text, source_name
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Problem, Record, RecordError, scan_record
+from cardlogic.literature.belief import LiteratureBelief
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

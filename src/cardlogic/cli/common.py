@@ -8,9 +8,9 @@ import sys
 import textwrap
 from collections.abc import Callable
 
-from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Record, RecordError, read_record
+from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.literature.rules import MAX_PLAYERS, MIN_PLAYERS
 
 STDIN = "-"
@@ -123,3 +123,15 @@ class Parser(argparse.ArgumentParser):
     def __init__(self, *args, **kwargs) -> None:
         kwargs.setdefault("formatter_class", HelpFormatter)
         super().__init__(*args, **kwargs)
+
+
+def add_workers_arguments(parser: argparse.ArgumentParser, default_jobs: int) -> None:
+    """``--jobs N`` or ``--scheduler ADDRESS``: where a command plays its games (see :class:`cardlogic.dispatch.Workers`)."""
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--jobs", type=at_least(1, "a number of processes, 1 or more"), default=default_jobs,
+                       metavar="N", help=f"local processes to play in parallel (default {default_jobs}); results do "
+                                         "not depend on it")
+    where.add_argument("--scheduler", metavar="ADDRESS",
+                       help="play on the Dask cluster whose scheduler is at ADDRESS (e.g. tcp://10.0.0.5:8786 or "
+                            "tls://...); results are the same as locally. Needs pip install 'cardlogic[cluster]'")
+

@@ -14,9 +14,31 @@ import sys
 from dataclasses import replace
 
 from cardlogic.cards import format_cards, iter_cards
-from cardlogic.cli.common import RECORD_HELP, SAMPLES, SEED, at_least, plural, read_text, source_name
-from cardlogic.knektpass import (Deal, Game, GameError, Outcome, Record, RecordError, Rules, State, format_event,
-                                 read_record, scan_record, write_record)
+from cardlogic.cli.common import (
+    RECORD_HELP,
+    SAMPLES,
+    SEED,
+    add_workers_arguments,
+    at_least,
+    plural,
+    read_text,
+    source_name,
+)
+from cardlogic.dispatch import ClusterError
+from cardlogic.knektpass import (
+    Deal,
+    Game,
+    GameError,
+    Outcome,
+    Record,
+    RecordError,
+    Rules,
+    State,
+    format_event,
+    read_record,
+    scan_record,
+    write_record,
+)
 from cardlogic.knektpass.rules import MIN_PLAYERS
 
 BOT_NAMES = ("random", "greedy", "advisor")  # cardlogic.knektpass.bots.BOTS, without importing numba for --help
@@ -79,8 +101,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                             metavar="GAMES", help="games to play (default 100)")
     tournament.add_argument("--seed", type=SEED, default=0, help="seed for the games (default 0)")
     tournament.add_argument("--rules", default="", help="house rules, e.g. \"must-trump=off points=10\"")
-    tournament.add_argument("--jobs", type=at_least(1, "a number of processes, 1 or more"), default=1, metavar="J",
-                            help="processes to play in parallel (default 1); results do not depend on it")
+    add_workers_arguments(tournament, 1)
     tournament.add_argument("--json", action="store_true", help="print JSON instead of a table")
     tournament.set_defaults(handler=run_tournament)
 
@@ -298,9 +319,14 @@ def run_tournament(args: argparse.Namespace) -> int:
 
     from cardlogic.knektpass.tournament import tournament
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
-        task = progress.add_task(",".join(bots), total=args.games)
-        result = tournament(bots, args.games, args.seed, rules, args.jobs, lambda n: progress.advance(task, n))
+    try:
+        with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+            task = progress.add_task(",".join(bots), total=args.games)
+            result = tournament(bots, args.games, args.seed, rules, args.jobs, lambda n: progress.advance(task, n),
+                                args.scheduler)
+    except ClusterError as error:
+        print(f"cardlogic knektpass tournament: {error}", file=sys.stderr)
+        return 1
     summary = result.as_json()
     if args.json:
         json.dump(summary, sys.stdout)

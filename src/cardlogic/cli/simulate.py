@@ -8,8 +8,8 @@ import sys
 
 from cardlogic.cards import iter_cards
 from cardlogic.cli.common import PLAYERS, SEED
-from cardlogic.literature.decks import DECK_NAMES, Deck, DeckError
 from cardlogic.literature import Game, GameError, Record, Rules, play_random_game, write_record
+from cardlogic.literature.decks import DECK_NAMES, Deck, DeckError
 from cardlogic.literature.rules import MAX_PLAYERS, MIN_PLAYERS
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou")

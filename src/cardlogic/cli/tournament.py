@@ -11,11 +11,11 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from cardlogic.cli.common import PLAYERS, SEED, add_workers_arguments, at_least
 from cardlogic.dispatch import ClusterError, Workers
-from cardlogic.literature.bots import BOTS
-from cardlogic.cli.common import PLAYERS, SEED, at_least
-from cardlogic.literature.decks import DECK_NAMES
 from cardlogic.literature import GameError, Rules
+from cardlogic.literature.bots import BOTS
+from cardlogic.literature.decks import DECK_NAMES
 from cardlogic.literature.rules import MAX_PLAYERS, MIN_PLAYERS
 from cardlogic.literature.tournament import Match, TournamentResult
 
@@ -41,13 +41,7 @@ def add_match_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=SEED, default=0, help="seed for the deals and the bots (default 0)")
     parser.add_argument("--deck", default="no-8s", choices=DECK_NAMES, help="deck variant (default no-8s)")
     parser.add_argument("--rules", default="", help="house rules, e.g. \"wrong-claim=opponents high-double=on\"")
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument("--jobs", type=at_least(1, "a number of processes, 1 or more"), default=os.cpu_count() or 1,
-                       metavar="N", help="local processes to play in parallel (default: every core); results do "
-                                         "not depend on it")
-    where.add_argument("--scheduler", metavar="ADDRESS",
-                       help="play on the Dask cluster whose scheduler is at ADDRESS (e.g. tcp://10.0.0.5:8786 or "
-                            "tls://...); results are the same as locally. Needs pip install 'cardlogic[cluster]'")
+    add_workers_arguments(parser, os.cpu_count() or 1)
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
 

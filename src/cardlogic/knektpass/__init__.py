@@ -14,11 +14,19 @@ tournaments live in the submodules.
 
 from cardlogic.knektpass.events import Bid, Event, Exchange, Play, TakeTrump, seen_by
 from cardlogic.knektpass.match import Match
-from cardlogic.knektpass.record import (InvalidEventError, Problem, Record, RecordError, format_event, parse_event,
-                                        read_record, scan_record, write_record)
+from cardlogic.knektpass.record import (
+                                        InvalidEventError,
+                                        Problem,
+                                        Record,
+                                        RecordError,
+                                        format_event,
+                                        parse_event,
+                                        read_record,
+                                        scan_record,
+                                        write_record,
+)
 from cardlogic.knektpass.rules import HAND_SIZE, Deal, Game, GameError, Rules, power
-from cardlogic.knektpass.state import (PHASES, IllegalEventError, Outcome, PlayerState, PublicState, State,
-                                       points_change)
+from cardlogic.knektpass.state import PHASES, IllegalEventError, Outcome, PlayerState, PublicState, State, points_change
 
 __all__ = [
     "HAND_SIZE", "PHASES", "Bid", "Deal", "Event", "Exchange", "Game", "GameError", "IllegalEventError",

@@ -16,14 +16,14 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
+from cardlogic.dispatch import Workers, in_order
 from cardlogic.knektpass.bots import BOTS, make_bot
 from cardlogic.knektpass.match import Match
 from cardlogic.knektpass.rules import Game, Rules
 from cardlogic.knektpass.state import PlayerState, State
-from cardlogic.literature.tournament import wilson  # the shared Wilson interval; belongs in a game-agnostic module
+from cardlogic.rating import wilson
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon")
 DEAL_LIMIT = 200
@@ -119,9 +119,11 @@ def _play(args: tuple[tuple[str, ...], str, int, int]) -> GameResult:
 
 
 def tournament(bots: Sequence[str], games: int = 100, seed: int = 0, rules: Rules | None = None, jobs: int = 1,
-               progress: Callable[[int], None] | None = None) -> TournamentResult:
+               progress: Callable[[int], None] | None = None, scheduler: str | None = None) -> TournamentResult:
     """Play ``games`` games with one seat per bot of ``bots`` (ValueError for an unknown bot or a number of seats
-    the rules do not allow); ``jobs`` processes play in parallel; ``progress(1)`` is called after each game."""
+    the rules do not allow), in ``jobs`` local processes or on the Dask cluster at ``scheduler``
+    (:class:`~cardlogic.dispatch.ClusterError` when none answers); ``progress(1)`` is called after each game.
+    Each game has its own seed, so the results do not depend on where or in how many processes they are played."""
     bots = tuple(bots)
     for name in bots:
         if name not in BOTS:
@@ -132,16 +134,10 @@ def tournament(bots: Sequence[str], games: int = 100, seed: int = 0, rules: Rule
     Game(NAMES[:len(bots)], rules)  # fail early on a number of players the deck cannot serve
     work = [(bots, str(rules), seed, index) for index in range(games)]
     start = time.perf_counter()
-    results: list[GameResult] = []
-    if jobs > 1 and games > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for result in pool.map(_play, work):
-                results.append(result)
-                if progress:
-                    progress(1)
-    else:
-        for item in work:
-            results.append(_play(item))
+    finished: list[tuple[int, GameResult]] = []
+    with Workers(jobs if games > 1 else 1, scheduler) as workers:
+        for item in workers.run(_play, work):
+            finished.append(item)
             if progress:
                 progress(1)
-    return TournamentResult(bots, seed, rules, tuple(results), time.perf_counter() - start)
+    return TournamentResult(bots, seed, rules, tuple(in_order(finished)), time.perf_counter() - start)

@@ -16,8 +16,17 @@ constraints on the deal), :mod:`~cardlogic.literature.belief`,
 
 from cardlogic.literature.decks import CardSet, Deck, DeckError
 from cardlogic.literature.events import OUTCOMES, Ask, Claim, Event, Pass, actor
-from cardlogic.literature.record import (InvalidEventError, Problem, Record, RecordError, format_event, parse_event,
-                                         read_record, scan_record, write_record)
+from cardlogic.literature.record import (
+                                         InvalidEventError,
+                                         Problem,
+                                         Record,
+                                         RecordError,
+                                         format_event,
+                                         parse_event,
+                                         read_record,
+                                         scan_record,
+                                         write_record,
+)
 from cardlogic.literature.rules import Game, GameError, Rules, dealt_sizes
 from cardlogic.literature.selfplay import PeekingRandomBot, play_random_game
 from cardlogic.literature.state import IllegalEventError, PlayerState, PublicState, Result, State, claim_outcome

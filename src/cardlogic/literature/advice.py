@@ -34,10 +34,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.cards import CARDS, Card
 from cardlogic.constraints import InconsistentError
 from cardlogic.literature import Ask, Claim, Event, Pass, PlayerState, Record
+from cardlogic.literature.belief import LiteratureBelief
 
 CERTAIN = 1.0 - 1e-12
 """Probabilities at least this large are treated as certainty (exact counts give exactly 1.0)."""

@@ -34,10 +34,10 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from cardlogic.literature.advice import advise
-from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.cards import Card, iter_cards
 from cardlogic.literature import Ask, Claim, Event, Game, Pass, PlayerState, State, actor
+from cardlogic.literature.advice import advise
+from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.literature.counting import CountingTracker
 
 

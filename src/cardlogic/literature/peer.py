@@ -77,11 +77,11 @@ from typing import Any
 
 from cardlogic import inference
 from cardlogic.belief import Fact
-from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.cards import CARDS, Card
 from cardlogic.constraints import InconsistentError
-from cardlogic.literature.decks import Deck
 from cardlogic.literature import Ask, Claim, Event, Game, IllegalEventError, Pass, State
+from cardlogic.literature.belief import LiteratureBelief
+from cardlogic.literature.decks import Deck
 
 RULES = ("package", "repaired")
 PLAYER_COUNTS = (4, 6, 8, 12)

@@ -23,10 +23,10 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from cardlogic.dispatch import Workers, in_order
-from cardlogic.rating import SPRT, SPRTResult, wilson
+from cardlogic.literature import Game, PlayerState, Rules, State
 from cardlogic.literature.bots import BOTS, make_bot
 from cardlogic.literature.decks import Deck
-from cardlogic.literature import Game, PlayerState, Rules, State
+from cardlogic.rating import SPRT, SPRTResult, wilson
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou")
 EVENT_LIMIT = 40

@@ -11,10 +11,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardlogic.literature.advice import Advice, advise, spectator
 from cardlogic.belief import Fact
-from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.literature import Event, Game, PublicState, Record, write_record
+from cardlogic.literature.advice import Advice, advise, spectator
+from cardlogic.literature.belief import LiteratureBelief
 
 
 @dataclass(frozen=True)

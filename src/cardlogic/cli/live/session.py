@@ -7,7 +7,6 @@ import sys
 from rich.console import Console
 from rich.table import Table
 
-from cardlogic.literature.advice import Advice
 from cardlogic.cards import iter_cards
 from cardlogic.cli.advise import asks_table, claims_table, print_recommendation
 from cardlogic.cli.belief import print_table
@@ -16,6 +15,7 @@ from cardlogic.cli.live.game import LiveGame, Update
 from cardlogic.cli.live.notation import HELP, KEYWORDS, Notation
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Ask, Claim, format_event
+from cardlogic.literature.advice import Advice
 
 REFUSED = (ValueError, IndexError, OSError, InferenceError)
 """What a typed line may fail with (bad notation, an illegal or impossible event, a bad command): reported by
