@@ -720,3 +720,280 @@ def share_out(local, columns, template, group_start, members, member_caps, seed)
                     out[i, held[j, position]] = members[q]
                     position += 1
     return out
+
+
+# -- holder by holder over card types (see cardlogic.inference.holderwise) ---------------------------------------------
+#
+# A state is a mixed-radix key: one digit per class of interchangeable cards (how many are still unassigned), one
+# digit for the cards the current holder has taken so far, and one bit per clause still open. A *step* maps the
+# sorted unique keys of one layer to those of the next through edges; edge ``e`` of state ``i`` (``edge_start[i] <=
+# e < edge_start[i + 1]``) leads to state ``edge_dst[e]`` of the next layer and stands for ``comb(edge_r[e],
+# edge_k[e])`` ways: the holder took ``edge_k[e]`` of the ``edge_r[e]`` unassigned cards of one class.
+
+BINOMIAL_MAX = 63
+"""Largest class size the binomial tables cover (a deal has at most 54 cards)."""
+
+
+def _binomials() -> tuple[np.ndarray, np.ndarray]:
+    exact = np.zeros((BINOMIAL_MAX + 1, BINOMIAL_MAX + 1), np.int64)
+    for r in range(BINOMIAL_MAX + 1):
+        exact[r, 0] = 1
+        for k in range(1, r + 1):
+            exact[r, k] = exact[r - 1, k - 1] + exact[r - 1, k]
+    return exact, exact.astype(np.float64)
+
+
+COMB_EXACT, COMB = _binomials()
+"""``comb(r, k)`` as int64 (below 2**62 for r <= 63) and as float64."""
+
+
+@njit(cache=True)
+def _index_of(dest):
+    """The sorted distinct values of ``dest`` (ignoring negative ones) and each entry's index among them (-1)."""
+    order = np.argsort(dest, kind="mergesort")
+    index = np.full(dest.shape[0], -1, np.int64)
+    distinct = 0
+    previous = -1
+    for i in range(dest.shape[0]):
+        key = dest[order[i]]
+        if key < 0:
+            continue
+        if key != previous:
+            distinct += 1
+            previous = key
+        index[order[i]] = distinct - 1
+    keys = np.empty(distinct, np.int64)
+    for i in range(dest.shape[0]):
+        if index[i] >= 0:
+            keys[index[i]] = dest[i]
+    return keys, index
+
+
+@njit(cache=True)
+def take_step(keys, stride, radix, taken_stride, cap, hit, closing, later_strides, later_radices, take_all):
+    """The step where the current holder takes some cards of one class.
+
+    The class is digit ``(key // stride) % radix`` of each key; the holder has
+    taken ``(key // taken_stride) % (cap + 1)`` cards so far and takes ``cap``
+    in all, the rest from the classes of digits ``later_strides`` (radices
+    ``later_radices``), so it takes at least what those cannot give; with
+    ``take_all`` it takes every card of the class. Taking at least one card
+    sets the clause bits whose place values are ``hit``; the bits ``closing``
+    (clauses this class is the last to satisfy) must then be set and are
+    cleared. Returns the next layer's sorted keys and the edges (``edge_start``,
+    ``edge_dst``, ``edge_r``, ``edge_k``).
+    """
+    n = keys.shape[0]
+    low = np.empty(n, np.int64)
+    high = np.empty(n, np.int64)
+    edge_start = np.empty(n + 1, np.int64)
+    total = 0
+    for i in range(n):
+        key = keys[i]
+        r = (key // stride) % radix
+        need = cap - (key // taken_stride) % (cap + 1)
+        for d in range(later_strides.shape[0]):
+            need -= (key // later_strides[d]) % later_radices[d]
+        low[i] = r if take_all else max(need, 0)
+        high[i] = min(r, cap - (key // taken_stride) % (cap + 1))
+        edge_start[i] = total
+        total += max(high[i] - low[i] + 1, 0)
+    edge_start[n] = total
+    dest = np.empty(total, np.int64)
+    edge_r = np.empty(total, np.int8)
+    edge_k = np.empty(total, np.int8)
+    for i in range(n):
+        key = keys[i]
+        r = (key // stride) % radix
+        with_hit = key
+        for bit in hit:
+            if (key // bit) % 2 == 0:
+                with_hit += bit
+        for e in range(edge_start[i], edge_start[i + 1]):
+            k = low[i] + e - edge_start[i]
+            d = (key if k == 0 else with_hit) + k * (taken_stride - stride)
+            for bit in closing:
+                if (d // bit) % 2 == 0:
+                    d = -1
+                    break
+                d -= bit
+            dest[e] = d
+            edge_r[e] = r
+            edge_k[e] = k
+    new_keys, edge_dst = _index_of(dest)
+    return (new_keys,) + _without_dead_ends(edge_start, edge_dst, edge_r, edge_k)
+
+
+EMPTY = -1
+"""Target of a digit that must be 0 and is dropped (:func:`recode_step`)."""
+FULL = -2
+"""Target of a digit that must be at its largest value and is dropped (:func:`recode_step`)."""
+
+
+@njit(cache=True)
+def recode_step(keys, strides, radices, targets, new_strides):
+    """Re-encode every key in a new layout, dropping the states that break a rule.
+
+    Digit ``d`` (place value ``strides[d]``, radix ``radices[d]``) is added into
+    new digit ``targets[d]`` (place value ``new_strides[targets[d]]``), so digits
+    with one target merge; a digit with target :data:`EMPTY` must be 0 (a class
+    no holder left may take), one with target :data:`FULL` must be
+    ``radices[d] - 1`` (a holder's cards taken, a clause bit that closes). Returns
+    the keys and edges as :func:`take_step` (every edge counts once).
+    """
+    n = keys.shape[0]
+    dest = np.empty(n, np.int64)
+    for i in range(n):
+        key = keys[i]
+        new = 0
+        for d in range(strides.shape[0]):
+            v = (key // strides[d]) % radices[d]
+            target = targets[d]
+            if target >= 0:
+                new += v * new_strides[target]
+            elif v != (0 if target == EMPTY else radices[d] - 1):
+                new = -1
+                break
+        dest[i] = new
+    new_keys, edge_dst = _index_of(dest)
+    edge_start = np.arange(n + 1, dtype=np.int64)
+    none = np.zeros(n, np.int8)
+    return (new_keys,) + _without_dead_ends(edge_start, edge_dst, none, none)
+
+
+@njit(cache=True)
+def _without_dead_ends(edge_start, edge_dst, edge_r, edge_k):
+    """The edges without those whose ``edge_dst`` is -1 (to a state that breaks a rule)."""
+    n = edge_start.shape[0] - 1
+    start = np.zeros(n + 1, np.int64)
+    for i in range(n):
+        start[i + 1] = start[i]
+        for e in range(edge_start[i], edge_start[i + 1]):
+            start[i + 1] += edge_dst[e] >= 0
+    dst = np.empty(start[n], np.int64)
+    r = np.empty(start[n], np.int8)
+    k = np.empty(start[n], np.int8)
+    f = 0
+    for e in range(edge_start[n]):
+        if edge_dst[e] >= 0:
+            dst[f] = edge_dst[e]
+            r[f] = edge_r[e]
+            k[f] = edge_k[e]
+            f += 1
+    return start, dst, r, k
+
+
+@njit(cache=True, nogil=True)
+def layered_count(layer_start, edge_start, edge_dst, edge_r, edge_k, limbs):
+    """The number of paths through the layers, each edge counting ``comb(r, k)``: float64, and exact when
+    ``limbs > 0`` as that many little-endian 31-bit limbs (weights are split in two 31-bit halves)."""
+    steps = layer_start.shape[0] - 2
+    here = np.ones(1, np.float64)
+    exact = np.zeros((1, max(limbs, 1)), np.int64)
+    exact[0, 0] = 1
+    product = np.zeros(max(limbs, 1) + 2, np.int64)
+    for s in range(steps):
+        first = layer_start[s]
+        size = layer_start[s + 2] - layer_start[s + 1]
+        there = np.zeros(size, np.float64)
+        exact_there = np.zeros((size if limbs > 0 else 0, max(limbs, 1)), np.int64)
+        for i in range(layer_start[s + 1] - first):
+            value = here[i]
+            if value == 0.0:
+                continue
+            g = first + i
+            for e in range(edge_start[g], edge_start[g + 1]):
+                j = edge_dst[e]
+                there[j] += value * COMB[edge_r[e], edge_k[e]]
+                if limbs > 0:
+                    _add_product(exact_there[j], exact[i], COMB_EXACT[edge_r[e], edge_k[e]], product)
+        here = there
+        exact = exact_there
+    return here, exact
+
+
+@njit(cache=True, inline="always")
+def _add_product(target, source, weight, product):
+    """``target += source * weight`` over 31-bit limbs (``weight < 2**62``; ``product`` is scratch space)."""
+    low = weight & 0x7FFFFFFF
+    high = weight >> 31
+    limbs = source.shape[0]
+    product[:] = 0
+    carry = 0
+    for i in range(limbs):
+        x = source[i] * low + carry
+        product[i] = x & 0x7FFFFFFF
+        carry = x >> 31
+    product[limbs] = carry
+    carry = 0
+    for i in range(limbs):
+        x = product[i + 1] + source[i] * high + carry
+        product[i + 1] = x & 0x7FFFFFFF
+        carry = x >> 31
+    product[limbs + 1] += carry
+    carry = 0
+    for i in range(limbs):
+        x = target[i] + product[i] + carry
+        target[i] = x & 0x7FFFFFFF
+        carry = x >> 31
+
+
+@njit(cache=True, nogil=True)
+def layered_backward(layer_start, edge_start, edge_dst, edge_r, edge_k):
+    """Completions from every state to the last layer (one per final state), each edge counting ``comb(r, k)``."""
+    steps = layer_start.shape[0] - 2
+    table = np.zeros(layer_start[steps + 1], np.float64)
+    table[layer_start[steps]:] = 1.0
+    for s in range(steps - 1, -1, -1):
+        after = layer_start[s + 1]
+        for g in range(layer_start[s], after):
+            acc = 0.0
+            for e in range(edge_start[g], edge_start[g + 1]):
+                acc += COMB[edge_r[e], edge_k[e]] * table[after + edge_dst[e]]
+            table[g] = acc
+    return table
+
+
+@njit(cache=True, nogil=True)
+def layered_moments(layer_start, edge_start, edge_dst, edge_r, edge_k, bwd, taking, holder, type_sizes):
+    """How many consistent deals give each card type to each holder, card by card (a float table types x holders).
+
+    ``taking[s, t]`` says that step ``s`` takes from the class holding type
+    ``t``, for holder ``holder[s]``. The forward pass carries, per state and
+    type, the number of paths times the cards of the type still unassigned;
+    a step taking ``k`` of the class's ``r`` cards picks them uniformly, so a
+    type keeps ``(r - k) / r`` of its cards on average and gives ``k / r`` to
+    the holder, met by the completions ``bwd`` (:func:`layered_backward`).
+    Divided by the type's size, the result is per card.
+    """
+    steps = layer_start.shape[0] - 2
+    types = type_sizes.shape[0]
+    holders = 0
+    for s in range(steps):
+        holders = max(holders, holder[s] + 1)
+    out = np.zeros((types, max(holders, 1)), np.float64)
+    here = np.empty((1, types), np.float64)
+    for t in range(types):
+        here[0, t] = type_sizes[t]
+    for s in range(steps):
+        first = layer_start[s]
+        after = layer_start[s + 1]
+        there = np.zeros((layer_start[s + 2] - after, types), np.float64)
+        for i in range(after - first):
+            g = first + i
+            for e in range(edge_start[g], edge_start[g + 1]):
+                j = edge_dst[e]
+                r = edge_r[e]
+                k = edge_k[e]
+                w = COMB[r, k]
+                for t in range(types):
+                    value = here[i, t] * w
+                    if taking[s, t] and r > 0:
+                        out[t, holder[s]] += value * k / r * bwd[after + j]
+                        value *= (r - k) / r
+                    there[j, t] += value
+        here = there
+    for t in range(types):
+        for h in range(out.shape[1]):
+            out[t, h] /= type_sizes[t]
+    return out
