@@ -16,6 +16,8 @@ from cardlogic.inference.exact import ExactBackend, pack
 from tests.inference.brute_force import consistent_deals, marginal_counts
 
 EXACT = ExactBackend()
+SPARSE = ExactBackend(dense_max_operations=-1)
+"""The reachable-states tables forced on, however small the model."""
 
 
 def brute_force_marginals(model: DealModel, deals: list[dict[int, int]]) -> np.ndarray:
@@ -70,16 +72,32 @@ def test_exact_matches_brute_force(model: DealModel, data: st.DataObject) -> Non
     assert_every_answer_matches(model, deals, chosen, data)
 
 
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(small_models(), st.data())
+def test_reachable_states_match_brute_force(model: DealModel, data: st.DataObject) -> None:
+    deals = consistent_deals(model)
+    assert SPARSE.count(model) == len(deals)
+    if not deals:
+        with pytest.raises(InconsistentError):
+            SPARSE.posterior(model)
+        return
+    chosen = data.draw(st.lists(st.sampled_from(model.cards), max_size=3, unique=True))
+    placements = {card: data.draw(st.integers(0, len(model.holders) - 1)) for card in chosen}
+    hits = sum(all(deal[c] == h for c, h in placements.items()) for deal in deals)
+    assert abs(SPARSE.joint(model, placements) - hits / len(deals)) < 1e-12
+    assert_every_answer_matches(model, deals, chosen, data, SPARSE)
+
+
 def assert_every_answer_matches(model: DealModel, deals: list[dict[int, int]], chosen: list[int],
-                                data: st.DataObject) -> None:
+                                data: st.DataObject, backend: ExactBackend = EXACT) -> None:
     """Count, marginals, the joint placements of ``chosen`` and random chances against the enumerated ``deals``."""
-    posterior = EXACT.posterior(model)
+    posterior = backend.posterior(model)
     assert posterior.count == len(deals)
     assert posterior.cards == model.cards and posterior.holders == model.holders
     expected = brute_force_marginals(model, deals)
     assert np.abs(posterior.marginals - expected).max() < 1e-12
     assert ((posterior.marginals == 0) == (expected == 0)).all()  # impossibility is exact
-    rows, probabilities = EXACT.placements(model, chosen)
+    rows, probabilities = backend.placements(model, chosen)
     frequencies = collections.Counter(tuple(deal[c] for c in chosen) for deal in deals)
     assert {tuple(row): p for row, p in zip(rows.tolist(), probabilities)}.keys() == frequencies.keys()
     for row, p in zip(rows.tolist(), probabilities):
@@ -90,7 +108,7 @@ def assert_every_answer_matches(model: DealModel, deals: list[dict[int, int]], c
     restrictions = data.draw(st.lists(restriction, min_size=1, max_size=4))
     expected = [sum(all(mask >> deal[c] & 1 for c, mask in r.items()) for deal in deals) / len(deals)
                 for r in restrictions]
-    assert np.allclose(EXACT.chances(model, restrictions), expected, rtol=0, atol=1e-12)
+    assert np.allclose(backend.chances(model, restrictions), expected, rtol=0, atol=1e-12)
 
 
 def test_doc_example() -> None:
@@ -220,9 +238,11 @@ def models_with_alike_holders(draw: st.DrawFn) -> DealModel:
 def test_grouped_holders_match_brute_force(model: DealModel, data: st.DataObject) -> None:
     deals = consistent_deals(model)
     assert EXACT.count(model) == len(deals)
+    assert SPARSE.count(model) == len(deals)
     if deals:
         chosen = data.draw(st.lists(st.sampled_from(model.cards), min_size=1, max_size=3, unique=True))
         assert_every_answer_matches(model, deals, chosen, data)
+        assert_every_answer_matches(model, deals, chosen, data, SPARSE)
 
 
 def test_clause_order_does_not_change_counts() -> None:

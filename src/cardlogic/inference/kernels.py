@@ -198,15 +198,15 @@ def _propagate(table, exact, limbs, base, first, stop, strides, rank, room, orde
 
 
 @njit(cache=True)
-def closing_placements(strides, rank, caps, choices, nchoices, sat, last, full, fwd, offset, first):
-    """Every placement of the closing cards ``first..n-1`` (whole blocks) with its number of deals.
+def closing_placements(strides, caps, choices, nchoices, sat, last, full, first):
+    """Every placement of the closing cards ``first..n-1`` (whole blocks) and the box state it completes.
 
-    The cards before ``first`` reach each box state in ``fwd[offset + rank[s]]``
-    ways (a block boundary, so no clause bits); a placement of the closing cards
-    completes exactly the state whose remaining room it fills, if it breaks no
-    capacity and satisfies its blocks' clauses. Returns the local holder of each
-    closing card per placement (mixed-radix over their choices, the first card
-    fastest) and its weight.
+    A placement of the closing cards completes exactly the state (after the
+    cards before ``first``, a block boundary, so no clause bits) whose
+    remaining room it fills, if it breaks no capacity and satisfies its blocks'
+    clauses; its number of deals is the forward value of that state. Returns
+    the local holder of each closing card per placement (mixed-radix over
+    their choices, the first card fastest) and that box state (-1 when none).
     """
     n = choices.shape[0]
     m = n - first
@@ -214,7 +214,7 @@ def closing_placements(strides, rank, caps, choices, nchoices, sat, last, full, 
     for k in range(first, n):
         total *= nchoices[k]
     holders = np.empty((total, m), np.int8)
-    weights = np.zeros(total, np.float64)
+    states = np.full(total, -1, np.int64)
     full_state = 0
     for j in range(caps.shape[0]):
         full_state += caps[j] * strides[j]
@@ -238,8 +238,8 @@ def closing_placements(strides, rank, caps, choices, nchoices, sat, last, full, 
                 bits = 0
             state -= strides[j]
         if fits:
-            weights[index] = fwd[offset + rank[state]]
-    return holders, weights
+            states[index] = state
+    return holders, states
 
 
 @njit(cache=True, nogil=True)
@@ -722,278 +722,147 @@ def share_out(local, columns, template, group_start, members, member_caps, seed)
     return out
 
 
-# -- holder by holder over card types (see cardlogic.inference.holderwise) ---------------------------------------------
+
+# -- the same dynamic program over reachable states only (see cardlogic.inference.sparse) -----------------------------
 #
-# A state is a mixed-radix key: one digit per class of interchangeable cards (how many are still unassigned), one
-# digit for the cards the current holder has taken so far, and one bit per clause still open. A *step* maps the
-# sorted unique keys of one layer to those of the next through edges; edge ``e`` of state ``i`` (``edge_start[i] <=
-# e < edge_start[i + 1]``) leads to state ``edge_dst[e]`` of the next layer and stands for ``comb(edge_r[e],
-# edge_k[e])`` ways: the holder took ``edge_k[e]`` of the ``edge_r[e]`` unassigned cards of one class.
-
-BINOMIAL_MAX = 63
-"""Largest class size the binomial tables cover (a deal has at most 54 cards)."""
-
-
-def _binomials() -> tuple[np.ndarray, np.ndarray]:
-    exact = np.zeros((BINOMIAL_MAX + 1, BINOMIAL_MAX + 1), np.int64)
-    for r in range(BINOMIAL_MAX + 1):
-        exact[r, 0] = 1
-        for k in range(1, r + 1):
-            exact[r, k] = exact[r - 1, k - 1] + exact[r - 1, k]
-    return exact, exact.astype(np.float64)
-
-
-COMB_EXACT, COMB = _binomials()
-"""``comb(r, k)`` as int64 (below 2**62 for r <= 63) and as float64."""
+# A state is the key ``s + bits * box``: box index ``s`` (as above) and the clause bits of the open block. Each layer
+# holds the sorted keys of the states reachable from the start that can still be completed as far as hand sizes
+# tell; edge ``e`` of state ``i`` of a layer (``edge_start[i] <= e < edge_start[i + 1]``, ``i`` numbered over all
+# layers) gives the layer's card to local holder ``edge_holder[e]`` and leads to state ``edge_dst[e]`` of the next
+# layer.
 
 
 @njit(cache=True)
-def _index_of(dest):
-    """The sorted distinct values of ``dest`` (ignoring negative ones) and each entry's index among them (-1)."""
-    order = np.argsort(dest, kind="mergesort")
-    index = np.full(dest.shape[0], -1, np.int64)
-    distinct = 0
-    previous = -1
-    for i in range(dest.shape[0]):
-        key = dest[order[i]]
-        if key < 0:
-            continue
-        if key != previous:
-            distinct += 1
-            previous = key
-        index[order[i]] = distinct - 1
-    keys = np.empty(distinct, np.int64)
-    for i in range(dest.shape[0]):
-        if index[i] >= 0:
-            keys[index[i]] = dest[i]
-    return keys, index
+def card_step(keys, box, strides, caps, choices, nchoices, sat, last, full, room):
+    """One card's step over reachable states: the next layer's keys and the edges to it.
 
-
-@njit(cache=True)
-def take_step(keys, stride, radix, taken_stride, cap, hit, closing, later_strides, later_radices, take_all):
-    """The step where the current holder takes some cards of one class.
-
-    The class is digit ``(key // stride) % radix`` of each key; the holder has
-    taken ``(key // taken_stride) % (cap + 1)`` cards so far and takes ``cap``
-    in all, the rest from the classes of digits ``later_strides`` (radices
-    ``later_radices``), so it takes at least what those cannot give; with
-    ``take_all`` it takes every card of the class. Taking at least one card
-    sets the clause bits whose place values are ``hit``; the bits ``closing``
-    (clauses this class is the last to satisfy) must then be set and are
-    cleared. Returns the next layer's sorted keys and the edges (``edge_start``,
-    ``edge_dst``, ``edge_r``, ``edge_k``).
+    The card may go to ``choices[:nchoices]`` (local holders); ``sat``, ``last``
+    and ``full`` are its row of the arrays of :func:`forward`. A next state is
+    kept only if every holder ``j`` has at most ``room[j]`` cards left to take,
+    the free cards after this one that it may take. Returns the keys (in order
+    of first reach), ``edge_start`` (per state of this layer, plus one),
+    ``edge_dst`` and ``edge_holder``. Keys are numbered through an
+    open-addressing hash table.
     """
     n = keys.shape[0]
-    low = np.empty(n, np.int64)
-    high = np.empty(n, np.int64)
+    h_count = caps.shape[0]
+    most = n * max(nchoices, 1)
+    size = 1
+    while size < 2 * most + 2:
+        size *= 2
+    slots = np.full(size, -1, np.int64)
+    numbers = np.empty(size, np.int32)
+    new_keys = np.empty(most, np.int64)
+    found = 0
     edge_start = np.empty(n + 1, np.int64)
-    total = 0
+    edge_dst = np.empty(most, np.int32)
+    edge_holder = np.empty(most, np.int8)  # local holders: at most 62
+    e = 0
     for i in range(n):
-        key = keys[i]
-        r = (key // stride) % radix
-        need = cap - (key // taken_stride) % (cap + 1)
-        for d in range(later_strides.shape[0]):
-            need -= (key // later_strides[d]) % later_radices[d]
-        low[i] = r if take_all else max(need, 0)
-        high[i] = min(r, cap - (key // taken_stride) % (cap + 1))
-        edge_start[i] = total
-        total += max(high[i] - low[i] + 1, 0)
-    edge_start[n] = total
-    dest = np.empty(total, np.int64)
-    edge_r = np.empty(total, np.int8)
-    edge_k = np.empty(total, np.int8)
-    for i in range(n):
-        key = keys[i]
-        r = (key // stride) % radix
-        with_hit = key
-        for bit in hit:
-            if (key // bit) % 2 == 0:
-                with_hit += bit
-        for e in range(edge_start[i], edge_start[i + 1]):
-            k = low[i] + e - edge_start[i]
-            d = (key if k == 0 else with_hit) + k * (taken_stride - stride)
-            for bit in closing:
-                if (d // bit) % 2 == 0:
-                    d = -1
-                    break
-                d -= bit
-            dest[e] = d
-            edge_r[e] = r
-            edge_k[e] = k
-    new_keys, edge_dst = _index_of(dest)
-    return (new_keys,) + _without_dead_ends(edge_start, edge_dst, edge_r, edge_k)
-
-
-EMPTY = -1
-"""Target of a digit that must be 0 and is dropped (:func:`recode_step`)."""
-FULL = -2
-"""Target of a digit that must be at its largest value and is dropped (:func:`recode_step`)."""
-
-
-@njit(cache=True)
-def recode_step(keys, strides, radices, targets, new_strides):
-    """Re-encode every key in a new layout, dropping the states that break a rule.
-
-    Digit ``d`` (place value ``strides[d]``, radix ``radices[d]``) is added into
-    new digit ``targets[d]`` (place value ``new_strides[targets[d]]``), so digits
-    with one target merge; a digit with target :data:`EMPTY` must be 0 (a class
-    no holder left may take), one with target :data:`FULL` must be
-    ``radices[d] - 1`` (a holder's cards taken, a clause bit that closes). Returns
-    the keys and edges as :func:`take_step` (every edge counts once).
-    """
-    n = keys.shape[0]
-    dest = np.empty(n, np.int64)
-    for i in range(n):
-        key = keys[i]
-        new = 0
-        for d in range(strides.shape[0]):
-            v = (key // strides[d]) % radices[d]
-            target = targets[d]
-            if target >= 0:
-                new += v * new_strides[target]
-            elif v != (0 if target == EMPTY else radices[d] - 1):
-                new = -1
-                break
-        dest[i] = new
-    new_keys, edge_dst = _index_of(dest)
-    edge_start = np.arange(n + 1, dtype=np.int64)
-    none = np.zeros(n, np.int8)
-    return (new_keys,) + _without_dead_ends(edge_start, edge_dst, none, none)
-
-
-@njit(cache=True)
-def _without_dead_ends(edge_start, edge_dst, edge_r, edge_k):
-    """The edges without those whose ``edge_dst`` is -1 (to a state that breaks a rule)."""
-    n = edge_start.shape[0] - 1
-    start = np.zeros(n + 1, np.int64)
-    for i in range(n):
-        start[i + 1] = start[i]
-        for e in range(edge_start[i], edge_start[i + 1]):
-            start[i + 1] += edge_dst[e] >= 0
-    dst = np.empty(start[n], np.int64)
-    r = np.empty(start[n], np.int8)
-    k = np.empty(start[n], np.int8)
-    f = 0
-    for e in range(edge_start[n]):
-        if edge_dst[e] >= 0:
-            dst[f] = edge_dst[e]
-            r[f] = edge_r[e]
-            k[f] = edge_k[e]
-            f += 1
-    return start, dst, r, k
+        edge_start[i] = e
+        s = keys[i] % box
+        b = keys[i] // box
+        short = -1  # the one holder with more room than cards it may still take, if one
+        full_at = 0  # holders whose hands are full
+        for h in range(h_count):
+            left = caps[h] - (s // strides[h]) % (caps[h] + 1)
+            if left == 0:
+                full_at |= 1 << h
+            elif left > room[h]:
+                short = h if short == -1 and left == room[h] + 1 else -2
+        if short == -2:
+            continue
+        for c in range(nchoices):
+            j = choices[c]
+            if (full_at >> j) & 1 or (short >= 0 and j != short):
+                continue
+            bits = b | sat[j]
+            if last:
+                if bits != full:
+                    continue
+                bits = 0
+            key = s + strides[j] + bits * box
+            slot = (key * 0x9E3779B97F4A7C15) & (size - 1)
+            while slots[slot] != -1 and slots[slot] != key:
+                slot = (slot + 1) & (size - 1)
+            if slots[slot] == -1:
+                slots[slot] = key
+                numbers[slot] = found
+                new_keys[found] = key
+                found += 1
+            edge_dst[e] = numbers[slot]
+            edge_holder[e] = j
+            e += 1
+    edge_start[n] = e
+    return new_keys[:found].copy(), edge_start, edge_dst[:e].copy(), edge_holder[:e].copy()
 
 
 @njit(cache=True, nogil=True)
-def layered_count(layer_start, edge_start, edge_dst, edge_r, edge_k, limbs):
-    """The number of paths through the layers, each edge counting ``comb(r, k)``: float64, and exact when
-    ``limbs > 0`` as that many little-endian 31-bit limbs (weights are split in two 31-bit halves)."""
-    steps = layer_start.shape[0] - 2
-    here = np.ones(1, np.float64)
+def sparse_forward(layer_start, edge_start, edge_dst, limbs):
+    """Paths from the start to every state (float64), and the exact number of paths to the last layer's states
+    as ``limbs`` little-endian 62-bit limbs each when ``limbs > 0`` (rolled layer by layer: only the last is kept)."""
+    layers = layer_start.shape[0] - 1
+    table = np.zeros(layer_start[layers], np.float64)
+    table[0] = 1.0
     exact = np.zeros((1, max(limbs, 1)), np.int64)
     exact[0, 0] = 1
-    product = np.zeros(max(limbs, 1) + 2, np.int64)
-    for s in range(steps):
-        first = layer_start[s]
-        size = layer_start[s + 2] - layer_start[s + 1]
-        there = np.zeros(size, np.float64)
-        exact_there = np.zeros((size if limbs > 0 else 0, max(limbs, 1)), np.int64)
-        for i in range(layer_start[s + 1] - first):
+    for k in range(layers - 1):
+        after = layer_start[k + 1]
+        exact_next = np.zeros((layer_start[k + 2] - after if limbs > 0 else 0, max(limbs, 1)), np.int64)
+        for g in range(layer_start[k], after):
+            value = table[g]
+            for e in range(edge_start[g], edge_start[g + 1]):
+                j = edge_dst[e]
+                table[after + j] += value
+                if limbs > 0:
+                    carry = 0
+                    for limb in range(limbs):
+                        x = exact_next[j, limb] + exact[g - layer_start[k], limb] + carry
+                        carry = x >> LIMB_BITS
+                        exact_next[j, limb] = x & LIMB_MASK
+        exact = exact_next
+    return table, exact
+
+
+@njit(cache=True, nogil=True)
+def sparse_backward(layer_start, edge_start, edge_dst, edge_holder, fwd, h_count):
+    """Completions from every state to the end, and the unnormalised marginals (layer cards x local holders):
+    the sum of forward ``fwd`` times backward over each edge."""
+    layers = layer_start.shape[0] - 1
+    table = np.zeros(layer_start[layers], np.float64)
+    table[layer_start[layers - 1]:] = 1.0
+    marginals = np.zeros((layers - 1, h_count), np.float64)
+    for k in range(layers - 2, -1, -1):
+        after = layer_start[k + 1]
+        for g in range(layer_start[k], after):
+            acc = 0.0
+            for e in range(edge_start[g], edge_start[g + 1]):
+                value = table[after + edge_dst[e]]
+                acc += value
+                marginals[k, edge_holder[e]] += fwd[g] * value
+            table[g] = acc
+    return table, marginals
+
+
+@njit(cache=True)
+def sparse_segment_mass(layer_start, edge_start, edge_dst, edge_holder, fwd, bwd, first, stop, allowed):
+    """The deals through layers ``first..stop`` when card ``k`` of them may go only to the local holders of mask
+    ``allowed[k - first]``: the forward values at ``first`` walked on over the edges allowed, met with the
+    backward values ``bwd`` at ``stop`` (:func:`sparse_backward`)."""
+    here = fwd[layer_start[first]:layer_start[first + 1]].copy()
+    for k in range(first, stop):
+        there = np.zeros(layer_start[k + 2] - layer_start[k + 1], np.float64)
+        mask = allowed[k - first]
+        for i in range(here.shape[0]):
             value = here[i]
             if value == 0.0:
                 continue
-            g = first + i
+            g = layer_start[k] + i
             for e in range(edge_start[g], edge_start[g + 1]):
-                j = edge_dst[e]
-                there[j] += value * COMB[edge_r[e], edge_k[e]]
-                if limbs > 0:
-                    _add_product(exact_there[j], exact[i], COMB_EXACT[edge_r[e], edge_k[e]], product)
+                if (mask >> edge_holder[e]) & 1:
+                    there[edge_dst[e]] += value
         here = there
-        exact = exact_there
-    return here, exact
-
-
-@njit(cache=True, inline="always")
-def _add_product(target, source, weight, product):
-    """``target += source * weight`` over 31-bit limbs (``weight < 2**62``; ``product`` is scratch space)."""
-    low = weight & 0x7FFFFFFF
-    high = weight >> 31
-    limbs = source.shape[0]
-    product[:] = 0
-    carry = 0
-    for i in range(limbs):
-        x = source[i] * low + carry
-        product[i] = x & 0x7FFFFFFF
-        carry = x >> 31
-    product[limbs] = carry
-    carry = 0
-    for i in range(limbs):
-        x = product[i + 1] + source[i] * high + carry
-        product[i + 1] = x & 0x7FFFFFFF
-        carry = x >> 31
-    product[limbs + 1] += carry
-    carry = 0
-    for i in range(limbs):
-        x = target[i] + product[i] + carry
-        target[i] = x & 0x7FFFFFFF
-        carry = x >> 31
-
-
-@njit(cache=True, nogil=True)
-def layered_backward(layer_start, edge_start, edge_dst, edge_r, edge_k):
-    """Completions from every state to the last layer (one per final state), each edge counting ``comb(r, k)``."""
-    steps = layer_start.shape[0] - 2
-    table = np.zeros(layer_start[steps + 1], np.float64)
-    table[layer_start[steps]:] = 1.0
-    for s in range(steps - 1, -1, -1):
-        after = layer_start[s + 1]
-        for g in range(layer_start[s], after):
-            acc = 0.0
-            for e in range(edge_start[g], edge_start[g + 1]):
-                acc += COMB[edge_r[e], edge_k[e]] * table[after + edge_dst[e]]
-            table[g] = acc
-    return table
-
-
-@njit(cache=True, nogil=True)
-def layered_moments(layer_start, edge_start, edge_dst, edge_r, edge_k, bwd, taking, holder, type_sizes):
-    """How many consistent deals give each card type to each holder, card by card (a float table types x holders).
-
-    ``taking[s, t]`` says that step ``s`` takes from the class holding type
-    ``t``, for holder ``holder[s]``. The forward pass carries, per state and
-    type, the number of paths times the cards of the type still unassigned;
-    a step taking ``k`` of the class's ``r`` cards picks them uniformly, so a
-    type keeps ``(r - k) / r`` of its cards on average and gives ``k / r`` to
-    the holder, met by the completions ``bwd`` (:func:`layered_backward`).
-    Divided by the type's size, the result is per card.
-    """
-    steps = layer_start.shape[0] - 2
-    types = type_sizes.shape[0]
-    holders = 0
-    for s in range(steps):
-        holders = max(holders, holder[s] + 1)
-    out = np.zeros((types, max(holders, 1)), np.float64)
-    here = np.empty((1, types), np.float64)
-    for t in range(types):
-        here[0, t] = type_sizes[t]
-    for s in range(steps):
-        first = layer_start[s]
-        after = layer_start[s + 1]
-        there = np.zeros((layer_start[s + 2] - after, types), np.float64)
-        for i in range(after - first):
-            g = first + i
-            for e in range(edge_start[g], edge_start[g + 1]):
-                j = edge_dst[e]
-                r = edge_r[e]
-                k = edge_k[e]
-                w = COMB[r, k]
-                for t in range(types):
-                    value = here[i, t] * w
-                    if taking[s, t] and r > 0:
-                        out[t, holder[s]] += value * k / r * bwd[after + j]
-                        value *= (r - k) / r
-                    there[j, t] += value
-        here = there
-    for t in range(types):
-        for h in range(out.shape[1]):
-            out[t, h] /= type_sizes[t]
-    return out
+    total = 0.0
+    for i in range(here.shape[0]):
+        total += here[i] * bwd[layer_start[stop] + i]
+    return total
