@@ -13,7 +13,9 @@ from hypothesis import strategies as st
 from cardlogic.constraints import Clause, DealModel, InconsistentError
 from cardlogic.inference.base import InferenceError
 from cardlogic.inference.exact import ExactBackend, pack
+from cardlogic.inference.csp import CspBackend, deal_bound
 from tests.inference.brute_force import consistent_deals, marginal_counts
+from tests.inference.strategies import deal_models
 
 EXACT = ExactBackend()
 SPARSE = ExactBackend(dense_max_operations=-1)
@@ -253,3 +255,21 @@ def test_clause_order_does_not_change_counts() -> None:
     shuffled = model.copy()
     shuffled.clauses = shuffled.clauses[::-1]
     assert EXACT.count(model) == EXACT.count(shuffled) == len(consistent_deals(model)) > 0
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(deal_models(max_holders=6, max_cards=12, max_restrictions=12, max_clauses=6), st.data())
+def test_reachable_states_match_the_csp_oracle(model: DealModel, data: st.DataObject) -> None:
+    assume(deal_bound(model) <= 100_000)
+    oracle = CspBackend()
+    count = oracle.count(model)
+    assert SPARSE.count(model) == count
+    if not count:
+        return
+    assert np.abs(SPARSE.posterior(model).marginals - oracle.posterior(model).marginals).max() < 1e-12
+    every = (1 << len(model.holders)) - 1
+    restrictions = data.draw(st.lists(st.dictionaries(st.sampled_from(model.cards), st.integers(0, every),
+                                                      min_size=1, max_size=4), min_size=1, max_size=3))
+    assert np.allclose(SPARSE.chances(model, restrictions), oracle.chances(model, restrictions), rtol=0, atol=1e-12)
+    placements = {card: data.draw(st.integers(0, len(model.holders) - 1)) for card in restrictions[0]}
+    assert SPARSE.joint(model, placements) == pytest.approx(oracle.joint(model, placements), abs=1e-12)
