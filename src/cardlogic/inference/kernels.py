@@ -732,49 +732,47 @@ def share_out(local, columns, template, group_start, members, member_caps, seed)
 # layer.
 
 
-@njit(cache=True)
-def card_step(keys, box, strides, caps, choices, nchoices, sat, last, full, room):
+@njit(cache=True, nogil=True)
+def card_step(keys, digits, box, strides, caps, choices, nchoices, sat, last, full, room):
     """One card's step over reachable states: the next layer's keys and the edges to it.
 
-    The card may go to ``choices[:nchoices]`` (local holders); ``sat``, ``last``
-    and ``full`` are its row of the arrays of :func:`forward`. A next state is
-    kept only if every holder ``j`` has at most ``room[j]`` cards left to take,
-    the free cards after this one that it may take. Returns the keys (in order
-    of first reach), ``edge_start`` (per state of this layer, plus one),
-    ``edge_dst`` and ``edge_holder``. Keys are numbered through an
-    open-addressing hash table.
+    ``digits[i, j]`` is the number of cards local holder ``j`` has taken in
+    state ``keys[i]``. The card may go to ``choices[:nchoices]``; ``sat``,
+    ``last`` and ``full`` are its row of the arrays of :func:`forward`. A next
+    state is kept only if every holder ``j`` has at most ``room[j]`` cards left
+    to take, the free cards after this one that it may take. Returns the keys
+    (in order of first reach) with their digits, ``edge_start`` (per state of
+    this layer, plus one), ``edge_dst`` and ``edge_holder``. Keys are numbered
+    through an open-addressing hash table, grown as it fills.
     """
     n = keys.shape[0]
     h_count = caps.shape[0]
     most = n * max(nchoices, 1)
-    size = 1
-    while size < 2 * most + 2:
-        size *= 2
-    slots = np.full(size, -1, np.int64)
-    numbers = np.empty(size, np.int32)
+    shift = 58  # a table of 2**(64 - shift) slots, indexed by the high bits of a multiplicative hash
+    while (1 << (64 - shift)) < 4 * n:
+        shift -= 1
+    slots = np.full((1 << (64 - shift), 2), -1, np.int64)  # key, state number
     new_keys = np.empty(most, np.int64)
+    new_digits = np.empty((most, h_count), np.int8)
     found = 0
     edge_start = np.empty(n + 1, np.int64)
     edge_dst = np.empty(most, np.int32)
-    edge_holder = np.empty(most, np.int8)  # local holders: at most 62
+    edge_holder = np.empty(most, np.int8)
     e = 0
     for i in range(n):
         edge_start[i] = e
-        s = keys[i] % box
         b = keys[i] // box
-        short = -1  # the one holder with more room than cards it may still take, if one
-        full_at = 0  # holders whose hands are full
+        s = keys[i] - b * box
+        short = -1  # the one holder with one card more room than it may still take, if one
         for h in range(h_count):
-            left = caps[h] - (s // strides[h]) % (caps[h] + 1)
-            if left == 0:
-                full_at |= 1 << h
-            elif left > room[h]:
+            left = caps[h] - digits[i, h]
+            if left > room[h]:
                 short = h if short == -1 and left == room[h] + 1 else -2
         if short == -2:
             continue
         for c in range(nchoices):
             j = choices[c]
-            if (full_at >> j) & 1 or (short >= 0 and j != short):
+            if digits[i, j] == caps[j] or (short >= 0 and j != short):
                 continue
             bits = b | sat[j]
             if last:
@@ -782,19 +780,35 @@ def card_step(keys, box, strides, caps, choices, nchoices, sat, last, full, room
                     continue
                 bits = 0
             key = s + strides[j] + bits * box
-            slot = (key * 0x9E3779B97F4A7C15) & (size - 1)
-            while slots[slot] != -1 and slots[slot] != key:
-                slot = (slot + 1) & (size - 1)
-            if slots[slot] == -1:
-                slots[slot] = key
-                numbers[slot] = found
+            mask = (1 << (64 - shift)) - 1
+            slot = np.int64((np.uint64(key) * _GOLDEN) >> np.uint64(shift))
+            while slots[slot, 0] != -1 and slots[slot, 0] != key:
+                slot = (slot + 1) & mask
+            if slots[slot, 0] == -1:
+                slots[slot, 0] = key
+                slots[slot, 1] = found
                 new_keys[found] = key
+                new_digits[found] = digits[i]
+                new_digits[found, j] += 1
                 found += 1
-            edge_dst[e] = numbers[slot]
+                if 2 * found > mask:  # grow and re-insert
+                    shift -= 1
+                    mask = (1 << (64 - shift)) - 1
+                    slots = np.full((mask + 1, 2), -1, np.int64)
+                    for f in range(found):
+                        slot = np.int64((np.uint64(new_keys[f]) * _GOLDEN) >> np.uint64(shift))
+                        while slots[slot, 0] != -1:
+                            slot = (slot + 1) & mask
+                        slots[slot, 0] = new_keys[f]
+                        slots[slot, 1] = f
+                edge_dst[e] = found - 1
+            else:
+                edge_dst[e] = slots[slot, 1]
             edge_holder[e] = j
             e += 1
     edge_start[n] = e
-    return new_keys[:found].copy(), edge_start, edge_dst[:e].copy(), edge_holder[:e].copy()
+    return (new_keys[:found].copy(), new_digits[:found].copy(), edge_start, edge_dst[:e].copy(),
+            edge_holder[:e].copy())
 
 
 @njit(cache=True, nogil=True)
@@ -844,7 +858,7 @@ def sparse_backward(layer_start, edge_start, edge_dst, edge_holder, fwd, h_count
     return table, marginals
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def sparse_segment_mass(layer_start, edge_start, edge_dst, edge_holder, fwd, bwd, first, stop, allowed):
     """The deals through layers ``first..stop`` when card ``k`` of them may go only to the local holders of mask
     ``allowed[k - first]``: the forward values at ``first`` walked on over the edges allowed, met with the

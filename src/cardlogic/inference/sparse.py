@@ -106,11 +106,13 @@ def _walk(packed: PackedModel, max_states: float) -> Walk:
     for k in range(p.free_count - 1, -1, -1):
         room[k] = room[k + 1] + [(int(p.allow[k]) >> j) & 1 for j in range(len(p.caps))]
     keys = [np.zeros(1, np.int64)]
+    digits = np.zeros((1, len(p.caps)), np.int8)
     starts, dsts, holders = [], [], []
     states = 1
     for k in range(p.free_count):
-        layer, start, dst, holder = kernels.card_step(keys[-1], box, strides, p.caps, p.choices[k], p.nchoices[k],
-                                                      p.sat[k], p.last[k], p.full[k], room[k + 1])
+        layer, digits, start, dst, holder = kernels.card_step(keys[-1], digits, box, strides, p.caps, p.choices[k],
+                                                              p.nchoices[k], p.sat[k], p.last[k], p.full[k],
+                                                              room[k + 1])
         keys.append(layer)
         starts.append(start)
         dsts.append(dst)
