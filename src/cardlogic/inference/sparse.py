@@ -91,6 +91,11 @@ def walk(packed: PackedModel, max_states: float = math.inf) -> Walk:
     raise _too_large(p, max_states)
 
 
+def forget_walks() -> None:
+    """Empty the cache of :func:`walk` (to time a walk from scratch)."""
+    _WALKS.clear()
+
+
 def _too_large(packed: PackedModel, max_states: float) -> InferenceError:
     return InferenceError(f"exact tables would take {packed.memory() / 1e9:.1f} GB as a box and more than "
                           f"{max_states:,.0f} reachable states (about {max_states * BYTES_PER_STATE / 1e9:.1f} GB)")
