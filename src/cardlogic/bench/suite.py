@@ -41,8 +41,8 @@ from cardlogic.cards import iter_cards
 from cardlogic.constraints import DealModel
 from cardlogic.inference import ExactBackend, InferenceError, SamplerBackend, exact_is_practical, pack
 from cardlogic.inference.rejection import RejectionSampler
-from cardlogic.inference.sparse import SparseTables, forget_walks
 from cardlogic.inference.sampler import frequencies
+from cardlogic.inference.sparse import SparseTables, forget_walks
 from cardlogic.literature import Record, State, write_record
 
 Tick = Callable[[str], None]
