@@ -56,38 +56,23 @@ def small_models(draw: st.DrawFn) -> DealModel:
     return model
 
 
+@pytest.mark.parametrize("backend", [EXACT, SPARSE], ids=["box", "reachable"])
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-@given(small_models(), st.data())
-def test_exact_matches_brute_force(model: DealModel, data: st.DataObject) -> None:
+@given(model=small_models(), data=st.data())
+def test_exact_matches_brute_force(backend: ExactBackend, model: DealModel, data: st.DataObject) -> None:
     deals = consistent_deals(model)
-    assert EXACT.count(model) == len(deals)
+    assert backend.count(model) == len(deals)
     if not deals:
         with pytest.raises(InconsistentError):
-            EXACT.posterior(model)
+            backend.posterior(model)
         with pytest.raises(InconsistentError):
-            EXACT.joint(model, {})
+            backend.joint(model, {})
         return
     chosen = data.draw(st.lists(st.sampled_from(model.cards), max_size=3, unique=True))
     placements = {card: data.draw(st.integers(0, len(model.holders) - 1)) for card in chosen}
     hits = sum(all(deal[c] == h for c, h in placements.items()) for deal in deals)
-    assert abs(EXACT.joint(model, placements) - hits / len(deals)) < 1e-12
-    assert_every_answer_matches(model, deals, chosen, data)
-
-
-@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-@given(small_models(), st.data())
-def test_reachable_states_match_brute_force(model: DealModel, data: st.DataObject) -> None:
-    deals = consistent_deals(model)
-    assert SPARSE.count(model) == len(deals)
-    if not deals:
-        with pytest.raises(InconsistentError):
-            SPARSE.posterior(model)
-        return
-    chosen = data.draw(st.lists(st.sampled_from(model.cards), max_size=3, unique=True))
-    placements = {card: data.draw(st.integers(0, len(model.holders) - 1)) for card in chosen}
-    hits = sum(all(deal[c] == h for c, h in placements.items()) for deal in deals)
-    assert abs(SPARSE.joint(model, placements) - hits / len(deals)) < 1e-12
-    assert_every_answer_matches(model, deals, chosen, data, SPARSE)
+    assert abs(backend.joint(model, placements) - hits / len(deals)) < 1e-12
+    assert_every_answer_matches(model, deals, chosen, data, backend)
 
 
 def assert_every_answer_matches(model: DealModel, deals: list[dict[int, int]], chosen: list[int],
