@@ -13,9 +13,13 @@ from hypothesis import strategies as st
 from cardlogic.constraints import Clause, DealModel, InconsistentError
 from cardlogic.inference.base import InferenceError
 from cardlogic.inference.exact import ExactBackend, pack
+from cardlogic.inference.csp import CspBackend, deal_bound
 from tests.inference.brute_force import consistent_deals, marginal_counts
+from tests.inference.strategies import deal_models
 
 EXACT = ExactBackend()
+SPARSE = ExactBackend(dense_max_operations=-1)
+"""The reachable-states tables forced on, however small the model."""
 
 
 def brute_force_marginals(model: DealModel, deals: list[dict[int, int]]) -> np.ndarray:
@@ -52,34 +56,35 @@ def small_models(draw: st.DrawFn) -> DealModel:
     return model
 
 
+@pytest.mark.parametrize("backend", [EXACT, SPARSE], ids=["box", "reachable"])
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-@given(small_models(), st.data())
-def test_exact_matches_brute_force(model: DealModel, data: st.DataObject) -> None:
+@given(model=small_models(), data=st.data())
+def test_exact_matches_brute_force(backend: ExactBackend, model: DealModel, data: st.DataObject) -> None:
     deals = consistent_deals(model)
-    assert EXACT.count(model) == len(deals)
+    assert backend.count(model) == len(deals)
     if not deals:
         with pytest.raises(InconsistentError):
-            EXACT.posterior(model)
+            backend.posterior(model)
         with pytest.raises(InconsistentError):
-            EXACT.joint(model, {})
+            backend.joint(model, {})
         return
     chosen = data.draw(st.lists(st.sampled_from(model.cards), max_size=3, unique=True))
     placements = {card: data.draw(st.integers(0, len(model.holders) - 1)) for card in chosen}
     hits = sum(all(deal[c] == h for c, h in placements.items()) for deal in deals)
-    assert abs(EXACT.joint(model, placements) - hits / len(deals)) < 1e-12
-    assert_every_answer_matches(model, deals, chosen, data)
+    assert abs(backend.joint(model, placements) - hits / len(deals)) < 1e-12
+    assert_every_answer_matches(model, deals, chosen, data, backend)
 
 
 def assert_every_answer_matches(model: DealModel, deals: list[dict[int, int]], chosen: list[int],
-                                data: st.DataObject) -> None:
+                                data: st.DataObject, backend: ExactBackend = EXACT) -> None:
     """Count, marginals, the joint placements of ``chosen`` and random chances against the enumerated ``deals``."""
-    posterior = EXACT.posterior(model)
+    posterior = backend.posterior(model)
     assert posterior.count == len(deals)
     assert posterior.cards == model.cards and posterior.holders == model.holders
     expected = brute_force_marginals(model, deals)
     assert np.abs(posterior.marginals - expected).max() < 1e-12
     assert ((posterior.marginals == 0) == (expected == 0)).all()  # impossibility is exact
-    rows, probabilities = EXACT.placements(model, chosen)
+    rows, probabilities = backend.placements(model, chosen)
     frequencies = collections.Counter(tuple(deal[c] for c in chosen) for deal in deals)
     assert {tuple(row): p for row, p in zip(rows.tolist(), probabilities)}.keys() == frequencies.keys()
     for row, p in zip(rows.tolist(), probabilities):
@@ -90,7 +95,7 @@ def assert_every_answer_matches(model: DealModel, deals: list[dict[int, int]], c
     restrictions = data.draw(st.lists(restriction, min_size=1, max_size=4))
     expected = [sum(all(mask >> deal[c] & 1 for c, mask in r.items()) for deal in deals) / len(deals)
                 for r in restrictions]
-    assert np.allclose(EXACT.chances(model, restrictions), expected, rtol=0, atol=1e-12)
+    assert np.allclose(backend.chances(model, restrictions), expected, rtol=0, atol=1e-12)
 
 
 def test_doc_example() -> None:
@@ -220,9 +225,11 @@ def models_with_alike_holders(draw: st.DrawFn) -> DealModel:
 def test_grouped_holders_match_brute_force(model: DealModel, data: st.DataObject) -> None:
     deals = consistent_deals(model)
     assert EXACT.count(model) == len(deals)
+    assert SPARSE.count(model) == len(deals)
     if deals:
         chosen = data.draw(st.lists(st.sampled_from(model.cards), min_size=1, max_size=3, unique=True))
         assert_every_answer_matches(model, deals, chosen, data)
+        assert_every_answer_matches(model, deals, chosen, data, SPARSE)
 
 
 def test_clause_order_does_not_change_counts() -> None:
@@ -233,3 +240,21 @@ def test_clause_order_does_not_change_counts() -> None:
     shuffled = model.copy()
     shuffled.clauses = shuffled.clauses[::-1]
     assert EXACT.count(model) == EXACT.count(shuffled) == len(consistent_deals(model)) > 0
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(deal_models(max_holders=6, max_cards=12, max_restrictions=12, max_clauses=6), st.data())
+def test_reachable_states_match_the_csp_oracle(model: DealModel, data: st.DataObject) -> None:
+    assume(deal_bound(model) <= 100_000)
+    oracle = CspBackend()
+    count = oracle.count(model)
+    assert SPARSE.count(model) == count
+    if not count:
+        return
+    assert np.abs(SPARSE.posterior(model).marginals - oracle.posterior(model).marginals).max() < 1e-12
+    every = (1 << len(model.holders)) - 1
+    restrictions = data.draw(st.lists(st.dictionaries(st.sampled_from(model.cards), st.integers(0, every),
+                                                      min_size=1, max_size=4), min_size=1, max_size=3))
+    assert np.allclose(SPARSE.chances(model, restrictions), oracle.chances(model, restrictions), rtol=0, atol=1e-12)
+    placements = {card: data.draw(st.integers(0, len(model.holders) - 1)) for card in restrictions[0]}
+    assert SPARSE.joint(model, placements) == pytest.approx(oracle.joint(model, placements), abs=1e-12)

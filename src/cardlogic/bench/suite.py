@@ -42,6 +42,7 @@ from cardlogic.constraints import DealModel
 from cardlogic.inference import ExactBackend, InferenceError, SamplerBackend, exact_is_practical, pack
 from cardlogic.inference.rejection import RejectionSampler
 from cardlogic.inference.sampler import frequencies
+from cardlogic.inference.sparse import SparseTables, forget_walks
 from cardlogic.literature import Record, State, write_record
 
 Tick = Callable[[str], None]
@@ -139,10 +140,17 @@ def measure_exact(cases: list[Case], plan: Plan, tick: Tick) -> list[dict[str, A
                                    "states": packed.box_size, "holders": len(packed.caps)}
             if exact_is_practical(model):
                 backend = ExactBackend()
-                marginals = backend.posterior(model).marginals
+                tables = backend.tables(packed, backward=True, exact_count=True)
+                if isinstance(tables, SparseTables):
+                    row["reachable"] = tables.walk.states
                 if view == "player":
-                    case.exact = marginals
-                wall, _ = repeat(lambda b=backend, m=model: b.posterior(m), plan.repeats, warmup=0)
+                    case.exact = packed.spread(tables.raw_marginals / tables.paths)
+
+                def posterior(b: ExactBackend = backend, m: DealModel = model) -> None:
+                    forget_walks()  # each time from scratch, reachable states included
+                    b.posterior(m)
+
+                wall, _ = repeat(posterior, plan.repeats, warmup=0)
                 row.update(status="ok", seconds=summarize(wall))
             else:
                 row.update(status="impractical", note="beyond auto's exact limit; the sampler's chain answers")

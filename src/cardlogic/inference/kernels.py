@@ -198,15 +198,15 @@ def _propagate(table, exact, limbs, base, first, stop, strides, rank, room, orde
 
 
 @njit(cache=True)
-def closing_placements(strides, rank, caps, choices, nchoices, sat, last, full, fwd, offset, first):
-    """Every placement of the closing cards ``first..n-1`` (whole blocks) with its number of deals.
+def closing_placements(strides, caps, choices, nchoices, sat, last, full, first):
+    """Every placement of the closing cards ``first..n-1`` (whole blocks) and the box state it completes.
 
-    The cards before ``first`` reach each box state in ``fwd[offset + rank[s]]``
-    ways (a block boundary, so no clause bits); a placement of the closing cards
-    completes exactly the state whose remaining room it fills, if it breaks no
-    capacity and satisfies its blocks' clauses. Returns the local holder of each
-    closing card per placement (mixed-radix over their choices, the first card
-    fastest) and its weight.
+    A placement of the closing cards completes exactly the state (after the
+    cards before ``first``, a block boundary, so no clause bits) whose
+    remaining room it fills, if it breaks no capacity and satisfies its blocks'
+    clauses; its number of deals is the forward value of that state. Returns
+    the local holder of each closing card per placement (mixed-radix over
+    their choices, the first card fastest) and that box state (-1 when none).
     """
     n = choices.shape[0]
     m = n - first
@@ -214,7 +214,7 @@ def closing_placements(strides, rank, caps, choices, nchoices, sat, last, full, 
     for k in range(first, n):
         total *= nchoices[k]
     holders = np.empty((total, m), np.int8)
-    weights = np.zeros(total, np.float64)
+    states = np.full(total, -1, np.int64)
     full_state = 0
     for j in range(caps.shape[0]):
         full_state += caps[j] * strides[j]
@@ -238,8 +238,8 @@ def closing_placements(strides, rank, caps, choices, nchoices, sat, last, full, 
                 bits = 0
             state -= strides[j]
         if fits:
-            weights[index] = fwd[offset + rank[state]]
-    return holders, weights
+            states[index] = state
+    return holders, states
 
 
 @njit(cache=True, nogil=True)
@@ -720,3 +720,163 @@ def share_out(local, columns, template, group_start, members, member_caps, seed)
                     out[i, held[j, position]] = members[q]
                     position += 1
     return out
+
+
+
+# -- the same dynamic program over reachable states only (see cardlogic.inference.sparse) -----------------------------
+#
+# A state is the key ``s + bits * box``: box index ``s`` (as above) and the clause bits of the open block. Each layer
+# holds the sorted keys of the states reachable from the start that can still be completed as far as hand sizes
+# tell; edge ``e`` of state ``i`` of a layer (``edge_start[i] <= e < edge_start[i + 1]``, ``i`` numbered over all
+# layers) gives the layer's card to local holder ``edge_holder[e]`` and leads to state ``edge_dst[e]`` of the next
+# layer.
+
+
+@njit(cache=True, nogil=True)
+def card_step(keys, digits, box, strides, caps, choices, nchoices, sat, last, full, room):
+    """One card's step over reachable states: the next layer's keys and the edges to it.
+
+    ``digits[i, j]`` is the number of cards local holder ``j`` has taken in
+    state ``keys[i]``. The card may go to ``choices[:nchoices]``; ``sat``,
+    ``last`` and ``full`` are its row of the arrays of :func:`forward`. A next
+    state is kept only if every holder ``j`` has at most ``room[j]`` cards left
+    to take, the free cards after this one that it may take. Returns the keys
+    (in order of first reach) with their digits, ``edge_start`` (per state of
+    this layer, plus one), ``edge_dst`` and ``edge_holder``. Keys are numbered
+    through an open-addressing hash table, grown as it fills.
+    """
+    n = keys.shape[0]
+    h_count = caps.shape[0]
+    most = n * max(nchoices, 1)
+    shift = 58  # a table of 2**(64 - shift) slots, indexed by the high bits of a multiplicative hash
+    while (1 << (64 - shift)) < 4 * n:
+        shift -= 1
+    slots = np.full((1 << (64 - shift), 2), -1, np.int64)  # key, state number
+    new_keys = np.empty(most, np.int64)
+    new_digits = np.empty((most, h_count), np.int8)
+    found = 0
+    edge_start = np.empty(n + 1, np.int64)
+    edge_dst = np.empty(most, np.int32)
+    edge_holder = np.empty(most, np.int8)
+    e = 0
+    for i in range(n):
+        edge_start[i] = e
+        b = keys[i] // box
+        s = keys[i] - b * box
+        short = -1  # the one holder with one card more room than it may still take, if one
+        for h in range(h_count):
+            left = caps[h] - digits[i, h]
+            if left > room[h]:
+                short = h if short == -1 and left == room[h] + 1 else -2
+        if short == -2:
+            continue
+        for c in range(nchoices):
+            j = choices[c]
+            if digits[i, j] == caps[j] or (short >= 0 and j != short):
+                continue
+            bits = b | sat[j]
+            if last:
+                if bits != full:
+                    continue
+                bits = 0
+            key = s + strides[j] + bits * box
+            mask = (1 << (64 - shift)) - 1
+            slot = np.int64((np.uint64(key) * _GOLDEN) >> np.uint64(shift))
+            while slots[slot, 0] != -1 and slots[slot, 0] != key:
+                slot = (slot + 1) & mask
+            if slots[slot, 0] == -1:
+                slots[slot, 0] = key
+                slots[slot, 1] = found
+                new_keys[found] = key
+                new_digits[found] = digits[i]
+                new_digits[found, j] += 1
+                found += 1
+                if 2 * found > mask:  # grow and re-insert
+                    shift -= 1
+                    mask = (1 << (64 - shift)) - 1
+                    slots = np.full((mask + 1, 2), -1, np.int64)
+                    for f in range(found):
+                        slot = np.int64((np.uint64(new_keys[f]) * _GOLDEN) >> np.uint64(shift))
+                        while slots[slot, 0] != -1:
+                            slot = (slot + 1) & mask
+                        slots[slot, 0] = new_keys[f]
+                        slots[slot, 1] = f
+                edge_dst[e] = found - 1
+            else:
+                edge_dst[e] = slots[slot, 1]
+            edge_holder[e] = j
+            e += 1
+    edge_start[n] = e
+    return (new_keys[:found].copy(), new_digits[:found].copy(), edge_start, edge_dst[:e].copy(),
+            edge_holder[:e].copy())
+
+
+@njit(cache=True, nogil=True)
+def sparse_forward(layer_start, edge_start, edge_dst, limbs):
+    """Paths from the start to every state (float64), and the exact number of paths to the last layer's states
+    as ``limbs`` little-endian 62-bit limbs each when ``limbs > 0`` (rolled layer by layer: only the last is kept)."""
+    layers = layer_start.shape[0] - 1
+    table = np.zeros(layer_start[layers], np.float64)
+    table[0] = 1.0
+    exact = np.zeros((1, max(limbs, 1)), np.int64)
+    exact[0, 0] = 1
+    for k in range(layers - 1):
+        after = layer_start[k + 1]
+        exact_next = np.zeros((layer_start[k + 2] - after if limbs > 0 else 0, max(limbs, 1)), np.int64)
+        for g in range(layer_start[k], after):
+            value = table[g]
+            for e in range(edge_start[g], edge_start[g + 1]):
+                j = edge_dst[e]
+                table[after + j] += value
+                if limbs > 0:
+                    carry = 0
+                    for limb in range(limbs):
+                        x = exact_next[j, limb] + exact[g - layer_start[k], limb] + carry
+                        carry = x >> LIMB_BITS
+                        exact_next[j, limb] = x & LIMB_MASK
+        exact = exact_next
+    return table, exact
+
+
+@njit(cache=True, nogil=True)
+def sparse_backward(layer_start, edge_start, edge_dst, edge_holder, fwd, h_count):
+    """Completions from every state to the end, and the unnormalised marginals (layer cards x local holders):
+    the sum of forward ``fwd`` times backward over each edge."""
+    layers = layer_start.shape[0] - 1
+    table = np.zeros(layer_start[layers], np.float64)
+    table[layer_start[layers - 1]:] = 1.0
+    marginals = np.zeros((layers - 1, h_count), np.float64)
+    for k in range(layers - 2, -1, -1):
+        after = layer_start[k + 1]
+        for g in range(layer_start[k], after):
+            acc = 0.0
+            for e in range(edge_start[g], edge_start[g + 1]):
+                value = table[after + edge_dst[e]]
+                acc += value
+                marginals[k, edge_holder[e]] += fwd[g] * value
+            table[g] = acc
+    return table, marginals
+
+
+@njit(cache=True, nogil=True)
+def sparse_segment_mass(layer_start, edge_start, edge_dst, edge_holder, fwd, bwd, first, stop, allowed):
+    """The deals through layers ``first..stop`` when card ``k`` of them may go only to the local holders of mask
+    ``allowed[k - first]``: the forward values at ``first`` walked on over the edges allowed, met with the
+    backward values ``bwd`` at ``stop`` (:func:`sparse_backward`)."""
+    here = fwd[layer_start[first]:layer_start[first + 1]].copy()
+    for k in range(first, stop):
+        there = np.zeros(layer_start[k + 2] - layer_start[k + 1], np.float64)
+        mask = allowed[k - first]
+        for i in range(here.shape[0]):
+            value = here[i]
+            if value == 0.0:
+                continue
+            g = layer_start[k] + i
+            for e in range(edge_start[g], edge_start[g + 1]):
+                if (mask >> edge_holder[e]) & 1:
+                    there[edge_dst[e]] += value
+        here = there
+    total = 0.0
+    for i in range(here.shape[0]):
+        total += here[i] * bwd[layer_start[stop] + i]
+    return total
