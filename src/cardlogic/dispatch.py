@@ -21,6 +21,7 @@ optional extra, imported only for a cluster.
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures as cf
 import functools
 import hashlib
@@ -150,21 +151,36 @@ def _checked(task: tuple[str, Callable[[T], R], T]) -> R:
 
 
 def _connect(address: str, timeout: float) -> Any:
-    """A Dask client connected to the scheduler at ``address``, or :class:`ClusterError` saying why not."""
+    """A Dask client connected to the scheduler at ``address``, or :class:`ClusterError` saying why not.
+
+    A bare connection comes first: a ``Client`` that fails half-built lingers
+    until the garbage collector closes it, which can deadlock the next client
+    being started, so one is made only once the scheduler has answered.
+    """
     try:
         from distributed import Client
+        from distributed.security import Security
     except ImportError:
         raise ClusterError(f"a Dask cluster needs Dask's distributed: {CLUSTER_EXTRA}") from None
-    if address.startswith("tls://"):
-        from distributed.security import Security
-        if not Security().get_connection_args("client").get("ssl_context"):  # Dask's settings name no certificates
-            raise ClusterError(f"{address} needs TLS certificates: set DASK_DISTRIBUTED__COMM__TLS__CA_FILE, "
-                               "..._CLIENT__CERT and ..._CLIENT__KEY (or the same keys in Dask's configuration)")
+    connection = Security().get_connection_args("client")  # TLS from Dask's settings, if any
+    if address.startswith("tls://") and not connection.get("ssl_context"):
+        raise ClusterError(f"{address} needs TLS certificates: set DASK_DISTRIBUTED__COMM__TLS__CA_FILE, "
+                           "..._CLIENT__CERT and ..._CLIENT__KEY (or the same keys in Dask's configuration)")
     try:
-        return Client(address, timeout=timeout, set_as_default=False)
+        asyncio.run(_handshake(address, timeout, connection))
     except ValueError as error:  # a malformed address
         raise ClusterError(f"{address!r} is not a Dask scheduler address: {error}") from None
     except OSError:  # refused or timed out
         raise ClusterError(f"no Dask scheduler answers at {address} (waited {timeout:g} s)") from None
     except Exception as error:  # something else answered
-        raise ClusterError(f"no Dask scheduler answers at {address} ({type(error).__name__}: {error})") from None
+        raise ClusterError(f"something answered at {address}, but not as a Dask scheduler "
+                           f"({type(error).__name__}: {error})") from None
+    return Client(address, timeout=timeout, set_as_default=False)
+
+
+async def _handshake(address: str, timeout: float, connection: dict) -> None:
+    """Connect to ``address`` as Dask does (retrying until ``timeout``), then hang up."""
+    from distributed.comm import connect
+
+    comm = await connect(address, timeout=timeout, **connection)
+    await comm.close()

@@ -3,6 +3,7 @@ machine) give exactly the local results; an address where no scheduler answers i
 
 from __future__ import annotations
 
+import faulthandler
 import json
 import subprocess
 import sys
@@ -18,6 +19,16 @@ from cardlogic.literature.tournament import Match, tournament
 from cardlogic.rating import SPRT
 
 UNREACHABLE = "tcp://127.0.0.1:9"  # the discard port: nothing listens there
+WATCHDOG = 180
+"""Seconds after which a test here that still runs is taken for hung: every thread's stack is printed and the run
+ends (exit code 1), rather than waiting for CI's time limit."""
+
+
+@pytest.fixture(autouse=True)
+def watchdog():
+    faulthandler.dump_traceback_later(WATCHDOG, exit=True)
+    yield
+    faulthandler.cancel_dump_traceback_later()
 
 
 def _start(args: list[str], directory: Path, name: str) -> subprocess.Popen:
