@@ -22,9 +22,9 @@ import pytest
 from cardlogic.constraints import DealModel
 from cardlogic.inference.csp import CspBackend
 
-MAX_DEALS = 50_000
-"""Enumerations with more deals than this are not remembered."""
-BUDGET = 200_000
+MAX_DEALS = 10_000
+"""Enumerations with more deals than this are not remembered (holding many would slow the garbage collector)."""
+BUDGET = 100_000
 """Deals remembered in all (the least recently used models are dropped first)."""
 
 
