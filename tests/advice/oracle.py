@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from itertools import product
 
 from cardlogic.literature.belief import LiteratureBelief
@@ -24,10 +25,10 @@ def claim_truth(belief: LiteratureBelief, set_index: int) -> tuple[float, float,
     team = game.members(game.team_of(belief.observer))
     cards = game.deck.sets[set_index].cards
     deals = current_deals(belief)
+    placements = Counter(tuple(deal[c] for c in cards) for deal in deals)  # deals per holders of the set's cards
     joint = {}
     for holders in product(team, repeat=len(cards)):
-        placed = tuple(zip(cards, holders))
-        joint[placed] = sum(all(deal[c] == h for c, h in placed) for deal in deals) / len(deals)
+        joint[tuple(zip(cards, holders))] = placements[holders] / len(deals)
     p_team = sum(all(game.team_of(deal[c]) == game.team_of(belief.observer) for c in cards) for deal in deals)
     return p_team / len(deals), max(joint.values()), joint
 

@@ -16,6 +16,7 @@ from cardlogic.literature.decks import Deck
 from cardlogic.literature import Game, Rules, State
 from cardlogic.literature.selfplay import play_random_game
 
+from ..csp_memo import memoized_csp
 from .oracle import claim_truth, current_deals, public_ask_probabilities
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
@@ -37,6 +38,13 @@ def beliefs_after(game: Game, seed: int, events: int, observer: int) -> tuple[Li
         public.push(event)
         state.push(event)
     return belief, public, state
+
+
+@pytest.fixture(scope="module", autouse=True)
+def csp_searches_each_model_once():
+    """The oracle lists the deals of a position once, however many sets or asks are checked against them."""
+    with memoized_csp() as stats:
+        yield stats
 
 
 CASES = [(seed, events, observer) for seed in (1, 2, 3) for events in (0, 4, 9) for observer in (0, 1)]

@@ -22,6 +22,7 @@ from cardlogic.inference.exact import ExactBackend
 from cardlogic.literature import Claim, Game, Record
 from cardlogic.literature.tracking import LiteratureTracker
 
+from ..csp_memo import memoized_csp
 from .games import Truth, games, guess_rates, seeds
 
 CSP_LIMIT = 10_000
@@ -29,6 +30,13 @@ CSP_LIMIT = 10_000
 
 SMALL = games(min_players=4, max_players=4, decks=("no-8s", "no-2s", "no-7s", "jokers", "fours"), min_sets=2,
               max_sets=3)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def csp_searches_each_model_once():
+    """The oracle answers the marginals and both joints of a cut from one python-constraint2 search."""
+    with memoized_csp() as stats:
+        yield stats
 
 
 def belief_at(truth: Truth, observer: int | None, events: int, method: str) -> LiteratureBelief:

@@ -26,14 +26,25 @@ REPAIRED_GAMES = [(4, seed) for seed in range(14)] + [(6, seed) for seed in rang
 PACKAGE_GAMES = [(4, seed) for seed in range(6)] + [(6, seed) for seed in range(2)]
 
 
+_PLAYED: dict[tuple[int, int, bool, str], peer.Comparison] = {}
+
+
+def played(players: int, seed: int, judge: bool = True, rules: str = "package") -> peer.Comparison:
+    """:func:`compare_game`, played once per set of arguments in this module (a game is seeded: the same)."""
+    key = (players, seed, judge, rules)
+    if key not in _PLAYED:
+        _PLAYED[key] = compare_game(players, seed, judge, rules)
+    return _PLAYED[key]
+
+
 @pytest.fixture(scope="module")
 def repaired() -> list[peer.Comparison]:
-    return [compare_game(players, seed, rules="repaired") for players, seed in REPAIRED_GAMES]
+    return [played(players, seed, rules="repaired") for players, seed in REPAIRED_GAMES]
 
 
 @pytest.fixture(scope="module")
 def shipped() -> list[peer.Comparison]:
-    return [compare_game(players, seed) for players, seed in PACKAGE_GAMES]
+    return [played(players, seed) for players, seed in PACKAGE_GAMES]
 
 
 class TestTranslation:
@@ -67,10 +78,11 @@ class TestTranslation:
             assert comparison.events and comparison.moments == len(comparison.events) - _passes(comparison) + 1
             peer._replay(comparison.game, comparison.hands, comparison.events)
 
-    def test_dropping_their_models_of_others_changes_no_knowledge(self) -> None:
+    def test_dropping_their_models_of_others_changes_no_knowledge(self, shipped) -> None:
         import literature as lit
 
-        comparison = compare_game(4, 2, judge=False)
+        # the 4-player game of seed 2 with the shipped rules (judging its disagreements changes none of its moves)
+        comparison = next(c for c in shipped if (c.players, c.seed) == (4, 2))
         ours = literature_replay(comparison.hands, comparison.first, comparison.events)
         full = lit.Literature(4, lambda n: [[to_name(c) for c in peer._cards(h)] for h in comparison.hands],
                               lambda: (comparison.first + 0.5) / 4)
@@ -88,7 +100,10 @@ class TestRepairedRules:
         assert all(game.our_facts == game.their_facts + game.extra for game in repaired)
         assert all(game.extra > 0 for game in repaired)
 
-    def test_summary_for_scripts(self) -> None:
+    def test_summary_for_scripts(self, repaired, monkeypatch) -> None:
+        # Its two games (4 players, seeds 5 and 6, repaired rules, judged) are among the fixture's: summed, not replayed.
+        assert {(4, 5), (4, 6)} <= set(REPAIRED_GAMES)
+        monkeypatch.setattr(peer, "compare_game", played)
         summary = compare_games(2, seed=5, players=(4,), rules="repaired")
         assert summary["games"] == 2 and summary["unconfirmed"] == 0 and summary["verdicts"] == {}
         assert summary["our_facts"] == summary["their_facts"] + summary["extra"]
