@@ -62,6 +62,38 @@ def _unit(counter):
     return np.float64(_mix(counter) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
+@njit(cache=True)
+def _streamed(seed):
+    """The SplitMix64 stream of ``seed`` as a one-element array, for :func:`_below` and :func:`_uniform` to advance."""
+    stream = np.empty(1, np.uint64)
+    stream[0] = _stream(seed)
+    return stream
+
+
+@njit(cache=True, inline="always")
+def _below(stream, n):
+    """A uniform integer in ``[0, n)`` (``n < 2**32``) from ``stream`` (see :func:`_streamed`), by multiply-shift."""
+    stream[0] += _GOLDEN
+    return np.int64(((_mix(stream[0]) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@njit(cache=True, inline="always")
+def _uniform(stream):
+    """A uniform float in [0, 1) from ``stream`` (see :func:`_streamed`)."""
+    stream[0] += _GOLDEN
+    return _unit(stream[0])
+
+
+@njit(cache=True)
+def _permutation(stream, n):
+    """A uniformly random permutation of ``0..n-1`` (Fisher-Yates) from ``stream``."""
+    out = np.arange(n)
+    for t in range(n - 1, 0, -1):
+        r = _below(stream, t + 1)
+        out[t], out[r] = out[r], out[t]
+    return out
+
+
 @njit(cache=True, nogil=True)
 def build_box(caps):
     """Layer bookkeeping of the box ``prod(caps + 1)``.
@@ -375,9 +407,9 @@ def find_deal(caps, choices, nchoices, clause_cards, clause_holders, clause_star
     ``clause_cards[i], clause_holders[i]`` (a holder bitmask) for ``i`` in
     ``clause_start[q]:clause_start[q+1]``; ``card_clauses[card_clause_start[k]:...]``
     lists the clauses of card ``k``. A clause is checked as soon as its last card
-    (in index order) is placed.
+    (in index order) is placed. The order of choices comes from the SplitMix64 stream of ``seed``.
     """
-    np.random.seed(seed)
+    stream = _streamed(seed)
     n = choices.shape[0]
     left = caps.copy()
     deal = np.full(n, -1, np.int64)
@@ -387,7 +419,7 @@ def find_deal(caps, choices, nchoices, clause_cards, clause_holders, clause_star
         for c in range(nchoices[k]):
             perm[k, c] = choices[k, c]
         for c in range(nchoices[k] - 1, 0, -1):
-            r = np.random.randint(0, c + 1)
+            r = _below(stream, c + 1)
             perm[k, c], perm[k, r] = perm[k, r], perm[k, c]
     k = 0
     nodes = 0
@@ -439,9 +471,10 @@ def find_deal(caps, choices, nchoices, clause_cards, clause_holders, clause_star
 def match_deal(caps, choices, nchoices, seed):
     """A deal respecting allowed holders and capacities (clauses ignored) by augmenting paths, and a status.
 
-    The status is 1 when found and 0 when none exists (then no consistent deal exists either).
+    The status is 1 when found and 0 when none exists (then no consistent deal exists either). Cards and their
+    choices are tried in orders drawn from the SplitMix64 stream of ``seed``.
     """
-    np.random.seed(seed)
+    stream = _streamed(seed)
     n = choices.shape[0]
     h_count = caps.shape[0]
     left = caps.copy()
@@ -449,11 +482,11 @@ def match_deal(caps, choices, nchoices, seed):
     parent = np.empty(h_count, np.int64)
     via = np.empty(h_count, np.int64)
     queue = np.empty(h_count, np.int64)
-    for k in np.random.permutation(n):
+    for k in _permutation(stream, n):
         parent[:] = -2
         head = 0
         tail = 0
-        for c in np.random.permutation(nchoices[k]):
+        for c in _permutation(stream, nchoices[k]):
             j = choices[k, c]
             parent[j] = -1
             via[j] = k
@@ -541,9 +574,10 @@ def repair_deal(deal, allow, clause_cards, clause_holders, clause_start, card_cl
     ``c`` (``b`` to ``c``'s holder, ``c`` to ``a``'s). Moves keep hand sizes and
     allowed holders; one that breaks more clauses than it fixes is still taken
     with probability ``0.2**extra``, to leave plateaus. (Moves of random cards
-    instead stalled at ten or so broken clauses on 12-player models.)
+    instead stalled at ten or so broken clauses on 12-player models.) Random
+    choices come from the SplitMix64 stream of ``seed``.
     """
-    np.random.seed(seed)
+    stream = _streamed(seed)
     n = deal.shape[0]
     deal = deal.copy()
     broken = np.empty(clause_start.shape[0] - 1, np.int64)
@@ -552,14 +586,14 @@ def repair_deal(deal, allow, clause_cards, clause_holders, clause_start, card_cl
         n_broken = _broken_clauses(deal, clause_cards, clause_holders, clause_start, broken)
         if n_broken == 0:
             return deal, True
-        q = broken[np.random.randint(0, n_broken)]
-        i = clause_start[q] + np.random.randint(0, clause_start[q + 1] - clause_start[q])
+        q = broken[_below(stream, n_broken)]
+        i = clause_start[q] + _below(stream, clause_start[q + 1] - clause_start[q])
         a = clause_cards[i]
         ha = deal[a]
         targets = clause_holders[i] & allow[a]
         if targets == 0:
             continue
-        pick = np.random.randint(0, _popcount(targets))
+        pick = _below(stream, _popcount(targets))
         hb = 0
         while True:
             if (targets >> hb) & 1:
@@ -574,10 +608,10 @@ def repair_deal(deal, allow, clause_cards, clause_holders, clause_start, card_cl
                 m += 1
         if m == 0:
             continue
-        b = at_hb[np.random.randint(0, m)]
+        b = at_hb[_below(stream, m)]
         c = -1
         if not (allow[b] >> ha) & 1:
-            c = np.random.randint(0, n)
+            c = _below(stream, n)
             hc = deal[c]
             if hc == ha or hc == hb or not ((allow[b] >> hc) & 1 and (allow[c] >> ha) & 1):
                 continue
@@ -590,7 +624,7 @@ def repair_deal(deal, allow, clause_cards, clause_holders, clause_start, card_cl
             deal[a] = hb
             deal[b] = ha
         after = _violated(deal, clause_cards, clause_holders, clause_start, card_clauses, card_clause_start, a, b, c)
-        if after > before and np.random.random() >= 0.2 ** (after - before):
+        if after > before and _uniform(stream) >= 0.2 ** (after - before):
             if c >= 0:
                 deal[c] = deal[b]
             deal[a] = ha
