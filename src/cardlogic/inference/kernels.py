@@ -397,6 +397,15 @@ def sample_exact(strides, rank, offsets, widths, choices, nchoices, sat, last, f
     return out
 
 
+@njit(cache=True, inline="always")
+def _clause_holds(deal, q, clause_cards, clause_holders, clause_start):
+    """Whether clause ``q`` holds in ``deal``: one of its pairs has its card at a holder of its mask."""
+    for i in range(clause_start[q], clause_start[q + 1]):
+        if (clause_holders[i] >> deal[clause_cards[i]]) & 1:
+            return True
+    return False
+
+
 @njit(cache=True)
 def find_deal(caps, choices, nchoices, clause_cards, clause_holders, clause_start, card_clauses, card_clause_start,
               seed, max_nodes):
@@ -439,12 +448,7 @@ def find_deal(caps, choices, nchoices, clause_cards, clause_holders, clause_star
                 q = card_clauses[t]
                 if clause_cards[clause_start[q + 1] - 1] != k:
                     continue  # checked when its last card is placed
-                hit = False
-                for i in range(clause_start[q], clause_start[q + 1]):
-                    if (clause_holders[i] >> deal[clause_cards[i]]) & 1:
-                        hit = True
-                        break
-                if not hit:
+                if not _clause_holds(deal, q, clause_cards, clause_holders, clause_start):
                     ok = False
                     break
             if ok:
@@ -528,12 +532,7 @@ def _violated(deal, clause_cards, clause_holders, clause_start, card_clauses, ca
             continue
         for t in range(card_clause_start[k], card_clause_start[k + 1]):
             q = card_clauses[t]
-            hit = False
-            for i in range(clause_start[q], clause_start[q + 1]):
-                if (clause_holders[i] >> deal[clause_cards[i]]) & 1:
-                    hit = True
-                    break
-            if not hit:
+            if not _clause_holds(deal, q, clause_cards, clause_holders, clause_start):
                 total += 1
     return total
 
@@ -543,12 +542,7 @@ def _broken_clauses(deal, clause_cards, clause_holders, clause_start, out):
     """Write the clauses ``deal`` breaks into ``out``; return how many there are."""
     count = 0
     for q in range(clause_start.shape[0] - 1):
-        hit = False
-        for i in range(clause_start[q], clause_start[q + 1]):
-            if (clause_holders[i] >> deal[clause_cards[i]]) & 1:
-                hit = True
-                break
-        if not hit:
+        if not _clause_holds(deal, q, clause_cards, clause_holders, clause_start):
             out[count] = q
             count += 1
     return count
@@ -637,12 +631,7 @@ def clauses_hold(deal, clause_cards, clause_holders, clause_start, card_clauses,
     """Whether every clause of free card ``k`` holds in ``deal``."""
     for t in range(card_clause_start[k], card_clause_start[k + 1]):
         q = card_clauses[t]
-        hit = False
-        for i in range(clause_start[q], clause_start[q + 1]):
-            if (clause_holders[i] >> deal[clause_cards[i]]) & 1:
-                hit = True
-                break
-        if not hit:
+        if not _clause_holds(deal, q, clause_cards, clause_holders, clause_start):
             return False
     return True
 
