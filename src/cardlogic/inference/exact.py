@@ -116,6 +116,11 @@ class PackedModel:
         return ways
 
     @property
+    def clauses(self) -> tuple[np.ndarray, ...]:
+        """The clause arrays as the sampling kernels take them, in one tuple (see :func:`kernels.find_deal`)."""
+        return self.clause_cards, self.clause_holders, self.clause_start, self.card_clauses, self.card_clause_start
+
+    @property
     def strides(self) -> np.ndarray:
         """Place value of each local holder's digit in a box index."""
         return np.concatenate([[1], np.cumprod(self.caps[:-1] + 1)]).astype(np.int64)[:len(self.caps)]

@@ -398,8 +398,10 @@ def sample_exact(strides, rank, offsets, widths, choices, nchoices, sat, last, f
 
 
 @njit(cache=True, inline="always")
-def _clause_holds(deal, q, clause_cards, clause_holders, clause_start):
-    """Whether clause ``q`` holds in ``deal``: one of its pairs has its card at a holder of its mask."""
+def _clause_holds(deal, q, clauses):
+    """Whether clause ``q`` of ``clauses`` (see :func:`find_deal`) holds in ``deal``: one of its pairs has its card
+    at a holder of its mask."""
+    clause_cards, clause_holders, clause_start = clauses[0], clauses[1], clauses[2]
     for i in range(clause_start[q], clause_start[q + 1]):
         if (clause_holders[i] >> deal[clause_cards[i]]) & 1:
             return True
@@ -407,17 +409,19 @@ def _clause_holds(deal, q, clause_cards, clause_holders, clause_start):
 
 
 @njit(cache=True)
-def find_deal(caps, choices, nchoices, clause_cards, clause_holders, clause_start, card_clauses, card_clause_start,
-              seed, max_nodes):
+def find_deal(caps, choices, nchoices, clauses, seed, max_nodes):
     """A consistent deal by randomised depth-first search, and a status.
 
     The deal is the local holder of each free card; the status is 1 when found,
-    0 when the search proved there is none, -1 when it gave up after ``max_nodes``. Clause ``q`` is the pairs
+    0 when the search proved there is none, -1 when it gave up after ``max_nodes``. ``clauses`` is the tuple
+    ``(clause_cards, clause_holders, clause_start, card_clauses, card_clause_start)`` of
+    :attr:`~cardlogic.inference.exact.PackedModel.clauses`: clause ``q`` is the pairs
     ``clause_cards[i], clause_holders[i]`` (a holder bitmask) for ``i`` in
     ``clause_start[q]:clause_start[q+1]``; ``card_clauses[card_clause_start[k]:...]``
     lists the clauses of card ``k``. A clause is checked as soon as its last card
     (in index order) is placed. The order of choices comes from the SplitMix64 stream of ``seed``.
     """
+    clause_cards, clause_holders, clause_start, card_clauses, card_clause_start = clauses
     stream = _streamed(seed)
     n = choices.shape[0]
     left = caps.copy()
@@ -448,7 +452,7 @@ def find_deal(caps, choices, nchoices, clause_cards, clause_holders, clause_star
                 q = card_clauses[t]
                 if clause_cards[clause_start[q + 1] - 1] != k:
                     continue  # checked when its last card is placed
-                if not _clause_holds(deal, q, clause_cards, clause_holders, clause_start):
+                if not _clause_holds(deal, q, clauses):
                     ok = False
                     break
             if ok:
@@ -524,25 +528,26 @@ def match_deal(caps, choices, nchoices, seed):
 
 
 @njit(cache=True)
-def _violated(deal, clause_cards, clause_holders, clause_start, card_clauses, card_clause_start, a, b, c):
+def _violated(deal, clauses, a, b, c):
     """Violated clauses among those of free cards ``a``, ``b`` and ``c`` (``c`` may be -1), with repeats."""
+    card_clauses, card_clause_start = clauses[3], clauses[4]
     total = 0
     for k in (a, b, c):
         if k < 0:
             continue
         for t in range(card_clause_start[k], card_clause_start[k + 1]):
             q = card_clauses[t]
-            if not _clause_holds(deal, q, clause_cards, clause_holders, clause_start):
+            if not _clause_holds(deal, q, clauses):
                 total += 1
     return total
 
 
 @njit(cache=True)
-def _broken_clauses(deal, clause_cards, clause_holders, clause_start, out):
+def _broken_clauses(deal, clauses, out):
     """Write the clauses ``deal`` breaks into ``out``; return how many there are."""
     count = 0
-    for q in range(clause_start.shape[0] - 1):
-        if not _clause_holds(deal, q, clause_cards, clause_holders, clause_start):
+    for q in range(clauses[2].shape[0] - 1):
+        if not _clause_holds(deal, q, clauses):
             out[count] = q
             count += 1
     return count
@@ -558,8 +563,7 @@ def _popcount(mask):
 
 
 @njit(cache=True)
-def repair_deal(deal, allow, clause_cards, clause_holders, clause_start, card_clauses, card_clause_start,
-                seed, max_steps):
+def repair_deal(deal, allow, clauses, seed, max_steps):
     """Make ``deal`` satisfy every clause by focused local search; returns it and whether it did.
 
     Each step picks a broken clause, one of its pairs (card ``a``, holders) and a
@@ -569,15 +573,16 @@ def repair_deal(deal, allow, clause_cards, clause_holders, clause_start, card_cl
     allowed holders; one that breaks more clauses than it fixes is still taken
     with probability ``0.2**extra``, to leave plateaus. (Moves of random cards
     instead stalled at ten or so broken clauses on 12-player models.) Random
-    choices come from the SplitMix64 stream of ``seed``.
+    choices come from the SplitMix64 stream of ``seed``; ``clauses`` as in :func:`find_deal`.
     """
+    clause_cards, clause_holders, clause_start = clauses[0], clauses[1], clauses[2]
     stream = _streamed(seed)
     n = deal.shape[0]
     deal = deal.copy()
     broken = np.empty(clause_start.shape[0] - 1, np.int64)
     at_hb = np.empty(n, np.int64)
     for step in range(max_steps):
-        n_broken = _broken_clauses(deal, clause_cards, clause_holders, clause_start, broken)
+        n_broken = _broken_clauses(deal, clauses, broken)
         if n_broken == 0:
             return deal, True
         q = broken[_below(stream, n_broken)]
@@ -609,7 +614,7 @@ def repair_deal(deal, allow, clause_cards, clause_holders, clause_start, card_cl
             hc = deal[c]
             if hc == ha or hc == hb or not ((allow[b] >> hc) & 1 and (allow[c] >> ha) & 1):
                 continue
-        before = _violated(deal, clause_cards, clause_holders, clause_start, card_clauses, card_clause_start, a, b, c)
+        before = _violated(deal, clauses, a, b, c)
         if c >= 0:
             deal[a] = hb
             deal[b] = deal[c]
@@ -617,28 +622,28 @@ def repair_deal(deal, allow, clause_cards, clause_holders, clause_start, card_cl
         else:
             deal[a] = hb
             deal[b] = ha
-        after = _violated(deal, clause_cards, clause_holders, clause_start, card_clauses, card_clause_start, a, b, c)
+        after = _violated(deal, clauses, a, b, c)
         if after > before and _uniform(stream) >= 0.2 ** (after - before):
             if c >= 0:
                 deal[c] = deal[b]
             deal[a] = ha
             deal[b] = hb
-    return deal, _broken_clauses(deal, clause_cards, clause_holders, clause_start, broken) == 0
+    return deal, _broken_clauses(deal, clauses, broken) == 0
 
 
 @njit(cache=True)
-def clauses_hold(deal, clause_cards, clause_holders, clause_start, card_clauses, card_clause_start, k):
-    """Whether every clause of free card ``k`` holds in ``deal``."""
+def clauses_hold(deal, clauses, k):
+    """Whether every clause of free card ``k`` holds in ``deal`` (``clauses`` as in :func:`find_deal`)."""
+    card_clauses, card_clause_start = clauses[3], clauses[4]
     for t in range(card_clause_start[k], card_clause_start[k + 1]):
         q = card_clauses[t]
-        if not _clause_holds(deal, q, clause_cards, clause_holders, clause_start):
+        if not _clause_holds(deal, q, clauses):
             return False
     return True
 
 
 @njit(cache=True)
-def sample_mcmc(deal, allow, clause_cards, clause_holders, clause_start, card_clauses, card_clause_start,
-                count, burn_in, thin, seed):
+def sample_mcmc(deal, allow, clauses, count, burn_in, thin, seed):
     """Draw ``count`` deals by a Metropolis chain of swaps and 3-cycles started at ``deal``.
 
     A move picks two (or three) free cards at different holders and rotates
@@ -677,22 +682,17 @@ def sample_mcmc(deal, allow, clause_cards, clause_holders, clause_start, card_cl
                     deal[a] = hb
                     deal[b] = hc
                     deal[c] = ha
-                    if not (clauses_hold(deal, clause_cards, clause_holders, clause_start, card_clauses,
-                                         card_clause_start, a)
-                            and clauses_hold(deal, clause_cards, clause_holders, clause_start, card_clauses,
-                                             card_clause_start, b)
-                            and clauses_hold(deal, clause_cards, clause_holders, clause_start, card_clauses,
-                                             card_clause_start, c)):
+                    if not (clauses_hold(deal, clauses, a)
+                            and clauses_hold(deal, clauses, b)
+                            and clauses_hold(deal, clauses, c)):
                         deal[a] = ha
                         deal[b] = hb
                         deal[c] = hc
             elif (allow[a] >> hb) & 1 and (allow[b] >> ha) & 1:
                 deal[a] = hb
                 deal[b] = ha
-                if not (clauses_hold(deal, clause_cards, clause_holders, clause_start, card_clauses,
-                                     card_clause_start, a)
-                        and clauses_hold(deal, clause_cards, clause_holders, clause_start, card_clauses,
-                                         card_clause_start, b)):
+                if not (clauses_hold(deal, clauses, a)
+                        and clauses_hold(deal, clauses, b)):
                     deal[a] = ha
                     deal[b] = hb
         wait -= 1

@@ -130,8 +130,7 @@ def sample_mcmc(packed: PackedModel, n: int, seed: int, *, burn_in: int = 500, t
     start = starting_deal(packed, seed)
     p = packed
     free = max(p.free_count, 1)
-    local = kernels.sample_mcmc(start, p.allow, p.clause_cards, p.clause_holders, p.clause_start, p.card_clauses,
-                                p.card_clause_start, n, burn_in * free, thin * free, seed)
+    local = kernels.sample_mcmc(start, p.allow, p.clauses, n, burn_in * free, thin * free, seed)
     return share_out(packed, local, seed)
 
 
@@ -147,8 +146,7 @@ def starting_deal(packed: PackedModel, seed: int, search_nodes: int = 20_000, re
     p = packed
     if p.empty:
         raise InconsistentError("no deal satisfies the constraints")
-    clauses = (p.clause_cards, p.clause_holders, p.clause_start, p.card_clauses, p.card_clause_start)
-    deal, status = kernels.find_deal(p.caps, p.choices, p.nchoices, *clauses, seed, search_nodes)
+    deal, status = kernels.find_deal(p.caps, p.choices, p.nchoices, p.clauses, seed, search_nodes)
     if status == 1:
         return deal
     if status == 0:
@@ -156,7 +154,7 @@ def starting_deal(packed: PackedModel, seed: int, search_nodes: int = 20_000, re
     deal, status = kernels.match_deal(p.caps, p.choices, p.nchoices, seed)
     if status == 0:
         raise InconsistentError("no deal gives every holder its size from its allowed cards")
-    deal, repaired = kernels.repair_deal(deal, p.allow, *clauses, seed, repair_steps)
+    deal, repaired = kernels.repair_deal(deal, p.allow, p.clauses, seed, repair_steps)
     if not repaired:
         raise InferenceError(f"no deal satisfying every clause found in {repair_steps} repair steps")
     return deal
