@@ -149,13 +149,18 @@ def build_box(caps):
 
 
 @njit(cache=True, nogil=True)
-def forward(strides, rank, room, order, layer_start, offsets, widths, choices, nchoices, sat, last, full, limbs):
+def forward(box, steps, limbs):
     """Forward table: the number of ways to reach each (state, bits) of every step.
+
+    ``box`` is the tuple of :func:`build_box` and ``steps`` the per-card
+    arrays ``(offsets, widths, choices, nchoices, sat, last, full)`` described
+    above (:attr:`~cardlogic.inference.exact.PackedModel.steps`).
 
     Returns the float64 table; when ``limbs > 0`` also the exact counts as
     ``limbs`` little-endian 62-bit limbs per entry (the dynamic program only
     adds, so the limbs never lose a carry), else an empty limb table.
     """
+    offsets, choices = steps[0], steps[2]
     n = choices.shape[0]
     size = offsets[n + 1]
     table = np.zeros(size, np.float64)
@@ -163,14 +168,12 @@ def forward(strides, rank, room, order, layer_start, offsets, widths, choices, n
     table[0] = 1.0
     if limbs > 0:
         exact[0, 0] = 1
-    _propagate(table, exact, limbs, 0, 0, n, strides, rank, room, order, layer_start, offsets, widths, choices,
-               nchoices, sat, last, full)
+    _propagate(table, exact, limbs, 0, 0, n, box, steps)
     return table, exact
 
 
 @njit(cache=True)
-def segment_mass(strides, rank, room, order, layer_start, offsets, widths, choices, nchoices, sat, last, full, fwd,
-                 bwd, first, stop):
+def segment_mass(box, steps, fwd, bwd, first, stop):
     """The deals through steps ``first..stop-1`` (block boundaries) when those steps use ``choices``.
 
     ``fwd`` and ``bwd`` are the model's own forward and backward tables; the
@@ -178,11 +181,11 @@ def segment_mass(strides, rank, room, order, layer_start, offsets, widths, choic
     with the given (narrowed) choices and met with the backward values at
     ``stop``: the number of consistent deals that also obey the narrowing.
     """
+    offsets = steps[0]
     base = offsets[first]
     table = np.zeros(offsets[stop + 1] - base, np.float64)
     table[:offsets[first + 1] - base] = fwd[base:offsets[first + 1]]
-    _propagate(table, np.zeros((0, 1), np.int64), 0, base, first, stop, strides, rank, room, order, layer_start,
-               offsets, widths, choices, nchoices, sat, last, full)
+    _propagate(table, np.zeros((0, 1), np.int64), 0, base, first, stop, box, steps)
     total = 0.0
     for e in range(offsets[stop], offsets[stop + 1]):
         total += table[e - base] * bwd[e]
@@ -190,12 +193,13 @@ def segment_mass(strides, rank, room, order, layer_start, offsets, widths, choic
 
 
 @njit(cache=True, nogil=True)
-def _propagate(table, exact, limbs, base, first, stop, strides, rank, room, order, layer_start, offsets, widths,
-               choices, nchoices, sat, last, full):
+def _propagate(table, exact, limbs, base, first, stop, box, steps):
     """Push the values of steps ``first..stop-1`` on to the next step, in place.
 
     Step ``k``'s values live at ``offsets[k] - base`` in ``table`` (and ``exact``, when ``limbs > 0``).
     """
+    strides, rank, room, order, layer_start = box
+    offsets, widths, choices, nchoices, sat, last, full = steps
     for k in range(first, stop):
         w_here = widths[k]
         w_next = widths[k + 1]
@@ -275,12 +279,14 @@ def closing_placements(strides, caps, choices, nchoices, sat, last, full, first)
 
 
 @njit(cache=True, nogil=True)
-def backward(strides, rank, room, order, layer_start, offsets, widths, choices, nchoices, sat, last, full, fwd):
+def backward(box, steps, fwd):
     """Backward table (completions from each (state, bits) to the end) and unnormalised marginals.
 
     ``marginals[k, j]`` is the number of consistent deals giving card ``k`` to
     holder ``j``, as a float: the sum of forward times backward over its edges.
     """
+    strides, rank, room, order, layer_start = box
+    offsets, widths, choices, nchoices, sat, last, full = steps
     n = choices.shape[0]
     h_count = strides.shape[0]
     table = np.zeros(fwd.shape[0], np.float64)
@@ -317,12 +323,14 @@ def backward(strides, rank, room, order, layer_start, offsets, widths, choices, 
 
 
 @njit(cache=True)
-def choice_table(strides, rank, room, order, layer_start, offsets, widths, choices, nchoices, sat, last, full, bwd):
+def choice_table(box, steps, bwd):
     """Cumulative probabilities of each card's choices from every (state, bits), read off the backward table.
 
     ``cdf[e, c]`` is P(the card of entry ``e`` goes to one of its first ``c + 1``
     choices); the last used column is exactly 1 for entries with completions.
     """
+    strides, rank, room, order, layer_start = box
+    offsets, widths, choices, nchoices, sat, last, full = steps
     n = choices.shape[0]
     cdf = np.zeros((bwd.shape[0], max(choices.shape[1], 1)), np.float64)
     for k in range(n):
@@ -353,7 +361,7 @@ def choice_table(strides, rank, room, order, layer_start, offsets, widths, choic
 
 
 @njit(cache=True)
-def sample_exact(strides, rank, offsets, widths, choices, nchoices, sat, last, full, cdf, count, seed):
+def sample_exact(box, steps, cdf, count, seed):
     """Draw ``count`` deals uniformly by walking the choice table of :func:`choice_table`.
 
     Each card goes to a holder with probability proportional to the number of
@@ -362,6 +370,8 @@ def sample_exact(strides, rank, offsets, widths, choices, nchoices, sat, last, f
     of every card per deal (``count x n``). Uniform numbers come from a
     SplitMix64 stream started at ``seed``: a few integer operations per draw.
     """
+    strides, rank = box[0], box[1]
+    offsets, widths, choices, nchoices, sat, last, full = steps
     rng = _stream(seed)
     n = choices.shape[0]
     out = np.empty((count, n), np.int8)

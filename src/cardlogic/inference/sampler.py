@@ -98,11 +98,8 @@ def frequencies(deals: np.ndarray, holders: int) -> np.ndarray:
 
 def sample_exact(packed: PackedModel, n: int, seed: int, cdf: np.ndarray | None = None) -> np.ndarray:
     """``n`` exactly uniform deals of ``packed``, from its choice table (built unless given)."""
-    p = packed
-    strides, rank = box_of(p)[:2]
-    cdf = choice_table(p) if cdf is None else cdf
-    local = kernels.sample_exact(strides, rank, p.offsets, p.widths, p.choices, p.nchoices, p.sat, p.last, p.full,
-                                 cdf, n, seed)
+    cdf = choice_table(packed) if cdf is None else cdf
+    local = kernels.sample_exact(box_of(packed), packed.steps, cdf, n, seed)
     return share_out(packed, local, seed)
 
 
@@ -120,9 +117,7 @@ def choice_table(packed: PackedModel) -> np.ndarray:
     tables = DealTables(packed, backward=True, exact_count=False)
     if tables.total == 0:
         raise InconsistentError("no deal satisfies the constraints")
-    p = packed
-    return kernels.choice_table(*tables.box, p.offsets, p.widths, p.choices, p.nchoices, p.sat, p.last, p.full,
-                                tables.backward)
+    return kernels.choice_table(tables.box, packed.steps, tables.backward)
 
 
 def sample_mcmc(packed: PackedModel, n: int, seed: int, *, burn_in: int = 500, thin: int = 4) -> np.ndarray:
