@@ -116,6 +116,16 @@ class PackedModel:
         return ways
 
     @property
+    def steps(self) -> tuple[np.ndarray, ...]:
+        """The per-card arrays as the table kernels take them, in one tuple (see :mod:`kernels`)."""
+        return self.offsets, self.widths, self.choices, self.nchoices, self.sat, self.last, self.full
+
+    @property
+    def clauses(self) -> tuple[np.ndarray, ...]:
+        """The clause arrays as the sampling kernels take them, in one tuple (see :func:`kernels.find_deal`)."""
+        return self.clause_cards, self.clause_holders, self.clause_start, self.card_clauses, self.card_clause_start
+
+    @property
     def strides(self) -> np.ndarray:
         """Place value of each local holder's digit in a box index."""
         return np.concatenate([[1], np.cumprod(self.caps[:-1] + 1)]).astype(np.int64)[:len(self.caps)]
@@ -360,10 +370,8 @@ class DealTables:
         if packed.empty:
             return
         p = packed
-        self.box = strides, rank, room, order, layer_start = box_of(p)
-        limbs = p.limbs() if exact_count else 0
-        fwd, exact = kernels.forward(strides, rank, room, order, layer_start, p.offsets, p.widths, p.choices,
-                                     p.nchoices, p.sat, p.last, p.full, limbs)
+        self.box = box_of(p)
+        fwd, exact = kernels.forward(self.box, p.steps, p.limbs() if exact_count else 0)
         self.forward = fwd
         final = int(p.offsets[p.free_count])
         self.paths = float(fwd[final])
@@ -372,9 +380,7 @@ class DealTables:
             paths = sum(int(limb) << (kernels.LIMB_BITS * i) for i, limb in enumerate(exact[final]))
             self.count = paths * p.arrangements
         if backward and self.paths > 0:
-            self.backward, self.raw_marginals = kernels.backward(
-                strides, rank, room, order, layer_start, p.offsets, p.widths, p.choices, p.nchoices, p.sat,
-                p.last, p.full, fwd)
+            self.backward, self.raw_marginals = kernels.backward(self.box, p.steps, fwd)
 
     def weights(self, k: int, states: np.ndarray) -> np.ndarray:
         """The forward values after ``k`` free cards (a block boundary) of the box ``states`` (0 where -1)."""
@@ -392,8 +398,8 @@ class DealTables:
             options = [j for j in p.choices[k, :p.nchoices[k]] if allowed[k - first] >> j & 1]
             choices[k, :len(options)] = options
             nchoices[k] = len(options)
-        return kernels.segment_mass(*self.box, p.offsets, p.widths, choices, nchoices, p.sat, p.last, p.full,
-                                    self.forward, self.backward, first, stop)
+        steps = (p.offsets, p.widths, choices, nchoices, p.sat, p.last, p.full)
+        return kernels.segment_mass(self.box, steps, self.forward, self.backward, first, stop)
 
     def marginals(self) -> np.ndarray:
         """P(card dealt to holder), model cards x holders; raises InconsistentError without deals."""

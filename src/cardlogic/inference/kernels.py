@@ -62,6 +62,38 @@ def _unit(counter):
     return np.float64(_mix(counter) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
+@njit(cache=True)
+def _streamed(seed):
+    """The SplitMix64 stream of ``seed`` as a one-element array, for :func:`_below` and :func:`_uniform` to advance."""
+    stream = np.empty(1, np.uint64)
+    stream[0] = _stream(seed)
+    return stream
+
+
+@njit(cache=True, inline="always")
+def _below(stream, n):
+    """A uniform integer in ``[0, n)`` (``n < 2**32``) from ``stream`` (see :func:`_streamed`), by multiply-shift."""
+    stream[0] += _GOLDEN
+    return np.int64(((_mix(stream[0]) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@njit(cache=True, inline="always")
+def _uniform(stream):
+    """A uniform float in [0, 1) from ``stream`` (see :func:`_streamed`)."""
+    stream[0] += _GOLDEN
+    return _unit(stream[0])
+
+
+@njit(cache=True)
+def _permutation(stream, n):
+    """A uniformly random permutation of ``0..n-1`` (Fisher-Yates) from ``stream``."""
+    out = np.arange(n)
+    for t in range(n - 1, 0, -1):
+        r = _below(stream, t + 1)
+        out[t], out[r] = out[r], out[t]
+    return out
+
+
 @njit(cache=True, nogil=True)
 def build_box(caps):
     """Layer bookkeeping of the box ``prod(caps + 1)``.
@@ -117,13 +149,18 @@ def build_box(caps):
 
 
 @njit(cache=True, nogil=True)
-def forward(strides, rank, room, order, layer_start, offsets, widths, choices, nchoices, sat, last, full, limbs):
+def forward(box, steps, limbs):
     """Forward table: the number of ways to reach each (state, bits) of every step.
+
+    ``box`` is the tuple of :func:`build_box` and ``steps`` the per-card
+    arrays ``(offsets, widths, choices, nchoices, sat, last, full)`` described
+    above (:attr:`~cardlogic.inference.exact.PackedModel.steps`).
 
     Returns the float64 table; when ``limbs > 0`` also the exact counts as
     ``limbs`` little-endian 62-bit limbs per entry (the dynamic program only
     adds, so the limbs never lose a carry), else an empty limb table.
     """
+    offsets, choices = steps[0], steps[2]
     n = choices.shape[0]
     size = offsets[n + 1]
     table = np.zeros(size, np.float64)
@@ -131,14 +168,12 @@ def forward(strides, rank, room, order, layer_start, offsets, widths, choices, n
     table[0] = 1.0
     if limbs > 0:
         exact[0, 0] = 1
-    _propagate(table, exact, limbs, 0, 0, n, strides, rank, room, order, layer_start, offsets, widths, choices,
-               nchoices, sat, last, full)
+    _propagate(table, exact, limbs, 0, 0, n, box, steps)
     return table, exact
 
 
 @njit(cache=True)
-def segment_mass(strides, rank, room, order, layer_start, offsets, widths, choices, nchoices, sat, last, full, fwd,
-                 bwd, first, stop):
+def segment_mass(box, steps, fwd, bwd, first, stop):
     """The deals through steps ``first..stop-1`` (block boundaries) when those steps use ``choices``.
 
     ``fwd`` and ``bwd`` are the model's own forward and backward tables; the
@@ -146,11 +181,11 @@ def segment_mass(strides, rank, room, order, layer_start, offsets, widths, choic
     with the given (narrowed) choices and met with the backward values at
     ``stop``: the number of consistent deals that also obey the narrowing.
     """
+    offsets = steps[0]
     base = offsets[first]
     table = np.zeros(offsets[stop + 1] - base, np.float64)
     table[:offsets[first + 1] - base] = fwd[base:offsets[first + 1]]
-    _propagate(table, np.zeros((0, 1), np.int64), 0, base, first, stop, strides, rank, room, order, layer_start,
-               offsets, widths, choices, nchoices, sat, last, full)
+    _propagate(table, np.zeros((0, 1), np.int64), 0, base, first, stop, box, steps)
     total = 0.0
     for e in range(offsets[stop], offsets[stop + 1]):
         total += table[e - base] * bwd[e]
@@ -158,12 +193,13 @@ def segment_mass(strides, rank, room, order, layer_start, offsets, widths, choic
 
 
 @njit(cache=True, nogil=True)
-def _propagate(table, exact, limbs, base, first, stop, strides, rank, room, order, layer_start, offsets, widths,
-               choices, nchoices, sat, last, full):
+def _propagate(table, exact, limbs, base, first, stop, box, steps):
     """Push the values of steps ``first..stop-1`` on to the next step, in place.
 
     Step ``k``'s values live at ``offsets[k] - base`` in ``table`` (and ``exact``, when ``limbs > 0``).
     """
+    strides, rank, room, order, layer_start = box
+    offsets, widths, choices, nchoices, sat, last, full = steps
     for k in range(first, stop):
         w_here = widths[k]
         w_next = widths[k + 1]
@@ -243,12 +279,14 @@ def closing_placements(strides, caps, choices, nchoices, sat, last, full, first)
 
 
 @njit(cache=True, nogil=True)
-def backward(strides, rank, room, order, layer_start, offsets, widths, choices, nchoices, sat, last, full, fwd):
+def backward(box, steps, fwd):
     """Backward table (completions from each (state, bits) to the end) and unnormalised marginals.
 
     ``marginals[k, j]`` is the number of consistent deals giving card ``k`` to
     holder ``j``, as a float: the sum of forward times backward over its edges.
     """
+    strides, rank, room, order, layer_start = box
+    offsets, widths, choices, nchoices, sat, last, full = steps
     n = choices.shape[0]
     h_count = strides.shape[0]
     table = np.zeros(fwd.shape[0], np.float64)
@@ -285,12 +323,14 @@ def backward(strides, rank, room, order, layer_start, offsets, widths, choices, 
 
 
 @njit(cache=True)
-def choice_table(strides, rank, room, order, layer_start, offsets, widths, choices, nchoices, sat, last, full, bwd):
+def choice_table(box, steps, bwd):
     """Cumulative probabilities of each card's choices from every (state, bits), read off the backward table.
 
     ``cdf[e, c]`` is P(the card of entry ``e`` goes to one of its first ``c + 1``
     choices); the last used column is exactly 1 for entries with completions.
     """
+    strides, rank, room, order, layer_start = box
+    offsets, widths, choices, nchoices, sat, last, full = steps
     n = choices.shape[0]
     cdf = np.zeros((bwd.shape[0], max(choices.shape[1], 1)), np.float64)
     for k in range(n):
@@ -321,7 +361,7 @@ def choice_table(strides, rank, room, order, layer_start, offsets, widths, choic
 
 
 @njit(cache=True)
-def sample_exact(strides, rank, offsets, widths, choices, nchoices, sat, last, full, cdf, count, seed):
+def sample_exact(box, steps, cdf, count, seed):
     """Draw ``count`` deals uniformly by walking the choice table of :func:`choice_table`.
 
     Each card goes to a holder with probability proportional to the number of
@@ -330,6 +370,8 @@ def sample_exact(strides, rank, offsets, widths, choices, nchoices, sat, last, f
     of every card per deal (``count x n``). Uniform numbers come from a
     SplitMix64 stream started at ``seed``: a few integer operations per draw.
     """
+    strides, rank = box[0], box[1]
+    offsets, widths, choices, nchoices, sat, last, full = steps
     rng = _stream(seed)
     n = choices.shape[0]
     out = np.empty((count, n), np.int8)
@@ -365,19 +407,32 @@ def sample_exact(strides, rank, offsets, widths, choices, nchoices, sat, last, f
     return out
 
 
+@njit(cache=True, inline="always")
+def _clause_holds(deal, q, clauses):
+    """Whether clause ``q`` of ``clauses`` (see :func:`find_deal`) holds in ``deal``: one of its pairs has its card
+    at a holder of its mask."""
+    clause_cards, clause_holders, clause_start = clauses[0], clauses[1], clauses[2]
+    for i in range(clause_start[q], clause_start[q + 1]):
+        if (clause_holders[i] >> deal[clause_cards[i]]) & 1:
+            return True
+    return False
+
+
 @njit(cache=True)
-def find_deal(caps, choices, nchoices, clause_cards, clause_holders, clause_start, card_clauses, card_clause_start,
-              seed, max_nodes):
+def find_deal(caps, choices, nchoices, clauses, seed, max_nodes):
     """A consistent deal by randomised depth-first search, and a status.
 
     The deal is the local holder of each free card; the status is 1 when found,
-    0 when the search proved there is none, -1 when it gave up after ``max_nodes``. Clause ``q`` is the pairs
+    0 when the search proved there is none, -1 when it gave up after ``max_nodes``. ``clauses`` is the tuple
+    ``(clause_cards, clause_holders, clause_start, card_clauses, card_clause_start)`` of
+    :attr:`~cardlogic.inference.exact.PackedModel.clauses`: clause ``q`` is the pairs
     ``clause_cards[i], clause_holders[i]`` (a holder bitmask) for ``i`` in
     ``clause_start[q]:clause_start[q+1]``; ``card_clauses[card_clause_start[k]:...]``
     lists the clauses of card ``k``. A clause is checked as soon as its last card
-    (in index order) is placed.
+    (in index order) is placed. The order of choices comes from the SplitMix64 stream of ``seed``.
     """
-    np.random.seed(seed)
+    clause_cards, clause_holders, clause_start, card_clauses, card_clause_start = clauses
+    stream = _streamed(seed)
     n = choices.shape[0]
     left = caps.copy()
     deal = np.full(n, -1, np.int64)
@@ -387,7 +442,7 @@ def find_deal(caps, choices, nchoices, clause_cards, clause_holders, clause_star
         for c in range(nchoices[k]):
             perm[k, c] = choices[k, c]
         for c in range(nchoices[k] - 1, 0, -1):
-            r = np.random.randint(0, c + 1)
+            r = _below(stream, c + 1)
             perm[k, c], perm[k, r] = perm[k, r], perm[k, c]
     k = 0
     nodes = 0
@@ -407,12 +462,7 @@ def find_deal(caps, choices, nchoices, clause_cards, clause_holders, clause_star
                 q = card_clauses[t]
                 if clause_cards[clause_start[q + 1] - 1] != k:
                     continue  # checked when its last card is placed
-                hit = False
-                for i in range(clause_start[q], clause_start[q + 1]):
-                    if (clause_holders[i] >> deal[clause_cards[i]]) & 1:
-                        hit = True
-                        break
-                if not hit:
+                if not _clause_holds(deal, q, clauses):
                     ok = False
                     break
             if ok:
@@ -439,9 +489,10 @@ def find_deal(caps, choices, nchoices, clause_cards, clause_holders, clause_star
 def match_deal(caps, choices, nchoices, seed):
     """A deal respecting allowed holders and capacities (clauses ignored) by augmenting paths, and a status.
 
-    The status is 1 when found and 0 when none exists (then no consistent deal exists either).
+    The status is 1 when found and 0 when none exists (then no consistent deal exists either). Cards and their
+    choices are tried in orders drawn from the SplitMix64 stream of ``seed``.
     """
-    np.random.seed(seed)
+    stream = _streamed(seed)
     n = choices.shape[0]
     h_count = caps.shape[0]
     left = caps.copy()
@@ -449,11 +500,11 @@ def match_deal(caps, choices, nchoices, seed):
     parent = np.empty(h_count, np.int64)
     via = np.empty(h_count, np.int64)
     queue = np.empty(h_count, np.int64)
-    for k in np.random.permutation(n):
+    for k in _permutation(stream, n):
         parent[:] = -2
         head = 0
         tail = 0
-        for c in np.random.permutation(nchoices[k]):
+        for c in _permutation(stream, nchoices[k]):
             j = choices[k, c]
             parent[j] = -1
             via[j] = k
@@ -487,35 +538,26 @@ def match_deal(caps, choices, nchoices, seed):
 
 
 @njit(cache=True)
-def _violated(deal, clause_cards, clause_holders, clause_start, card_clauses, card_clause_start, a, b, c):
+def _violated(deal, clauses, a, b, c):
     """Violated clauses among those of free cards ``a``, ``b`` and ``c`` (``c`` may be -1), with repeats."""
+    card_clauses, card_clause_start = clauses[3], clauses[4]
     total = 0
     for k in (a, b, c):
         if k < 0:
             continue
         for t in range(card_clause_start[k], card_clause_start[k + 1]):
             q = card_clauses[t]
-            hit = False
-            for i in range(clause_start[q], clause_start[q + 1]):
-                if (clause_holders[i] >> deal[clause_cards[i]]) & 1:
-                    hit = True
-                    break
-            if not hit:
+            if not _clause_holds(deal, q, clauses):
                 total += 1
     return total
 
 
 @njit(cache=True)
-def _broken_clauses(deal, clause_cards, clause_holders, clause_start, out):
+def _broken_clauses(deal, clauses, out):
     """Write the clauses ``deal`` breaks into ``out``; return how many there are."""
     count = 0
-    for q in range(clause_start.shape[0] - 1):
-        hit = False
-        for i in range(clause_start[q], clause_start[q + 1]):
-            if (clause_holders[i] >> deal[clause_cards[i]]) & 1:
-                hit = True
-                break
-        if not hit:
+    for q in range(clauses[2].shape[0] - 1):
+        if not _clause_holds(deal, q, clauses):
             out[count] = q
             count += 1
     return count
@@ -531,8 +573,7 @@ def _popcount(mask):
 
 
 @njit(cache=True)
-def repair_deal(deal, allow, clause_cards, clause_holders, clause_start, card_clauses, card_clause_start,
-                seed, max_steps):
+def repair_deal(deal, allow, clauses, seed, max_steps):
     """Make ``deal`` satisfy every clause by focused local search; returns it and whether it did.
 
     Each step picks a broken clause, one of its pairs (card ``a``, holders) and a
@@ -541,25 +582,27 @@ def repair_deal(deal, allow, clause_cards, clause_holders, clause_start, card_cl
     ``c`` (``b`` to ``c``'s holder, ``c`` to ``a``'s). Moves keep hand sizes and
     allowed holders; one that breaks more clauses than it fixes is still taken
     with probability ``0.2**extra``, to leave plateaus. (Moves of random cards
-    instead stalled at ten or so broken clauses on 12-player models.)
+    instead stalled at ten or so broken clauses on 12-player models.) Random
+    choices come from the SplitMix64 stream of ``seed``; ``clauses`` as in :func:`find_deal`.
     """
-    np.random.seed(seed)
+    clause_cards, clause_holders, clause_start = clauses[0], clauses[1], clauses[2]
+    stream = _streamed(seed)
     n = deal.shape[0]
     deal = deal.copy()
     broken = np.empty(clause_start.shape[0] - 1, np.int64)
     at_hb = np.empty(n, np.int64)
     for step in range(max_steps):
-        n_broken = _broken_clauses(deal, clause_cards, clause_holders, clause_start, broken)
+        n_broken = _broken_clauses(deal, clauses, broken)
         if n_broken == 0:
             return deal, True
-        q = broken[np.random.randint(0, n_broken)]
-        i = clause_start[q] + np.random.randint(0, clause_start[q + 1] - clause_start[q])
+        q = broken[_below(stream, n_broken)]
+        i = clause_start[q] + _below(stream, clause_start[q + 1] - clause_start[q])
         a = clause_cards[i]
         ha = deal[a]
         targets = clause_holders[i] & allow[a]
         if targets == 0:
             continue
-        pick = np.random.randint(0, _popcount(targets))
+        pick = _below(stream, _popcount(targets))
         hb = 0
         while True:
             if (targets >> hb) & 1:
@@ -574,14 +617,14 @@ def repair_deal(deal, allow, clause_cards, clause_holders, clause_start, card_cl
                 m += 1
         if m == 0:
             continue
-        b = at_hb[np.random.randint(0, m)]
+        b = at_hb[_below(stream, m)]
         c = -1
         if not (allow[b] >> ha) & 1:
-            c = np.random.randint(0, n)
+            c = _below(stream, n)
             hc = deal[c]
             if hc == ha or hc == hb or not ((allow[b] >> hc) & 1 and (allow[c] >> ha) & 1):
                 continue
-        before = _violated(deal, clause_cards, clause_holders, clause_start, card_clauses, card_clause_start, a, b, c)
+        before = _violated(deal, clauses, a, b, c)
         if c >= 0:
             deal[a] = hb
             deal[b] = deal[c]
@@ -589,33 +632,28 @@ def repair_deal(deal, allow, clause_cards, clause_holders, clause_start, card_cl
         else:
             deal[a] = hb
             deal[b] = ha
-        after = _violated(deal, clause_cards, clause_holders, clause_start, card_clauses, card_clause_start, a, b, c)
-        if after > before and np.random.random() >= 0.2 ** (after - before):
+        after = _violated(deal, clauses, a, b, c)
+        if after > before and _uniform(stream) >= 0.2 ** (after - before):
             if c >= 0:
                 deal[c] = deal[b]
             deal[a] = ha
             deal[b] = hb
-    return deal, _broken_clauses(deal, clause_cards, clause_holders, clause_start, broken) == 0
+    return deal, _broken_clauses(deal, clauses, broken) == 0
 
 
 @njit(cache=True)
-def clauses_hold(deal, clause_cards, clause_holders, clause_start, card_clauses, card_clause_start, k):
-    """Whether every clause of free card ``k`` holds in ``deal``."""
+def clauses_hold(deal, clauses, k):
+    """Whether every clause of free card ``k`` holds in ``deal`` (``clauses`` as in :func:`find_deal`)."""
+    card_clauses, card_clause_start = clauses[3], clauses[4]
     for t in range(card_clause_start[k], card_clause_start[k + 1]):
         q = card_clauses[t]
-        hit = False
-        for i in range(clause_start[q], clause_start[q + 1]):
-            if (clause_holders[i] >> deal[clause_cards[i]]) & 1:
-                hit = True
-                break
-        if not hit:
+        if not _clause_holds(deal, q, clauses):
             return False
     return True
 
 
 @njit(cache=True)
-def sample_mcmc(deal, allow, clause_cards, clause_holders, clause_start, card_clauses, card_clause_start,
-                count, burn_in, thin, seed):
+def sample_mcmc(deal, allow, clauses, count, burn_in, thin, seed):
     """Draw ``count`` deals by a Metropolis chain of swaps and 3-cycles started at ``deal``.
 
     A move picks two (or three) free cards at different holders and rotates
@@ -654,22 +692,17 @@ def sample_mcmc(deal, allow, clause_cards, clause_holders, clause_start, card_cl
                     deal[a] = hb
                     deal[b] = hc
                     deal[c] = ha
-                    if not (clauses_hold(deal, clause_cards, clause_holders, clause_start, card_clauses,
-                                         card_clause_start, a)
-                            and clauses_hold(deal, clause_cards, clause_holders, clause_start, card_clauses,
-                                             card_clause_start, b)
-                            and clauses_hold(deal, clause_cards, clause_holders, clause_start, card_clauses,
-                                             card_clause_start, c)):
+                    if not (clauses_hold(deal, clauses, a)
+                            and clauses_hold(deal, clauses, b)
+                            and clauses_hold(deal, clauses, c)):
                         deal[a] = ha
                         deal[b] = hb
                         deal[c] = hc
             elif (allow[a] >> hb) & 1 and (allow[b] >> ha) & 1:
                 deal[a] = hb
                 deal[b] = ha
-                if not (clauses_hold(deal, clause_cards, clause_holders, clause_start, card_clauses,
-                                     card_clause_start, a)
-                        and clauses_hold(deal, clause_cards, clause_holders, clause_start, card_clauses,
-                                         card_clause_start, b)):
+                if not (clauses_hold(deal, clauses, a)
+                        and clauses_hold(deal, clauses, b)):
                     deal[a] = ha
                     deal[b] = hb
         wait -= 1

@@ -98,11 +98,8 @@ def frequencies(deals: np.ndarray, holders: int) -> np.ndarray:
 
 def sample_exact(packed: PackedModel, n: int, seed: int, cdf: np.ndarray | None = None) -> np.ndarray:
     """``n`` exactly uniform deals of ``packed``, from its choice table (built unless given)."""
-    p = packed
-    strides, rank = box_of(p)[:2]
-    cdf = choice_table(p) if cdf is None else cdf
-    local = kernels.sample_exact(strides, rank, p.offsets, p.widths, p.choices, p.nchoices, p.sat, p.last, p.full,
-                                 cdf, n, seed)
+    cdf = choice_table(packed) if cdf is None else cdf
+    local = kernels.sample_exact(box_of(packed), packed.steps, cdf, n, seed)
     return share_out(packed, local, seed)
 
 
@@ -120,9 +117,7 @@ def choice_table(packed: PackedModel) -> np.ndarray:
     tables = DealTables(packed, backward=True, exact_count=False)
     if tables.total == 0:
         raise InconsistentError("no deal satisfies the constraints")
-    p = packed
-    return kernels.choice_table(*tables.box, p.offsets, p.widths, p.choices, p.nchoices, p.sat, p.last, p.full,
-                                tables.backward)
+    return kernels.choice_table(tables.box, packed.steps, tables.backward)
 
 
 def sample_mcmc(packed: PackedModel, n: int, seed: int, *, burn_in: int = 500, thin: int = 4) -> np.ndarray:
@@ -130,8 +125,7 @@ def sample_mcmc(packed: PackedModel, n: int, seed: int, *, burn_in: int = 500, t
     start = starting_deal(packed, seed)
     p = packed
     free = max(p.free_count, 1)
-    local = kernels.sample_mcmc(start, p.allow, p.clause_cards, p.clause_holders, p.clause_start, p.card_clauses,
-                                p.card_clause_start, n, burn_in * free, thin * free, seed)
+    local = kernels.sample_mcmc(start, p.allow, p.clauses, n, burn_in * free, thin * free, seed)
     return share_out(packed, local, seed)
 
 
@@ -147,8 +141,7 @@ def starting_deal(packed: PackedModel, seed: int, search_nodes: int = 20_000, re
     p = packed
     if p.empty:
         raise InconsistentError("no deal satisfies the constraints")
-    clauses = (p.clause_cards, p.clause_holders, p.clause_start, p.card_clauses, p.card_clause_start)
-    deal, status = kernels.find_deal(p.caps, p.choices, p.nchoices, *clauses, seed, search_nodes)
+    deal, status = kernels.find_deal(p.caps, p.choices, p.nchoices, p.clauses, seed, search_nodes)
     if status == 1:
         return deal
     if status == 0:
@@ -156,7 +149,7 @@ def starting_deal(packed: PackedModel, seed: int, search_nodes: int = 20_000, re
     deal, status = kernels.match_deal(p.caps, p.choices, p.nchoices, seed)
     if status == 0:
         raise InconsistentError("no deal gives every holder its size from its allowed cards")
-    deal, repaired = kernels.repair_deal(deal, p.allow, *clauses, seed, repair_steps)
+    deal, repaired = kernels.repair_deal(deal, p.allow, p.clauses, seed, repair_steps)
     if not repaired:
         raise InferenceError(f"no deal satisfying every clause found in {repair_steps} repair steps")
     return deal

@@ -180,7 +180,8 @@ class SparseTables:
         return np.where(hit, self.forward[self.walk.layer_start[k] + found], 0.0)
 
     def segment_mass(self, first: int, stop: int, allowed: np.ndarray) -> float:
-        """The deals whose free cards ``k`` in ``first..stop-1`` go to local holders in the mask ``allowed[k - first]``."""
+        """The deals whose free cards ``k`` in ``first..stop-1`` go to local holders in the masks
+        ``allowed[k - first]``."""
         w = self.walk
         return kernels.sparse_segment_mass(w.layer_start, w.edge_start, w.edge_dst, w.edge_holder, self.forward,
                                            self.backward, first, stop, allowed)
