@@ -1,5 +1,6 @@
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cardlogic.cards import CARD_COUNT, CARDS, Card, CardError, card_mask, format_cards, iter_cards, parse_cards
 from cardlogic.literature.decks import DECK_NAMES, Deck, DeckError

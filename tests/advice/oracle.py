@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from itertools import product
 
-from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.inference import CspBackend
+from cardlogic.literature.belief import LiteratureBelief
 
 
 def current_deals(belief: LiteratureBelief) -> list[dict[int, int]]:

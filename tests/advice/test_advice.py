@@ -9,11 +9,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cardlogic.cards import iter_cards
+from cardlogic.literature import Game, Rules, State
 from cardlogic.literature.advice import advise, ask_advice, claim_advice, entropy_bits
 from cardlogic.literature.belief import LiteratureBelief
-from cardlogic.cards import iter_cards
 from cardlogic.literature.decks import Deck
-from cardlogic.literature import Game, Rules, State
 from cardlogic.literature.selfplay import play_random_game
 
 from ..csp_memo import memoized_csp

@@ -9,13 +9,13 @@ from itertools import permutations
 import pytest
 
 from cardlogic import inference
+from cardlogic.cards import Card, iter_cards, parse_cards
+from cardlogic.literature import Ask, Claim, Game, PlayerState, Rules, State, play_random_game
 from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.literature.bots import BOTS, CountingBot, make_bot
-from cardlogic.cards import Card, iter_cards, parse_cards
-from cardlogic.literature.decks import Deck
-from cardlogic.literature import Ask, Claim, Game, PlayerState, Rules, State, play_random_game
-from cardlogic.literature.tournament import play_game
 from cardlogic.literature.counting import CountingTracker
+from cardlogic.literature.decks import Deck
+from cardlogic.literature.tournament import play_game
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
 HONEST = [name for name, bot in BOTS.items() if not getattr(bot, "sees_every_hand", False)]

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from cardlogic.cli import main
 from cardlogic import dispatch
+from cardlogic.cli import main
 from cardlogic.dispatch import ClusterError, Workers
 from cardlogic.literature.tournament import Match, tournament
 from cardlogic.rating import SPRT

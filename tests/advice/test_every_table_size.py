@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from cardlogic.literature.advice import advise, advise_record, spectator
-from cardlogic.literature.belief import LiteratureBelief
-from cardlogic.literature.bots import AdvisorBot
 from cardlogic.cli import main
 from cardlogic.inference import ExactBackend, InferenceError, exact_is_practical
 from cardlogic.literature import Ask, read_record
+from cardlogic.literature.advice import advise, advise_record, spectator
+from cardlogic.literature.belief import LiteratureBelief
+from cardlogic.literature.bots import AdvisorBot
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou")
 SCENARIOS = Path(__file__).resolve().parents[2] / "benchmarks" / "scenarios"

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from hypothesis import strategies as st
 
 from cardlogic.cards import Card, iter_cards
-from cardlogic.literature.decks import DECK_NAMES, Deck
 from cardlogic.literature import Event, Game, Rules, State
+from cardlogic.literature.decks import DECK_NAMES, Deck
 from cardlogic.literature.selfplay import play_random_game
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou")

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.cards import Card
 from cardlogic.constraints import DealModel, InconsistentError
 from cardlogic.literature import RecordError, parse_event, read_record
+from cardlogic.literature.belief import LiteratureBelief
 
 from .test_tracker import push, tracker
 

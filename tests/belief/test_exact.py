@@ -15,11 +15,11 @@ from hypothesis import strategies as st
 
 from cardlogic import inference
 from cardlogic.belief import Fact
-from cardlogic.literature.belief import LiteratureBelief
-from cardlogic.literature.decks import Deck
 from cardlogic.inference.csp import deal_bound
 from cardlogic.inference.exact import ExactBackend
 from cardlogic.literature import Claim, Game, Record
+from cardlogic.literature.belief import LiteratureBelief
+from cardlogic.literature.decks import Deck
 from cardlogic.literature.tracking import LiteratureTracker
 
 from ..csp_memo import memoized_csp

@@ -11,11 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardlogic import inference
-from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.cards import Card
 from cardlogic.cli import main
 from cardlogic.constraints import InconsistentError
 from cardlogic.literature import Ask, Claim, IllegalEventError, Record, RecordError, read_record, write_record
+from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.literature.tracking import LiteratureTracker
 
 from .games import Truth, games, seeds

@@ -14,12 +14,12 @@ import numpy as np
 import pytest
 
 from cardlogic import inference
-from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.constraints import DealModel
-from cardlogic.literature.decks import Deck
 from cardlogic.inference.exact import pack
 from cardlogic.inference.sampler import SamplerBackend, starting_deal
 from cardlogic.literature import Game, Record, Rules
+from cardlogic.literature.belief import LiteratureBelief
+from cardlogic.literature.decks import Deck
 from tests.stats import chi_square_pvalue
 
 from .games import NAMES, Truth

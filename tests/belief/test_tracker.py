@@ -11,8 +11,8 @@ import pytest
 
 from cardlogic.cards import Card
 from cardlogic.constraints import InconsistentError
-from cardlogic.literature.decks import Deck
 from cardlogic.literature import Game, IllegalEventError, Rules, parse_event
+from cardlogic.literature.decks import Deck
 from cardlogic.literature.tracking import LiteratureTracker
 
 ANN, BOB, CAT, DAN = 1, 2, 4, 8

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from cardlogic.cards import iter_cards
-from cardlogic.literature.decks import Deck
 from cardlogic.literature import Ask, Event, Game, Record, format_event, play_random_game, write_record
+from cardlogic.literature.decks import Deck
 
 GAME = Game(("Ann", "Bob", "Cat", "Dan", "Eve", "Fay"), deck=Deck.named("no-8s", sets=["LS", "HS", "LH", "HH"]),
             dealer=5)

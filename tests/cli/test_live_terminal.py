@@ -12,7 +12,6 @@ import pytest
 
 from cardlogic.cli import main
 from cardlogic.literature import actor, format_event, read_record, write_record
-
 from tests.cli.scripted import GAME, annes_view, setup_text, typed
 
 pexpect = pytest.importorskip("pexpect")

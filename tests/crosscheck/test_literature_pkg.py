@@ -16,9 +16,9 @@ import pytest
 
 pytest.importorskip("literature")
 
+from cardlogic.literature import peer
 from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.literature.decks import Deck
-from cardlogic.literature import peer
 from cardlogic.literature.peer import compare_game, compare_games, literature_replay, to_card, to_name
 
 # Two dozen games, about 40 s of CPU in all (a 4-player game takes under a second, a 6-player one about three).

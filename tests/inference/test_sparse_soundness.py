@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from cardlogic.inference import InferenceError
 from cardlogic.inference.exact import DealTables, ExactBackend, pack
-from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.literature import Game
+from cardlogic.literature.belief import LiteratureBelief
 from tests.belief.games import Truth, games, guess_rates, seeds
 
 SPARSE = ExactBackend(max_states=400_000, dense_max_operations=-1)

@@ -7,8 +7,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardlogic.cards import Card
-from cardlogic.knektpass import (Bid, Exchange, InvalidEventError, Play, RecordError, TakeTrump, format_event,
-                                 parse_event, read_record, scan_record, write_record)
+from cardlogic.knektpass import (
+    Bid,
+    Exchange,
+    InvalidEventError,
+    Play,
+    RecordError,
+    TakeTrump,
+    format_event,
+    parse_event,
+    read_record,
+    scan_record,
+    write_record,
+)
 
 from .helpers import deal_of, random_record
 

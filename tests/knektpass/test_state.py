@@ -7,8 +7,20 @@ import random
 import pytest
 
 from cardlogic.cards import Card, iter_cards
-from cardlogic.knektpass import (Bid, Exchange, IllegalEventError, Match, Outcome, Play, PlayerState, PublicState,
-                                 Rules, State, TakeTrump, points_change)
+from cardlogic.knektpass import (
+    Bid,
+    Exchange,
+    IllegalEventError,
+    Match,
+    Outcome,
+    Play,
+    PlayerState,
+    PublicState,
+    Rules,
+    State,
+    TakeTrump,
+    points_change,
+)
 
 from .helpers import cards, deal_of, state_of
 

@@ -8,9 +8,9 @@ not listed.
 import io
 from pathlib import Path
 
-from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.cli import main
 from cardlogic.inference import InferenceError
+from cardlogic.literature.belief import LiteratureBelief
 
 from .helpers import BRIEF
 

@@ -7,9 +7,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardlogic.cards import iter_cards
+from cardlogic.literature import (
+    Claim,
+    Game,
+    PeekingRandomBot,
+    PlayerState,
+    PublicState,
+    Record,
+    Rules,
+    State,
+    read_record,
+    write_record,
+)
 from cardlogic.literature.decks import DECK_NAMES, Deck
-from cardlogic.literature import (Claim, Game, PlayerState, PublicState, PeekingRandomBot, Record, Rules, State, read_record,
-                                  write_record)
 from cardlogic.literature.selfplay import play_random_game
 
 SETTINGS = settings(max_examples=500, deadline=None)

@@ -5,10 +5,26 @@ from dataclasses import replace
 import pytest
 
 from cardlogic.cards import Card, parse_cards
+from cardlogic.literature import (
+    Ask,
+    Claim,
+    Game,
+    InvalidEventError,
+    Pass,
+    PlayerState,
+    Problem,
+    PublicState,
+    Record,
+    RecordError,
+    Rules,
+    State,
+    format_event,
+    parse_event,
+    read_record,
+    scan_record,
+    write_record,
+)
 from cardlogic.literature.decks import Deck
-from cardlogic.literature import (Ask, Claim, Game, InvalidEventError, Pass, PlayerState, Problem, PublicState,
-                                  Record, RecordError, Rules, State, format_event, parse_event, read_record,
-                                  scan_record, write_record)
 
 from .helpers import BRIEF, mini
 

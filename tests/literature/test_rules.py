@@ -1,7 +1,7 @@
 import pytest
 
-from cardlogic.literature.decks import Deck
 from cardlogic.literature import Game, GameError, Rules, dealt_sizes
+from cardlogic.literature.decks import Deck
 
 SIX = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
 

@@ -6,8 +6,19 @@ from dataclasses import replace
 import pytest
 
 from cardlogic.cards import Card, card_mask, parse_cards
-from cardlogic.literature import (Ask, Claim, Game, GameError, IllegalEventError, Pass, PlayerState, PublicState,
-                                  Result, State, read_record)
+from cardlogic.literature import (
+    Ask,
+    Claim,
+    Game,
+    GameError,
+    IllegalEventError,
+    Pass,
+    PlayerState,
+    PublicState,
+    Result,
+    State,
+    read_record,
+)
 
 from .helpers import mini, play, rejection
 

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cardlogic.cards import iter_cards
-from cardlogic.literature.decks import DECK_NAMES, Deck
 from cardlogic.literature import Game, Record, State, play_random_game, read_record, write_record
+from cardlogic.literature.decks import DECK_NAMES, Deck
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou")
 PLAYERS = (4, 6, 8, 10, 12)

@@ -33,8 +33,6 @@ from typing import Any
 
 import numpy as np
 
-from cardlogic.literature.advice import advise, advise_record, spectator
-from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.bench.scenarios import Scenario, load_scenarios
 from cardlogic.bench.timing import repeat, summarize
 from cardlogic.cards import iter_cards
@@ -44,6 +42,8 @@ from cardlogic.inference.rejection import RejectionSampler
 from cardlogic.inference.sampler import frequencies
 from cardlogic.inference.sparse import SparseTables, forget_walks
 from cardlogic.literature import Record, State, write_record
+from cardlogic.literature.advice import advise, advise_record, spectator
+from cardlogic.literature.belief import LiteratureBelief
 
 Tick = Callable[[str], None]
 
