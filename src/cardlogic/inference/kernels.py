@@ -652,7 +652,7 @@ def clauses_hold(deal, clauses, k):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def sample_mcmc(deal, allow, clauses, count, burn_in, thin, seed):
     """Draw ``count`` deals by a Metropolis chain of swaps and 3-cycles started at ``deal``.
 
