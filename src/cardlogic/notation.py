@@ -1,4 +1,4 @@
-"""What every game's record notation shares: a problem at a line, and the error that reports it.
+"""What every game's record notation shares: its lines, a problem at a line, and the error that reports it.
 
 Each game reads and writes its own records (:mod:`cardlogic.literature.record`,
 :mod:`cardlogic.knektpass.record`); both report problems the same way, as
@@ -10,6 +10,7 @@ Each game reads and writes its own records (:mod:`cardlogic.literature.record`,
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -35,3 +36,51 @@ class RecordError(ValueError):
         self.message = message
         self.source = source
         self.problems = list(problems) or [Problem(line, message)]
+
+
+class RecordLines(NamedTuple):
+    """A record's lines by kind, comments and blank lines left out, each with its 1-based line number.
+
+    ``headers`` maps a header's canonical key to (line, value); ``hands`` lists
+    ``Hand NAME: cards`` lines as (line, name, cards); ``events`` the event lines.
+    """
+
+    headers: dict[str, tuple[int, str]]
+    hands: list[tuple[int, str, str]]
+    events: list[tuple[int, str]]
+
+
+_HEADER = re.compile(r"(?P<key>hand\s+\S+|[A-Za-z]+)\s*:\s*(?P<value>.*)", re.IGNORECASE)
+
+
+def split_record(text: str, keys: Sequence[str], problems: list[Problem]) -> RecordLines:
+    """Sort ``text``'s lines into headers (``keys``, case-insensitive, each once), hands and events.
+
+    ``#`` starts a comment. A header after the first event, an unknown one or one
+    given twice is added to ``problems`` and left out.
+    """
+    canonical = {key.lower(): key for key in keys}
+    lines = RecordLines({}, [], [])
+    for number, raw in enumerate(text.splitlines(), start=1):
+        content = raw.split("#", 1)[0].strip()
+        if not content:
+            continue
+        match = _HEADER.fullmatch(content)
+        if match is None:
+            lines.events.append((number, content))
+            continue
+        if lines.events:
+            problems.append(Problem(number, "headers must come before the first event"))
+            continue
+        key, value = match["key"], match["value"].strip()
+        if key.lower().startswith("hand"):
+            lines.hands.append((number, key.split()[1], value))
+        elif key.lower() not in canonical:
+            problems.append(Problem(number, f"unknown header {key!r} (expected one of {', '.join(keys)} or Hand NAME)"))
+        elif canonical[key.lower()] in lines.headers:
+            first = lines.headers[canonical[key.lower()]][0]
+            problems.append(Problem(number, f"{canonical[key.lower()]} given twice (first on line {first})"))
+        else:
+            lines.headers[canonical[key.lower()]] = (number, value)
+    return lines
+

@@ -59,7 +59,7 @@ from cardlogic.cards import Card, CardError, card_mask, format_cards
 from cardlogic.knektpass.events import Bid, Event, Exchange, Play, TakeTrump
 from cardlogic.knektpass.rules import HAND_SIZE, Deal, Game, GameError, Rules
 from cardlogic.knektpass.state import IllegalEventError, PlayerState, PublicState, State
-from cardlogic.notation import Problem, RecordError
+from cardlogic.notation import Problem, RecordError, split_record
 
 HEADERS = ("Players", "Dealer", "Trump", "Rules", "Points", "Me", "Stock")
 
@@ -76,7 +76,6 @@ _PLAY = re.compile(_NAME + r"\s+plays\s+(?P<card>\S+)", re.IGNORECASE)
 _STAND = re.compile(_NAME + r"\s+stands", re.IGNORECASE)
 _EXCHANGE = re.compile(_NAME + r"\s+exchanges\s+(?P<count>\d+)(?:\s*:(?P<discards>.*?)\bfor\b(?P<draws>.*))?",
                        re.IGNORECASE)
-_HEADER = re.compile(r"(?P<key>hand\s+\S+|[A-Za-z]+)\s*:\s*(?P<value>.*)", re.IGNORECASE)
 
 
 def parse_event(text: str, deal: Deal) -> Event:
@@ -261,32 +260,10 @@ def scan_record(text: str) -> tuple[Record | None, list[Problem]]:
     are left out of the record (and of its ``lines``).
     """
     problems: list[Problem] = []
-    headers: dict[str, tuple[int, str]] = {}
-    hand_lines: list[tuple[int, str, str]] = []
-    event_lines: list[tuple[int, str]] = []
-    canonical = {key.lower(): key for key in HEADERS}
-    for number, raw in enumerate(text.splitlines(), start=1):
-        content = raw.split("#", 1)[0].strip()
-        if not content:
-            continue
-        match = _HEADER.fullmatch(content)
-        if match is None:
-            event_lines.append((number, content))
-        elif event_lines:
-            problems.append(Problem(number, "headers must come before the first event"))
-        elif match["key"].lower().startswith("hand"):
-            hand_lines.append((number, match["key"].split()[1], match["value"].strip()))
-        elif match["key"].lower() not in canonical:
-            problems.append(Problem(number, f"unknown header {match['key']!r} (expected one of "
-                                            f"{', '.join(HEADERS)} or Hand NAME)"))
-        elif canonical[match["key"].lower()] in headers:
-            key = canonical[match["key"].lower()]
-            problems.append(Problem(number, f"{key} given twice (first on line {headers[key][0]})"))
-        else:
-            headers[canonical[match["key"].lower()]] = (number, match["value"].strip())
-    record = _setup(headers, hand_lines, problems)
+    lines = split_record(text, HEADERS, problems)
+    record = _setup(lines.headers, lines.hands, problems)
     if record is not None:
-        for line, content in event_lines:
+        for line, content in lines.events:
             try:
                 record.events.append(parse_event(content, record.deal))
                 record.lines.append(line)

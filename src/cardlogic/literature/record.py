@@ -62,7 +62,7 @@ from cardlogic.literature.decks import CardSet, Deck, DeckError
 from cardlogic.literature.events import OUTCOMES, Ask, Claim, Event, Pass
 from cardlogic.literature.rules import Game, GameError, Rules
 from cardlogic.literature.state import IllegalEventError, PlayerState, PublicState, State
-from cardlogic.notation import Problem, RecordError
+from cardlogic.notation import Problem, RecordError, split_record
 
 DEFAULT_DECK = "no-8s"
 HEADERS = ("Players", "Deck", "Sets", "Teams", "Dealer", "Sizes", "Rules", "Me")
@@ -77,7 +77,6 @@ _ASK = re.compile(r"(?P<asker>\S+)\s+asks\s+(?P<target>\S+)\s+for\s+(?P<card>[^\
 _PASS = re.compile(r"(?P<giver>\S+)\s+passes\s+to\s+(?P<receiver>\S+)", re.IGNORECASE)
 _CLAIM = re.compile(r"(?P<claimer>\S+)\s+claims\s+(?P<set>[^\s:]+)\s*:(?P<assignment>[^=]*?)"
                     r"(?:=>\s*(?P<outcome>[^\s(]*)\s*(?:\((?P<revealed>[^()]*)\))?)?", re.IGNORECASE)
-_HEADER = re.compile(r"(?P<key>hand\s+\S+|[A-Za-z]+)\s*:\s*(?P<value>.*)", re.IGNORECASE)
 
 
 def parse_event(text: str, game: Game) -> Event:
@@ -301,17 +300,13 @@ def scan_record(text: str) -> tuple[Record | None, list[Problem]]:
 
 class _Reader:
     def __init__(self, text: str) -> None:
-        self.text = text
         self.problems: list[Problem] = []
-        self.headers: dict[str, tuple[int, str]] = {}
-        self.hand_lines: list[tuple[int, str, str]] = []
-        self.event_lines: list[tuple[int, str]] = []
+        self.headers, self.hand_lines, self.event_lines = split_record(text, HEADERS, self.problems)
 
     def problem(self, line: int, message: str) -> None:
         self.problems.append(Problem(line, message))
 
     def read(self) -> tuple[Record | None, list[Problem]]:
-        self.split_lines()
         record = self.setup()
         if record is not None:
             for line, text in self.event_lines:
@@ -321,30 +316,6 @@ class _Reader:
                     record.lines.append(line)
         self.problems.sort(key=lambda problem: problem.line)
         return record, self.problems
-
-    def split_lines(self) -> None:
-        canonical = {key.lower(): key for key in HEADERS}
-        for number, raw in enumerate(self.text.splitlines(), start=1):
-            content = raw.split("#", 1)[0].strip()
-            if not content:
-                continue
-            match = _HEADER.fullmatch(content)
-            if match is None:
-                self.event_lines.append((number, content))
-                continue
-            if self.event_lines:
-                self.problem(number, "headers must come before the first event")
-                continue
-            key, value = match["key"], match["value"].strip()
-            if key.lower().startswith("hand"):
-                self.hand_lines.append((number, key.split()[1], value))
-            elif key.lower() not in canonical:
-                self.problem(number, f"unknown header {key!r} (expected one of {', '.join(HEADERS)} or Hand NAME)")
-            elif canonical[key.lower()] in self.headers:
-                self.problem(number, f"{canonical[key.lower()]} given twice "
-                                     f"(first on line {self.headers[canonical[key.lower()]][0]})")
-            else:
-                self.headers[canonical[key.lower()]] = (number, value)
 
     def setup(self) -> Record | None:
         if "Players" not in self.headers:
