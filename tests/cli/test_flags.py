@@ -1,6 +1,5 @@
 """Every numeric flag rejects a bad value with a usage error (exit code 2) saying what it expected; help reads cleanly."""
 
-import doctest
 import io
 from pathlib import Path
 
@@ -130,6 +129,3 @@ def test_one_deal_is_singular(capsys):
     assert main(["belief", str(Path(MINI).with_name("six-players.txt"))]) == 0  # the end of the game
     assert capsys.readouterr().out.splitlines()[-1].rstrip() == "exact over 1 consistent deal"
 
-
-def test_docstring_examples():
-    assert doctest.testmod(common).failed == 0
