@@ -8,7 +8,7 @@ from rich.console import Console
 
 from cardlogic import __version__
 from cardlogic.bench.report import _colour
-from cardlogic.cli import common, main
+from cardlogic.cli import main
 from cardlogic.inference.csp import CspBackend
 
 MINI = str(Path(__file__).resolve().parents[2] / "examples" / "mini.txt")
