@@ -170,6 +170,15 @@ class Belief:
             return self.method
         return "exact" if self._exact_fits() else "sample"
 
+    @property
+    def chance_method(self) -> tuple[str, int]:
+        """How chances and assignments are answered: ``(method, 0)`` where exact (or csp), else the sampled
+        deals' method (``sample`` or ``mcmc``) and their number. Marginals may be exact even so (:meth:`posterior`)."""
+        if self.resolved_method != "sample":
+            return self.resolved_method, 0
+        deals, how = self._drawn()
+        return how, len(deals)
+
     def _exact_fits(self) -> bool:
         """Whether exact inference is practical for this state (worked out once per state)."""
         if self._fits is None:
@@ -177,12 +186,20 @@ class Belief:
         return self._fits
 
     def posterior(self) -> Posterior:
-        """The backend's distribution over the *dealt* holder of every card (cached until the next push/pop)."""
+        """The backend's distribution over the *dealt* holder of every card (cached until the next push/pop).
+
+        ``auto`` answers it exactly wherever counts and marginals fit, even where
+        other questions (chances, assignments) are sampled.
+        """
         if self._posterior is None:
-            if self.resolved_method == "sample":
+            method = self.resolved_method
+            if method == "sample" and self.method == "auto" and inference.exact_is_practical(
+                    self.model, self.max_operations, marginals=True):
+                method = "exact"
+            if method == "sample":
                 self._posterior = posterior_of(self.model, *self._drawn())
             else:
-                self._posterior = inference.infer(self.model, self.resolved_method)
+                self._posterior = inference.infer(self.model, method)
         return self._posterior
 
     def is_consistent(self) -> bool:

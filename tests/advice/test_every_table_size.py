@@ -96,6 +96,6 @@ def test_the_advisor_bot_plays_a_legal_ask_from_sampled_deals():
     view = LiteratureBelief.from_record(record).view
     bot = AdvisorBot(record.game, observer, sum(1 << card for card in record.hands[observer]), seed=3)
     event = bot.choose(view)
-    assert bot.belief.resolved_method == "sample" and bot.belief.posterior().samples == AdvisorBot.SAMPLES
+    assert bot.belief.resolved_method == "sample" and bot.belief.chance_method == ("mcmc", AdvisorBot.SAMPLES)
     assert isinstance(event, Ask)
     assert (event.asker, event.target, event.card) in {(a.asker, a.target, a.card) for a in view.legal_asks(view.player)}

@@ -13,7 +13,7 @@ from cardlogic.literature import Game
 from cardlogic.literature.belief import LiteratureBelief
 from tests.belief.games import Truth, games, guess_rates, seeds
 
-SPARSE = ExactBackend(max_states=400_000, dense_max_operations=-1)
+SPARSE = ExactBackend(max_states=400_000, dense_max_operations=-1, frontier=False)
 
 
 @settings(max_examples=40, deadline=None, derandomize=True, database=None)

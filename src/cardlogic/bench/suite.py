@@ -38,6 +38,7 @@ from cardlogic.bench.timing import repeat, summarize
 from cardlogic.cards import iter_cards
 from cardlogic.constraints import DealModel
 from cardlogic.inference import ExactBackend, InferenceError, SamplerBackend, exact_is_practical, pack
+from cardlogic.inference.frontier import FrontierTables, forget_tables
 from cardlogic.inference.rejection import RejectionSampler
 from cardlogic.inference.sampler import frequencies
 from cardlogic.inference.sparse import SparseTables, forget_walks
@@ -138,16 +139,19 @@ def measure_exact(cases: list[Case], plan: Plan, tick: Tick) -> list[dict[str, A
             packed = pack(model)
             row: dict[str, Any] = {"scenario": case.name, "view": view, "operations": float(packed.operations),
                                    "states": packed.box_size, "holders": len(packed.caps)}
-            if exact_is_practical(model):
+            if exact_is_practical(model, marginals=True):
                 backend = ExactBackend()
-                tables = backend.tables(packed, backward=True, exact_count=True)
+                tables = backend.tables(packed, backward=True, exact_count=True, frontier=True)
                 if isinstance(tables, SparseTables):
                     row["reachable"] = tables.walk.states
+                elif isinstance(tables, FrontierTables):
+                    row["frontier"] = tables.states
                 if view == "player":
                     case.exact = packed.spread(tables.raw_marginals / tables.paths)
 
                 def posterior(b: ExactBackend = backend, m: DealModel = model) -> None:
-                    forget_walks()  # each time from scratch, reachable states included
+                    forget_walks()  # each time from scratch, reachable and frontier states included
+                    forget_tables()
                     b.posterior(m)
 
                 wall, _ = repeat(posterior, plan.repeats, warmup=0)

@@ -23,6 +23,7 @@ and :attr:`PackedModel.operations`), so callers can fall back to sampling.
 from __future__ import annotations
 
 import functools
+import hashlib
 import math
 import operator
 from collections.abc import Iterable, Mapping, Sequence
@@ -35,6 +36,7 @@ from cardlogic.cards import Card
 from cardlogic.constraints import DealModel, InconsistentError
 from cardlogic.inference import kernels
 from cardlogic.inference.base import InferenceError, Posterior
+from cardlogic.inference.frontier import FrontierTables, frontier_tables
 from cardlogic.inference.sparse import BYTES_PER_STATE, SparseTables
 
 MAX_CLAUSE_BITS = 30
@@ -79,6 +81,12 @@ class PackedModel:
     @property
     def free_count(self) -> int:
         return len(self.columns)
+
+    @property
+    def fingerprint(self) -> bytes:
+        """A digest of the arrays the dynamic programs read: equal for models they cannot tell apart."""
+        return hashlib.blake2b(b"".join(np.ascontiguousarray(a).tobytes() for a in (
+            self.caps, self.choices, self.nchoices, self.sat, self.last, self.full))).digest()
 
     @property
     def box_size(self) -> int:
@@ -413,7 +421,10 @@ class ExactBackend:
 
     Small models use the dense tables of the whole capacity box (:class:`DealTables`);
     beyond ``dense_max_operations`` transitions a pass, or where those tables
-    would take more than ``max_bytes``, the reachable states only
+    would take more than ``max_bytes``, counts and marginals come from the
+    frontier program (:mod:`~cardlogic.inference.frontier`) where it reaches at
+    most ``max_states`` states, and else (and for placements and chances, which
+    it does not answer) from the reachable states of the box
     (:class:`~cardlogic.inference.sparse.SparseTables`), at most ``max_states``
     of them (and ``max_bytes``); a model needing more raises
     :class:`~cardlogic.inference.base.InferenceError`.
@@ -422,19 +433,33 @@ class ExactBackend:
     name = "exact"
 
     def __init__(self, max_bytes: int = 2_000_000_000, max_states: int = 4_000_000,
-                 dense_max_operations: float = DENSE_MAX_OPERATIONS) -> None:
+                 dense_max_operations: float = DENSE_MAX_OPERATIONS, frontier: bool = True) -> None:
         self.max_bytes = max_bytes
         self.max_states = min(max_states, max_bytes // BYTES_PER_STATE)
         self.dense_max_operations = dense_max_operations
+        self.frontier = frontier
 
-    def _tables(self, model: DealModel, *, backward: bool, exact_count: bool) -> DealTables | SparseTables:
-        return self.tables(pack(model), backward=backward, exact_count=exact_count)
+    def _tables(self, model: DealModel, *, backward: bool,
+                exact_count: bool) -> DealTables | SparseTables | FrontierTables:
+        return self.tables(pack(model), backward=backward, exact_count=exact_count, frontier=self.frontier)
 
-    def tables(self, packed: PackedModel, *, backward: bool, exact_count: bool) -> DealTables | SparseTables:
-        """The cheaper tables of ``packed`` that fit: dense while a pass is cheap, else the reachable states."""
+    def tables(self, packed: PackedModel, *, backward: bool, exact_count: bool,
+               frontier: bool = False) -> DealTables | SparseTables | FrontierTables:
+        """The cheaper tables of ``packed`` that fit: dense while a pass is cheap, else (with ``frontier``, for
+        counts and marginals) the frontier program, else the reachable states."""
         dense_fits = packed.empty or packed.memory(exact_count) <= self.max_bytes
         if dense_fits and packed.operations <= self.dense_max_operations:
             return DealTables(packed, backward=backward, exact_count=exact_count)
+        if frontier:
+            try:
+                tables = frontier_tables(packed, self.max_states)
+                if backward:
+                    tables.check()
+                if exact_count:
+                    tables.exact()
+                return tables
+            except InferenceError:
+                pass
         try:
             return SparseTables(packed, backward=backward, exact_count=exact_count, max_states=self.max_states)
         except InferenceError:

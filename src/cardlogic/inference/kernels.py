@@ -913,3 +913,258 @@ def sparse_segment_mass(layer_start, edge_start, edge_dst, edge_holder, fwd, bwd
     for i in range(here.shape[0]):
         total += here[i] * bwd[layer_start[stop] + i]
     return total
+
+
+# -- the frontier program (see cardlogic.inference.frontier) ------------------------------------------------------
+#
+# A layer's state is (digits of the holders open across it, the explicit cards of the holders closed before it,
+# clause bits), packed as ``bits + width * (closed + kwidth * sum(digit_j * stride_j))``. One step moves one card:
+# its *slots* are the holders open during it (``slot_from``: digit position before, -1 when the holder opens here;
+# ``slot_to``: position after, -1 when it closes here, its ``1/(cap - k)!`` then taken into the weight); each
+# *move* gives the card to a slot (-1: to the generic pool) with a sign and the clause bits it sets.
+# ``shape`` = (in kwidth, in width, out kwidth, out width, ends a block, every bit of the block).
+# :func:`frontier_walk` finds a step's edges once; every pass after it sweeps them.
+
+
+@njit(cache=True, nogil=True)
+def frontier_walk(keys, values, shape, in_radix, out_stride, slots, moves, real, inv_fact):
+    """One step of the forward pass over the reached states ``keys`` (with ``values``), and its edges.
+
+    Returns the next layer's keys (every state some move reaches: the first ``real`` moves are the step's options,
+    the others the marginals' probes, whose states the backward pass must cover too), their values (over the
+    options), and the edges: ``edge_start[s]..edge_start[s + 1]`` leave state ``s`` to ``edge_dst`` by move
+    ``edge_move`` with ``edge_weight``, the closing slots then holding ``edge_closing[e]`` named cards.
+    """
+    slot_from, slot_to, slot_cap = slots
+    opt_slot, opt_sign, opt_sat = moves
+    in_kw, in_w, out_kw, out_w = shape[0], shape[1], shape[2], shape[3]
+    n_slots = slot_from.shape[0]
+    closing = 0
+    for q in range(n_slots):
+        if slot_to[q] < 0:
+            closing += 1
+    room = 16
+    while room < 4 * keys.shape[0]:
+        room *= 2
+    table = np.full(room, -1, np.int64)
+    index = np.zeros(room, np.int64)
+    out_keys = np.zeros(max(keys.shape[0], 1), np.int64)
+    out_values = np.zeros(max(keys.shape[0], 1), np.float64)
+    count = 0
+    capacity = max(keys.shape[0] * opt_slot.shape[0], 1)
+    edge_start = np.zeros(keys.shape[0] + 1, np.int64)
+    edge_dst = np.zeros(capacity, np.int32)
+    edge_move = np.zeros(capacity, np.int32)
+    edge_weight = np.zeros(capacity, np.float64)
+    edge_closing = np.zeros((capacity, max(closing, 1)), np.int8)
+    edges = 0
+    k = np.zeros(n_slots, np.int64)
+    for s in range(keys.shape[0]):
+        edge_start[s] = edges
+        rem = keys[s]
+        bits = rem % in_w
+        rem //= in_w
+        closed = rem % in_kw
+        rem //= in_kw
+        for q in range(n_slots):
+            k[q] = 0
+        for j in range(in_radix.shape[0]):
+            digit = rem % in_radix[j]
+            rem //= in_radix[j]
+            for q in range(n_slots):
+                if slot_from[q] == j:
+                    k[q] = digit
+        for o in range(opt_slot.shape[0]):
+            new_bits = bits | opt_sat[o]
+            if shape[4]:
+                if new_bits != shape[5]:
+                    continue
+                new_bits = 0
+            slot = opt_slot[o]
+            if slot >= 0:
+                k[slot] += 1
+            weight = opt_sign[o]
+            total = closed
+            target = 0
+            c = 0
+            for q in range(n_slots):
+                if k[q] > slot_cap[q]:
+                    weight = 0.0
+                elif slot_to[q] < 0:
+                    weight *= inv_fact[slot_cap[q] - k[q]]
+                    total += k[q]
+                    edge_closing[edges, c] = k[q]
+                    c += 1
+                else:
+                    target += k[q] * out_stride[slot_to[q]]
+            if slot >= 0:
+                k[slot] -= 1
+            if weight == 0.0:
+                continue
+            target = new_bits + out_w * (total + out_kw * target)
+            where = table.shape[0] - 1
+            where = np.int64((np.uint64(target) * _GOLDEN) >> np.uint64(32)) & where
+            while table[where] != -1 and table[where] != target:
+                where = (where + 1) & (table.shape[0] - 1)
+            if table[where] == -1:
+                if 2 * (count + 1) > table.shape[0]:
+                    table, index = _rehashed(table, index)
+                    where = np.int64((np.uint64(target) * _GOLDEN) >> np.uint64(32)) & (table.shape[0] - 1)
+                    while table[where] != -1:
+                        where = (where + 1) & (table.shape[0] - 1)
+                if count == out_keys.shape[0]:
+                    out_keys = np.concatenate((out_keys, np.zeros(count, np.int64)))
+                    out_values = np.concatenate((out_values, np.zeros(count, np.float64)))
+                table[where] = target
+                index[where] = count
+                out_keys[count] = target
+                count += 1
+            t = index[where]
+            if o < real:
+                out_values[t] += values[s] * weight
+            edge_dst[edges] = t
+            edge_move[edges] = o
+            edge_weight[edges] = weight
+            edges += 1
+    edge_start[keys.shape[0]] = edges
+    return (out_keys[:count].copy(), out_values[:count].copy(), edge_start, edge_dst[:edges].copy(),
+            edge_move[:edges].copy(), edge_weight[:edges].copy(), edge_closing[:edges].copy())
+
+
+@njit(cache=True)
+def _rehashed(table, index):
+    """``table``/``index`` (open addressing, -1 where empty) rehashed into twice the room."""
+    size = table.shape[0] * 2
+    bigger = np.full(size, -1, np.int64)
+    where_of = np.zeros(size, np.int64)
+    for slot in range(table.shape[0]):
+        key = table[slot]
+        if key != -1:
+            where = np.int64((np.uint64(key) * _GOLDEN) >> np.uint64(32)) & (size - 1)
+            while bigger[where] != -1:
+                where = (where + 1) & (size - 1)
+            bigger[where] = key
+            where_of[where] = index[slot]
+    return bigger, where_of
+
+
+@njit(cache=True, nogil=True)
+def frontier_push(values, size, edges, real, scaled, cap):
+    """A forward pass's step over ``edges`` (the tuple of :func:`frontier_walk`): the first ``real`` moves only;
+    with ``scaled >= 0`` each edge is also weighed by ``cap`` minus its closing slot ``scaled``'s named cards."""
+    edge_start, edge_dst, edge_move, edge_weight, edge_closing = edges
+    out = np.zeros(size, np.float64)
+    for s in range(edge_start.shape[0] - 1):
+        v = values[s]
+        if v == 0.0:
+            continue
+        for e in range(edge_start[s], edge_start[s + 1]):
+            if edge_move[e] < real:
+                w = edge_weight[e]
+                if scaled >= 0:
+                    w *= cap - edge_closing[e, scaled]
+                out[edge_dst[e]] += v * w
+    return out
+
+
+@njit(cache=True, nogil=True)
+def frontier_pull(after, edges, real, scaled, cap):
+    """A backward pass's step over ``edges`` (see :func:`frontier_push`)."""
+    edge_start, edge_dst, edge_move, edge_weight, edge_closing = edges
+    out = np.zeros(edge_start.shape[0] - 1, np.float64)
+    for s in range(edge_start.shape[0] - 1):
+        total = 0.0
+        for e in range(edge_start[s], edge_start[s + 1]):
+            if edge_move[e] < real:
+                w = edge_weight[e]
+                if scaled >= 0:
+                    w *= cap - edge_closing[e, scaled]
+                total += w * after[edge_dst[e]]
+        out[s] = total
+    return out
+
+
+@njit(cache=True, nogil=True)
+def frontier_contract(values, after, edges, first, stop):
+    """For each move ``first <= m < stop`` alone: the sum over edges of the source's ``values`` times the weight
+    times the destination's ``after``."""
+    edge_start, edge_dst, edge_move, edge_weight, _ = edges
+    out = np.zeros(stop - first, np.float64)
+    for s in range(edge_start.shape[0] - 1):
+        v = values[s]
+        if v == 0.0:
+            continue
+        for e in range(edge_start[s], edge_start[s + 1]):
+            m = edge_move[e]
+            if first <= m < stop:
+                out[m - first] += v * edge_weight[e] * after[edge_dst[e]]
+    return out
+
+
+@njit(cache=True, nogil=True)
+def frontier_push_modulo(values, size, edges, real, signs, closing_caps, inv_fact, prime):
+    """:func:`frontier_push` modulo ``prime``: each edge's weight again from its sign and closing slots."""
+    edge_start, edge_dst, edge_move, _, edge_closing = edges
+    out = np.zeros(size, np.int64)
+    for s in range(edge_start.shape[0] - 1):
+        v = values[s]
+        if v == 0:
+            continue
+        for e in range(edge_start[s], edge_start[s + 1]):
+            m = edge_move[e]
+            if m >= real:
+                continue
+            w = signs[m]
+            for c in range(closing_caps.shape[0]):
+                w = w * inv_fact[closing_caps[c] - edge_closing[e, c]] % prime
+            out[edge_dst[e]] = (out[edge_dst[e]] + v * w) % prime
+    return out
+
+
+@njit(cache=True)
+def frontier_order(named, bits, sizes, caps):
+    """The order of blocks that minimises the estimated work of the frontier program, over every subset.
+
+    ``named[b]`` is the mask of holders block ``b`` names, ``bits[b]`` its clauses and ``sizes[b]`` its cards.
+    Adding block ``b`` after the set ``S`` costs its cards times ``2**bits[b]`` times the states inside it: the
+    product of ``cap + 1`` over the holders named both in ``S`` or ``b`` and in ``b`` or later blocks, times one
+    plus the capacity of those named only in ``S``.
+    """
+    n = named.shape[0]
+    full = (1 << n) - 1
+    union = np.zeros(1 << n, np.int64)
+    for subset in range(1, 1 << n):
+        low = subset & -subset
+        b = 0
+        while (low >> b) != 1:
+            b += 1
+        union[subset] = union[subset ^ low] | named[b]
+    best = np.full(1 << n, np.inf)
+    choice = np.zeros(1 << n, np.int64)
+    best[0] = 0.0
+    for subset in range(1 << n):
+        if best[subset] == np.inf:
+            continue
+        for b in range(n):
+            if subset >> b & 1:
+                continue
+            grown = subset | (1 << b)
+            before = union[subset] | named[b]
+            after = named[b] | union[full ^ grown]
+            states = 1.0
+            closed = 1.0
+            for h in range(caps.shape[0]):
+                if before >> h & 1 and after >> h & 1:
+                    states *= caps[h] + 1
+                elif union[subset] >> h & 1:
+                    closed += caps[h]
+            cost = best[subset] + sizes[b] * (1 << bits[b]) * states * closed
+            if cost < best[grown]:
+                best[grown] = cost
+                choice[grown] = b
+    order = np.zeros(n, np.int64)
+    subset = full
+    for position in range(n - 1, -1, -1):
+        order[position] = choice[subset]
+        subset ^= 1 << choice[subset]
+    return order

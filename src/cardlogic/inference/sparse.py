@@ -23,7 +23,6 @@ table entries.
 
 from __future__ import annotations
 
-import hashlib
 import math
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -71,8 +70,7 @@ _CACHED_WALKS = 4
 def walk(packed: PackedModel, max_states: float = math.inf) -> Walk:
     """The reachable states of ``packed`` (see :class:`Walk`); InferenceError beyond ``max_states`` in all."""
     p = packed
-    fingerprint = hashlib.blake2b(b"".join(np.ascontiguousarray(a).tobytes() for a in (
-        p.caps, p.choices, p.nchoices, p.sat, p.last, p.full))).digest()
+    fingerprint = p.fingerprint
     known = _WALKS.get(fingerprint)
     if isinstance(known, Walk) or (known is not None and known <= max_states):
         _WALKS.move_to_end(fingerprint)

@@ -421,9 +421,9 @@ def advise(belief: LiteratureBelief, public: LiteratureBelief | None = None, *, 
 
 
 def _how(belief: LiteratureBelief) -> tuple[str, int]:
-    """How the belief answers: its posterior's method and number of sampled deals."""
-    posterior = belief.posterior()
-    return posterior.method, posterior.samples
+    """How the belief answers, at worst: claims and leaks come from its chances, which may be sampled where its
+    marginals are exact (:meth:`~cardlogic.belief.Belief.posterior`)."""
+    return belief.chance_method
 
 
 def _claims(belief: LiteratureBelief, thorough: bool) -> tuple[ClaimAdvice, ...]:

@@ -1,0 +1,123 @@
+"""The frontier program (exact inference early in big games) against brute force, the CSP oracle and the box
+tables, on small random models and on full-size simulated games."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from cardlogic import inference
+from cardlogic.bench.scenarios import load_scenario
+from cardlogic.constraints import DealModel, InconsistentError
+from cardlogic.inference import InferenceError
+from cardlogic.inference.csp import CspBackend, deal_bound
+from cardlogic.inference.exact import DealTables, ExactBackend, pack
+from cardlogic.inference.frontier import FrontierTables, plan
+from cardlogic.literature import Game
+from cardlogic.literature.advice import spectator
+from cardlogic.literature.belief import LiteratureBelief
+from tests.belief.games import Truth, games, guess_rates, seeds
+from tests.inference.brute_force import consistent_deals
+from tests.inference.strategies import deal_models
+from tests.inference.test_exact import brute_force_marginals, small_models
+
+FRONTIER = ExactBackend(dense_max_operations=-1)
+"""Counts and marginals by the frontier program, however small the model."""
+SCENARIOS = Path(__file__).resolve().parents[2] / "benchmarks" / "scenarios"
+
+
+def frontier(model: DealModel) -> FrontierTables:
+    return FrontierTables(plan(pack(model)))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(small_models())
+def test_frontier_matches_brute_force(model: DealModel) -> None:
+    deals = consistent_deals(model)
+    tables = frontier(model)
+    assert tables.count == len(deals)
+    if not deals:
+        with pytest.raises(InconsistentError):
+            tables.marginals()
+        return
+    marginals = tables.marginals()
+    expected = brute_force_marginals(model, deals)
+    assert np.abs(marginals - expected).max() < 1e-9
+    assert (marginals[expected == 0] < 1e-12).all()
+    posterior = FRONTIER.posterior(model)
+    assert posterior.count == len(deals) and np.abs(posterior.marginals - expected).max() < 1e-9
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(deal_models(max_holders=7, max_cards=14, max_restrictions=14, max_clauses=7))
+def test_frontier_matches_the_csp_oracle(model: DealModel) -> None:
+    assume(deal_bound(model) <= 100_000)
+    oracle = CspBackend()
+    count = oracle.count(model)
+    tables = frontier(model)
+    assert tables.count == count
+    if count:
+        assert np.abs(tables.marginals() - oracle.posterior(model).marginals).max() < 1e-9
+
+
+@pytest.mark.parametrize("players", [4, 6, 8, 12])
+def test_an_unconstrained_deal_counts_in_closed_form(players: int) -> None:
+    size = 48 // players
+    model = DealModel([f"P{i}" for i in range(players)], [size] * players, range(48))
+    model.forbid(0, 0)  # one holder told apart, so the program has a holder to name
+    tables = frontier(model)
+    everything = math.factorial(48) // math.factorial(size) ** players
+    assert tables.count == everything - everything // players
+    assert tables.marginals()[0, 0] == 0.0
+    assert np.allclose(tables.marginals()[0, 1:], 1 / (players - 1))
+    assert np.allclose(tables.marginals()[1:, 0], size / 47)  # P0's hand is 12 of the 47 other cards
+    assert np.allclose(tables.marginals()[1:, 1:], (1 - size / 47) / (players - 1))
+
+
+@settings(max_examples=25, deadline=None, derandomize=True, database=None)
+@given(games(min_players=8), seeds, guess_rates, st.data())
+def test_full_size_games_keep_the_true_deal_and_agree_with_the_box(game: Game, seed: int, guess_rate: float,
+                                                                  data: st.DataObject) -> None:
+    truth = Truth.simulate(game, seed, guess_rate)
+    observer = data.draw(st.one_of(st.none(), st.integers(0, len(game.players) - 1)), label="observer")
+    cut = data.draw(st.integers(0, len(truth.events) // 3), label="cut")
+    belief = LiteratureBelief(game, observer, truth.hand(observer))
+    for event in truth.events[:cut]:
+        belief.tracker.push(event)
+    model = belief.tracker.model
+    layout = plan(pack(model))
+    assume(layout.operations < 3e8)
+    try:
+        tables = FrontierTables(layout, max_states=300_000)
+        marginals = tables.marginals()
+    except InferenceError:  # beyond the budget, or cancellation: the other routes answer
+        return
+    assert tables.count > 0 and model.is_consistent(truth.deal)
+    assert np.allclose(marginals.sum(axis=1), 1.0, rtol=0, atol=1e-7)
+    for i, card in enumerate(model.cards):
+        assert marginals[i, truth.deal[card]] > 0, f"{card}'s true holder has probability 0"
+    packed = pack(model)
+    if packed.operations <= 3e7:
+        dense = DealTables(packed)
+        assert dense.count == tables.count
+        assert np.abs(dense.marginals() - marginals).max() < 1e-9
+
+
+def test_auto_answers_the_start_of_a_12_player_game_exactly() -> None:
+    """The stored 12-player scenario early on: the box has 25 million states, the frontier program a few ten
+    thousand; ``auto`` gives the player exact marginals while its chances stay sampled."""
+    scenario = load_scenario(SCENARIOS / "12p-no-8s-early.txt")
+    belief = LiteratureBelief.from_record(scenario.record)
+    assert belief.resolved_method == "sample"
+    assert inference.exact_is_practical(belief.model, marginals=True)
+    posterior = belief.posterior()
+    assert posterior.method == "exact" and posterior.count > 0
+    assert np.allclose(posterior.marginals.sum(axis=1), 1.0, rtol=0, atol=1e-9)
+    assert inference.infer(belief.model).method == "exact"
+    public = spectator(belief)
+    assert public.posterior().method in ("exact", "mcmc")  # within the budget or not: never a traceback
