@@ -416,6 +416,10 @@ class DealTables:
         return self.packed.spread(self.raw_marginals / self.paths)
 
 
+FRONTIER_MAX_STATES = 1_000_000
+"""States beyond which the frontier program gives way to the reachable states of the box (a second or two)."""
+
+
 class ExactBackend:
     """Exact counts and marginals by dynamic programming over remaining hand capacities.
 
@@ -452,7 +456,7 @@ class ExactBackend:
             return DealTables(packed, backward=backward, exact_count=exact_count)
         if frontier:
             try:
-                tables = frontier_tables(packed, self.max_states)
+                tables = frontier_tables(packed, min(self.max_states, FRONTIER_MAX_STATES))
                 if backward:
                     tables.check()
                 if exact_count:
