@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from hypothesis import strategies as st
 
 from cardlogic.cards import Card, iter_cards
+from cardlogic.constraints import DealModel
 from cardlogic.literature import Event, Game, Rules, State
+from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.literature.decks import DECK_NAMES, Deck
 from cardlogic.literature.selfplay import play_random_game
 
@@ -74,6 +76,17 @@ class Truth:
     def hand(self, player: int | None) -> tuple[Card, ...]:
         """``player``'s starting hand (nothing for the spectator, None)."""
         return () if player is None else tuple(iter_cards(self.hands[player]))
+
+    def drawn_model(self, data: st.DataObject, share: float) -> DealModel:
+        """The deal model of a drawn observer (or a spectator) after a drawn cut in the first ``share`` of the
+        events."""
+        players = len(self.game.players)
+        observer = data.draw(st.one_of(st.none(), st.integers(0, players - 1)), label="observer")
+        cut = data.draw(st.integers(0, int(len(self.events) * share)), label="cut")
+        belief = LiteratureBelief(self.game, observer, self.hand(observer))
+        for event in self.events[:cut]:
+            belief.tracker.push(event)
+        return belief.tracker.model
 
 
 def _holders(hands: tuple[int, ...]) -> dict[Card, int]:

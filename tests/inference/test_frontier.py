@@ -17,7 +17,8 @@ from cardlogic.constraints import DealModel, InconsistentError
 from cardlogic.inference import InferenceError
 from cardlogic.inference.csp import CspBackend, deal_bound
 from cardlogic.inference.exact import DealTables, ExactBackend, pack
-from cardlogic.inference.frontier import FrontierTables, plan
+from cardlogic.inference.frontier import FrontierTables, frontier_tables, plan
+from cardlogic.inference.sparse import walk
 from cardlogic.literature import Game
 from cardlogic.literature.advice import spectator
 from cardlogic.literature.belief import LiteratureBelief
@@ -84,12 +85,7 @@ def test_an_unconstrained_deal_counts_in_closed_form(players: int) -> None:
 def test_full_size_games_keep_the_true_deal_and_agree_with_the_box(game: Game, seed: int, guess_rate: float,
                                                                   data: st.DataObject) -> None:
     truth = Truth.simulate(game, seed, guess_rate)
-    observer = data.draw(st.one_of(st.none(), st.integers(0, len(game.players) - 1)), label="observer")
-    cut = data.draw(st.integers(0, len(truth.events) // 3), label="cut")
-    belief = LiteratureBelief(game, observer, truth.hand(observer))
-    for event in truth.events[:cut]:
-        belief.tracker.push(event)
-    model = belief.tracker.model
+    model = truth.drawn_model(data, 1 / 3)
     layout = plan(pack(model))
     assume(layout.operations < 3e8)
     try:
@@ -121,3 +117,16 @@ def test_auto_answers_the_start_of_a_12_player_game_exactly() -> None:
     assert inference.infer(belief.model).method == "exact"
     public = spectator(belief)
     assert public.posterior().method in ("exact", "mcmc")  # within the budget or not: never a traceback
+
+
+def test_a_budget_a_model_went_beyond_does_not_stop_a_larger_one() -> None:
+    model = DealModel(tuple("ABCD"), (3, 3, 3, 3), range(12))
+    for holder in range(4):
+        model.forbid(holder, holder)
+    packed = pack(model)
+    for build in (walk, frontier_tables):
+        with pytest.raises(InferenceError):
+            build(packed, 10)
+        with pytest.raises(InferenceError):  # known to fail within 10: at once
+            build(packed, 5)
+        assert build(packed, 1e9) is build(packed, 10)  # built again for the larger budget, then cached

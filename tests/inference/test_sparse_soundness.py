@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 from cardlogic.inference import InferenceError
 from cardlogic.inference.exact import DealTables, ExactBackend, pack
 from cardlogic.literature import Game
-from cardlogic.literature.belief import LiteratureBelief
 from tests.belief.games import Truth, games, guess_rates, seeds
 
 SPARSE = ExactBackend(max_states=400_000, dense_max_operations=-1, frontier=False)
@@ -20,12 +19,7 @@ SPARSE = ExactBackend(max_states=400_000, dense_max_operations=-1, frontier=Fals
 @given(games(min_players=8), seeds, guess_rates, st.data())
 def test_the_true_deal_is_never_ruled_out(game: Game, seed: int, guess_rate: float, data: st.DataObject) -> None:
     truth = Truth.simulate(game, seed, guess_rate)
-    observer = data.draw(st.one_of(st.none(), st.integers(0, len(game.players) - 1)), label="observer")
-    cut = data.draw(st.integers(0, len(truth.events) // 2), label="cut")
-    belief = LiteratureBelief(game, observer, truth.hand(observer))
-    for event in truth.events[:cut]:
-        belief.tracker.push(event)
-    model = belief.tracker.model
+    model = truth.drawn_model(data, 0.5)
     try:
         posterior = SPARSE.posterior(model)
     except InferenceError:  # beyond the budget: the chain's ground

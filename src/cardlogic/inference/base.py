@@ -6,9 +6,10 @@ about the uniform distribution over its consistent deals.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Generic, Protocol, TypeVar
 
 import numpy as np
 
@@ -18,6 +19,46 @@ from cardlogic.constraints import DealModel
 
 class InferenceError(RuntimeError):
     """A backend cannot answer for this model (too large for it, or not supported)."""
+
+
+Built = TypeVar("Built")
+
+
+class BudgetCache(Generic[Built]):
+    """The last ``size`` results of a costly build by key, and the budget of each build that went beyond its own.
+
+    A belief asks whether exact inference fits and then for the answer, over one model: the build done for the
+    first question serves the second. A key that failed within some budget fails again at once within that budget
+    or a smaller one, and is built again for a larger one.
+    """
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._entries: OrderedDict[Hashable, Built | tuple[float, str]] = OrderedDict()
+
+    def get(self, key: Hashable, budget: float, build: Callable[[float], Built]) -> Built:
+        """The result for ``key``: known, or ``build(budget)``, which raises InferenceError beyond the budget."""
+        known = self._entries.get(key)
+        if known is not None:
+            self._entries.move_to_end(key)
+            if not isinstance(known, tuple):
+                return known
+            failed_within, message = known
+            if failed_within >= budget:
+                raise InferenceError(message)
+        try:
+            found: Built | tuple[float, str] = build(budget)
+        except InferenceError as error:
+            found = (budget, str(error))
+        self._entries[key] = found
+        while len(self._entries) > self._size:
+            self._entries.popitem(last=False)
+        if isinstance(found, tuple):
+            raise InferenceError(found[1])
+        return found
+
+    def clear(self) -> None:
+        self._entries.clear()
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,6 @@ card down (for cards before).
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -54,7 +53,7 @@ import numpy as np
 
 from cardlogic.constraints import InconsistentError
 from cardlogic.inference import kernels
-from cardlogic.inference.base import InferenceError
+from cardlogic.inference.base import BudgetCache, InferenceError
 
 if TYPE_CHECKING:
     from cardlogic.inference.exact import PackedModel
@@ -433,37 +432,23 @@ class FrontierTables:
         return total
 
 
-_TABLES: OrderedDict[tuple, FrontierTables | float] = OrderedDict()
-"""The last few forward passes by packed model (or the state budget a model went beyond): a belief asks whether
-exact inference fits, then for the posterior, of one model."""
-_CACHED_TABLES = 4
+_TABLES: BudgetCache[FrontierTables] = BudgetCache(4)
+"""The last few forward passes by packed model (or the state budget a model went beyond)."""
 
 
 def frontier_tables(packed: PackedModel, max_states: float = math.inf) -> FrontierTables:
     """The frontier program's tables of ``packed`` (cached), InferenceError beyond ``max_states`` reached states or
     :data:`MAX_OPERATIONS` dense transitions."""
-    # The tables carry their packed model, whose holders and known cards (not in the fingerprint) they answer for.
-    key = (packed.fingerprint, packed.holders, packed.cards, packed.template.tobytes(), packed.columns.tobytes(),
-           packed.groups, packed.member_caps)
-    known = _TABLES.get(key)
-    if isinstance(known, FrontierTables) or (known is not None and known >= max_states):
-        _TABLES.move_to_end(key)
-        if isinstance(known, FrontierTables):
-            return known
-        raise InferenceError(f"the frontier program passes {max_states:,.0f} states")
-    try:
+    def build(budget: float) -> FrontierTables:
         layout = plan(packed)
         if layout.operations > MAX_OPERATIONS:
             raise InferenceError(f"the frontier program's layers span {layout.operations:.1e} transitions")
-        found: FrontierTables | float = FrontierTables(layout, exact_count=False, max_states=max_states)
-    except InferenceError:
-        found = max_states
-    _TABLES[key] = found
-    while len(_TABLES) > _CACHED_TABLES:
-        _TABLES.popitem(last=False)
-    if isinstance(found, FrontierTables):
-        return found
-    raise InferenceError(f"the frontier program passes {max_states:,.0f} states")
+        return FrontierTables(layout, exact_count=False, max_states=budget)
+
+    # The tables carry their packed model, whose holders and known cards (not in the fingerprint) they answer for.
+    key = (packed.fingerprint, packed.holders, packed.cards, packed.template.tobytes(), packed.columns.tobytes(),
+           packed.groups, packed.member_caps)
+    return _TABLES.get(key, max_states, build)
 
 
 def forget_tables() -> None:

@@ -24,7 +24,6 @@ table entries.
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -32,7 +31,7 @@ import numpy as np
 
 from cardlogic.constraints import InconsistentError
 from cardlogic.inference import kernels
-from cardlogic.inference.base import InferenceError
+from cardlogic.inference.base import BudgetCache, InferenceError
 
 if TYPE_CHECKING:
     from cardlogic.inference.exact import PackedModel
@@ -61,32 +60,19 @@ class Walk:
         return int(self.layer_start[-1])
 
 
-_WALKS: OrderedDict[bytes, Walk | float] = OrderedDict()
-"""The last few walks by packed model (or the state budget a model went beyond): a belief asks whether exact
-inference fits, then for the posterior, of one model."""
-_CACHED_WALKS = 4
+_WALKS: BudgetCache[Walk] = BudgetCache(4)
+"""The last few walks by packed model (or the state budget a model went beyond)."""
 
 
 def walk(packed: PackedModel, max_states: float = math.inf) -> Walk:
     """The reachable states of ``packed`` (see :class:`Walk`); InferenceError beyond ``max_states`` in all."""
-    p = packed
-    fingerprint = p.fingerprint
-    known = _WALKS.get(fingerprint)
-    if isinstance(known, Walk) or (known is not None and known <= max_states):
-        _WALKS.move_to_end(fingerprint)
-        if isinstance(known, Walk):
-            return known
-        raise _too_large(p, known)
-    try:
-        found: Walk | float = _walk(p, max_states)
-    except InferenceError:
-        found = max_states
-    _WALKS[fingerprint] = found
-    while len(_WALKS) > _CACHED_WALKS:
-        _WALKS.popitem(last=False)
-    if isinstance(found, Walk):
-        return found
-    raise _too_large(p, max_states)
+    def build(budget: float) -> Walk:
+        try:
+            return _walk(packed, budget)
+        except InferenceError:
+            raise _too_large(packed, budget) from None
+
+    return _WALKS.get(packed.fingerprint, max_states, build)
 
 
 def forget_walks() -> None:
