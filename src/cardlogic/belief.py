@@ -22,9 +22,9 @@ moved in public since the hidden deal is where it moved to; a card out of play
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
@@ -34,6 +34,8 @@ from cardlogic.constraints import DealModel, InconsistentError
 from cardlogic.inference.base import Posterior, restriction_hits
 from cardlogic.inference.exact import pack
 from cardlogic.inference.sampler import SamplerBackend, frequencies, posterior_of, starting_deal
+
+Answer = TypeVar("Answer")
 
 
 class Tracker(Protocol):
@@ -103,6 +105,7 @@ class Belief:
         self._posterior: Posterior | None = None
         self._fits: bool | None = None
         self._deals: tuple[np.ndarray, str] | None = None
+        self._joints_sampled = False
         self._in_play: list[Card] | None = None
         self._playing: frozenset[Card] = frozenset()
 
@@ -172,12 +175,30 @@ class Belief:
 
     @property
     def chance_method(self) -> tuple[str, int]:
-        """How chances and assignments are answered: ``(method, 0)`` where exact (or csp), else the sampled
-        deals' method (``sample`` or ``mcmc``) and their number. Marginals may be exact even so (:meth:`posterior`)."""
-        if self.resolved_method != "sample":
+        """How chances and assignments have been answered in this state: ``(method, 0)`` where exact (or csp),
+        else the sampled deals' method (``sample`` or ``mcmc``) and their number. Marginals may be exact even so
+        (:meth:`posterior`)."""
+        if self.resolved_method != "sample" and not self._joints_sampled:
             return self.resolved_method, 0
         deals, how = self._drawn()
         return how, len(deals)
+
+    def _exactly(self, question: Callable[[inference.ExactBackend], Answer]) -> Answer | None:
+        """``question`` asked of the exact backend, or None where it is to be answered from the sampled deals.
+
+        Under ``auto`` the backend keeps to the budget :attr:`resolved_method` was judged on: chances and
+        placements pack the model keeping more holders apart (teams, the set's holders), which can cost far more
+        (early in a 12-player game, seconds a question). Beyond it, this state's chances and assignments are
+        sampled (:attr:`chance_method` says so)."""
+        if self.resolved_method == "sample" or self._joints_sampled:
+            return None
+        if self.method != "auto":
+            return question(inference.ExactBackend())
+        try:
+            return question(inference.budgeted(self.max_operations))
+        except inference.InferenceError:
+            self._joints_sampled = True
+            return None
 
     def _exact_fits(self) -> bool:
         """Whether exact inference is practical for this state (worked out once per state)."""
@@ -293,13 +314,14 @@ class Belief:
             dealt.append(unmoved)
             possible.append(ok)
         wanted = [r for r, ok in zip(dealt, possible) if ok and r]
-        if not wanted:
-            answers: list[float] = []
-        elif self.resolved_method == "sample":
+        answers: list[float] | None = []
+        if wanted and self.resolved_method == "csp":
+            answers = inference.chances(self.model, wanted, "csp")
+        elif wanted:
+            answers = self._exactly(lambda exact: exact.chances(self.model, wanted))
+        if answers is None:
             deals, _ = self._drawn()
             answers = [hits / len(deals) for hits in restriction_hits(deals, self.model.cards, wanted)]
-        else:
-            answers = inference.chances(self.model, wanted, self.resolved_method)
         found = iter(answers)
         return [(next(found) if r else 1.0) if ok else 0.0 for r, ok in zip(dealt, possible)]
 
@@ -317,7 +339,12 @@ class Belief:
                for c in cards):
             raise InconsistentError("a card is held by nobody or by a holder outside the mask")
         unmoved = [c for c in cards if c not in moved]
-        if self.resolved_method == "sample":
+        restricted = self.model.copy()
+        for card in unmoved:
+            restricted.restrict(card, holders)
+        found = self._exactly(lambda exact: exact.placements(restricted, unmoved)) if unmoved else (
+            np.zeros((1, 0), np.int64), np.ones(1))
+        if found is None:
             deals, _ = self._drawn()
             columns = [self.model.cards.index(c) for c in unmoved]
             rows = deals[:, columns].astype(np.int64)
@@ -327,11 +354,7 @@ class Belief:
             distinct, weights = np.unique(rows, axis=0, return_counts=True)
             probabilities = weights / len(rows)
         else:
-            restricted = self.model.copy()
-            for card in unmoved:
-                restricted.restrict(card, holders)
-            distinct, probabilities = inference.placements(restricted, unmoved) if unmoved else (
-                np.zeros((1, 0), np.int64), np.ones(1))
+            distinct, probabilities = found
         full = np.empty((len(distinct), len(cards)), np.int64)
         for i, card in enumerate(cards):
             full[:, i] = moved[card] if card in moved else distinct[:, unmoved.index(card)]
@@ -394,6 +417,8 @@ class Belief:
         """The sampled deals of this state (dealt holders, model card order) and how they were drawn, cached."""
         if self._deals is None:
             limit = inference.AUTO_MAX_OPERATIONS if self.max_operations is None else self.max_operations
+            if self._joints_sampled:  # the exact tables were judged too costly for the joint questions
+                limit = inference.AUTO_JOINT_MAX_OPERATIONS * inference.joint_scale(self.max_operations)
             sampler = SamplerBackend(self.samples, self.seed, max_operations=limit)
             self._deals = sampler.draw(self.model, self.samples, self.seed)
         return self._deals

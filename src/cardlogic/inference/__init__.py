@@ -22,13 +22,14 @@ import numpy as np
 
 from cardlogic.constraints import DealModel
 from cardlogic.inference.base import Backend, InferenceError, Posterior
-from cardlogic.inference.exact import ExactBackend, pack
+from cardlogic.inference.exact import DENSE_MAX_OPERATIONS, FIRST_STATES, ExactBackend, pack
 from cardlogic.inference.frontier import frontier_tables
 from cardlogic.inference.sampler import SamplerBackend
 from cardlogic.inference.sparse import walk
 
 __all__ = ["Backend", "CspBackend", "ExactBackend", "InferenceError", "Posterior", "SamplerBackend", "backend",
-           "chances", "count", "exact_is_practical", "infer", "joint", "placements", "sample"]
+           "budgeted", "chances", "count", "exact_is_practical", "infer", "joint", "joint_scale", "placements",
+           "sample"]
 
 METHODS = ("auto", "exact", "sample", "csp")
 AUTO_MAX_OPERATIONS = 6e7
@@ -39,6 +40,10 @@ AUTO_MAX_STATES = 400_000
 
 Advice makes several exact passes over narrowed models per call: at 1e6 states the player to move early in the
 stored 10-player game was exact too (0.3 s a posterior) but its advice took 1.4 s instead of 0.27 s sampled."""
+AUTO_JOINT_MAX_OPERATIONS = 1e7
+"""Transitions of one dense pass up to which ``auto`` answers chances and placements by the dense tables (about
+0.15 s): advice asks several, and the dense tables of a model near :data:`AUTO_MAX_OPERATIONS` took 1-2.5 s a
+question early in 10-player games (the reachable states, up to :data:`AUTO_MAX_STATES`, are tried first)."""
 AUTO_FRONTIER_STATES = 300_000
 """States of the frontier program up to which ``auto`` answers marginals and counts exactly by it (about 0.2 s to
 walk, warm, and as much again for every marginal)."""
@@ -67,17 +72,35 @@ def exact_is_practical(model: DealModel, max_operations: float | None = None, *,
     if packed.empty or (packed.operations <= limit and packed.memory() <= AUTO_MAX_BYTES):
         return True
     scale = limit / AUTO_MAX_OPERATIONS if limit > 0 else 0
+    # The cheaper program for the model fits a small budget: the frontier program early in big games, the walk
+    # from the middle game on (see ExactBackend.tables, which answers in the same order).
+    attempts = [(walk, AUTO_MAX_STATES * scale)]
     if marginals:
+        attempts = [(frontier_tables, FIRST_STATES[0] * scale), *attempts,
+                    (frontier_tables, AUTO_FRONTIER_STATES * scale)]
+    for attempt, budget in attempts:
         try:
-            frontier_tables(packed, AUTO_FRONTIER_STATES * scale)
+            attempt(packed, budget)
             return True
         except InferenceError:
-            pass
-    try:
-        walk(packed, AUTO_MAX_STATES * scale)
-    except InferenceError:
-        return False
-    return True
+            continue
+    return False
+
+
+def budgeted(max_operations: float | None = None) -> ExactBackend:
+    """The exact backend within ``auto``'s budget for placements and chances (see :func:`exact_is_practical`,
+    scaled by ``max_operations`` likewise): their packings keep more holders apart than the one that budget was
+    judged on, and advice asks several, so the dense tables stop at :data:`AUTO_JOINT_MAX_OPERATIONS`."""
+    scale = joint_scale(max_operations)
+    return ExactBackend(max_bytes=AUTO_MAX_BYTES, max_states=AUTO_MAX_STATES * scale,
+                        dense_max_operations=min(AUTO_JOINT_MAX_OPERATIONS * scale, DENSE_MAX_OPERATIONS),
+                        max_operations=AUTO_JOINT_MAX_OPERATIONS * scale)
+
+
+def joint_scale(max_operations: float | None) -> float:
+    """``max_operations`` (None: :data:`AUTO_MAX_OPERATIONS`) as a share of the default budget."""
+    limit = AUTO_MAX_OPERATIONS if max_operations is None else max_operations
+    return limit / AUTO_MAX_OPERATIONS if limit > 0 else 0.0
 
 
 def backend(model: DealModel, method: str = "auto", samples: int = 20_000, seed: int = 0) -> Backend:

@@ -418,6 +418,10 @@ class DealTables:
 
 FRONTIER_MAX_STATES = 1_000_000
 """States beyond which the frontier program gives way to the reachable states of the box (a second or two)."""
+FIRST_STATES = (100_000, 400_000)
+"""The small budgets (frontier program, reachable states) tried first, in that order: the cheaper program for the
+model answers within them (early in a big game the frontier program, from the middle game on the walk), and
+finding out that one does not fit costs under 0.2 s."""
 
 
 class ExactBackend:
@@ -430,18 +434,21 @@ class ExactBackend:
     most ``max_states`` states, and else (and for placements and chances, which
     it does not answer) from the reachable states of the box
     (:class:`~cardlogic.inference.sparse.SparseTables`), at most ``max_states``
-    of them (and ``max_bytes``); a model needing more raises
+    of them (and ``max_bytes``), or the dense tables where they take at most
+    ``max_operations`` transitions a pass; a model needing more raises
     :class:`~cardlogic.inference.base.InferenceError`.
     """
 
     name = "exact"
 
-    def __init__(self, max_bytes: int = 2_000_000_000, max_states: int = 4_000_000,
-                 dense_max_operations: float = DENSE_MAX_OPERATIONS, frontier: bool = True) -> None:
+    def __init__(self, max_bytes: int = 2_000_000_000, max_states: float = 4_000_000,
+                 dense_max_operations: float = DENSE_MAX_OPERATIONS, frontier: bool = True,
+                 max_operations: float = math.inf) -> None:
         self.max_bytes = max_bytes
         self.max_states = min(max_states, max_bytes // BYTES_PER_STATE)
         self.dense_max_operations = dense_max_operations
         self.frontier = frontier
+        self.max_operations = max_operations
 
     def _tables(self, model: DealModel, *, backward: bool,
                 exact_count: bool) -> DealTables | SparseTables | FrontierTables:
@@ -449,27 +456,32 @@ class ExactBackend:
 
     def tables(self, packed: PackedModel, *, backward: bool, exact_count: bool,
                frontier: bool = False) -> DealTables | SparseTables | FrontierTables:
-        """The cheaper tables of ``packed`` that fit: dense while a pass is cheap, else (with ``frontier``, for
-        counts and marginals) the frontier program, else the reachable states."""
+        """The cheaper tables of ``packed`` that fit: dense while a pass is cheap; else (with ``frontier``, for
+        counts and marginals) the frontier program or the reachable states, whichever fits a small budget
+        (:data:`FIRST_STATES`: frontier, then the walk), then within the full one."""
         dense_fits = packed.empty or packed.memory(exact_count) <= self.max_bytes
         if dense_fits and packed.operations <= self.dense_max_operations:
             return DealTables(packed, backward=backward, exact_count=exact_count)
+        budgets = [(False, min(self.max_states, FIRST_STATES[1]))] if frontier else []
         if frontier:
+            budgets = [(True, min(self.max_states, FIRST_STATES[0])), *budgets,
+                       (True, min(self.max_states, FRONTIER_MAX_STATES))]
+        failure = InferenceError("no exact program fits")
+        for use_frontier, budget in [*budgets, (False, self.max_states)]:
             try:
-                tables = frontier_tables(packed, min(self.max_states, FRONTIER_MAX_STATES))
+                if not use_frontier:
+                    return SparseTables(packed, backward=backward, exact_count=exact_count, max_states=budget)
+                tables = frontier_tables(packed, budget)
                 if backward:
                     tables.check()
                 if exact_count:
                     tables.exact()
                 return tables
-            except InferenceError:
-                pass
-        try:
-            return SparseTables(packed, backward=backward, exact_count=exact_count, max_states=self.max_states)
-        except InferenceError:
-            if dense_fits:
-                return DealTables(packed, backward=backward, exact_count=exact_count)
-            raise
+            except InferenceError as error:
+                failure = error
+        if dense_fits and packed.operations <= self.max_operations:
+            return DealTables(packed, backward=backward, exact_count=exact_count)
+        raise failure
 
     def posterior(self, model: DealModel) -> Posterior:
         tables = self._tables(model, backward=True, exact_count=True)
