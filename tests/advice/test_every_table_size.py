@@ -16,7 +16,7 @@ import pytest
 
 from cardlogic.cli import main
 from cardlogic.inference import ExactBackend, InferenceError, exact_is_practical
-from cardlogic.literature import Ask, read_record
+from cardlogic.literature import Ask, Record, read_record
 from cardlogic.literature.advice import advise, advise_record, spectator
 from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.literature.bots import AdvisorBot
@@ -99,3 +99,18 @@ def test_the_advisor_bot_plays_a_legal_ask_from_sampled_deals():
     assert bot.belief.resolved_method == "sample" and bot.belief.chance_method == ("mcmc", AdvisorBot.SAMPLES)
     assert isinstance(event, Ask)
     assert (event.asker, event.target, event.card) in {(a.asker, a.target, a.card) for a in view.legal_asks(view.player)}
+
+
+def test_chances_beyond_autos_budget_are_sampled_and_said_so():
+    """Eleven events into the stored 12-player game the player's marginals are exact, but the packings of its
+    claims and chances keep the teams apart and pass auto's budget (seconds a question): they are sampled, and the
+    advice says so."""
+    record = read_record((SCENARIOS / "12p-no-8s-late.txt").read_text())
+    position = Record(record.game, record.observer, dict(record.hands), tuple(record.events[:11]))
+    belief = LiteratureBelief.from_record(position)
+    assert belief.resolved_method == "exact" and belief.chance_method == ("exact", 0)
+    advice = advise(belief, spectator(belief))
+    assert belief.chance_method == ("mcmc", belief.samples)
+    assert (advice.method, advice.samples) == belief.chance_method
+    assert belief.posterior().method == "exact"
+    assert advice.claims and all(0.0 <= c.p_team_holds <= 1.0 for c in advice.claims)

@@ -279,13 +279,14 @@ def measure_advice(cases: list[Case], plan: Plan, tick: Tick) -> dict[str, Any]:
     return {"status": "ok", "rows": rows}
 
 
-LIVE_PLAYERS = (6, 8)
+LIVE_PLAYERS = (6, 8, 10, 12)
+"""Player counts whose live latency is measured (the targets are at 6 and 8; 10 and 12 are reported)."""
 LIVE_BUDGET_SECONDS = {"full": 120.0, "quick": 20.0, "smoke": 3.0}
 """Time each live replay may take; events past it are not timed (a slow event still finishes)."""
 
 
 def measure_live(cases: list[Case], plan: Plan, tick: Tick) -> dict[str, Any]:
-    """Warm seconds from an event typed in ``cardlogic live`` to its advice, at 6 and 8 players.
+    """Warm seconds from an event typed in ``cardlogic live`` to its advice, at :data:`LIVE_PLAYERS` players.
 
     Replays the longest stored ``no-8s`` scenario of each player count from its set-up through
     :class:`~cardlogic.cli.live.game.LiveGame`, as the command does: both beliefs take the event, the autosave

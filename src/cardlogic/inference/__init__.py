@@ -22,8 +22,8 @@ import numpy as np
 
 from cardlogic.constraints import DealModel
 from cardlogic.inference.base import Backend, InferenceError, Posterior
-from cardlogic.inference.exact import DENSE_MAX_OPERATIONS, FIRST_STATES, ExactBackend, pack
-from cardlogic.inference.frontier import frontier_tables
+from cardlogic.inference.exact import DENSE_MAX_OPERATIONS, ExactBackend, pack
+from cardlogic.inference.frontier import FIRST_OPERATIONS, frontier_tables, plan
 from cardlogic.inference.sampler import SamplerBackend
 from cardlogic.inference.sparse import walk
 
@@ -64,20 +64,20 @@ def exact_is_practical(model: DealModel, max_operations: float | None = None, *,
     walked (cached for the answer that follows), at most :data:`AUTO_MAX_STATES`
     scaled by ``max_operations``, so a model beyond that costs this walk before sampling takes over.
     With ``marginals`` (the question is only counts and marginals, not placements
-    or chances), the frontier program is tried before the walk, up to
-    :data:`AUTO_FRONTIER_STATES` states (scaled likewise).
+    or chances), the frontier program is tried too, up to :data:`AUTO_FRONTIER_STATES`
+    states (scaled likewise): before the walk where its layers are narrow, after it elsewhere.
     """
     packed = pack(model)
     limit = AUTO_MAX_OPERATIONS if max_operations is None else max_operations
     if packed.empty or (packed.operations <= limit and packed.memory() <= AUTO_MAX_BYTES):
         return True
     scale = limit / AUTO_MAX_OPERATIONS if limit > 0 else 0
-    # The cheaper program for the model fits a small budget: the frontier program early in big games, the walk
-    # from the middle game on (see ExactBackend.tables, which answers in the same order).
+    # The frontier program first where its layers are narrow, as ExactBackend.tables answers.
     attempts = [(walk, AUTO_MAX_STATES * scale)]
     if marginals:
-        attempts = [(frontier_tables, FIRST_STATES[0] * scale), *attempts,
-                    (frontier_tables, AUTO_FRONTIER_STATES * scale)]
+        layout = plan(packed)
+        frontier = (lambda p, budget: frontier_tables(p, budget, layout), AUTO_FRONTIER_STATES * scale)
+        attempts = [frontier, *attempts] if layout.operations <= FIRST_OPERATIONS else [*attempts, frontier]
     for attempt, budget in attempts:
         try:
             attempt(packed, budget)

@@ -36,7 +36,7 @@ from cardlogic.cards import Card
 from cardlogic.constraints import DealModel, InconsistentError
 from cardlogic.inference import kernels
 from cardlogic.inference.base import InferenceError, Posterior
-from cardlogic.inference.frontier import FrontierTables, frontier_tables
+from cardlogic.inference.frontier import FIRST_OPERATIONS, FrontierTables, frontier_tables, plan
 from cardlogic.inference.sparse import BYTES_PER_STATE, SparseTables
 
 MAX_CLAUSE_BITS = 30
@@ -418,10 +418,6 @@ class DealTables:
 
 FRONTIER_MAX_STATES = 1_000_000
 """States beyond which the frontier program gives way to the reachable states of the box (a second or two)."""
-FIRST_STATES = (100_000, 400_000)
-"""The small budgets (frontier program, reachable states) tried first, in that order: the cheaper program for the
-model answers within them (early in a big game the frontier program, from the middle game on the walk), and
-finding out that one does not fit costs under 0.2 s."""
 
 
 class ExactBackend:
@@ -457,21 +453,21 @@ class ExactBackend:
     def tables(self, packed: PackedModel, *, backward: bool, exact_count: bool,
                frontier: bool = False) -> DealTables | SparseTables | FrontierTables:
         """The cheaper tables of ``packed`` that fit: dense while a pass is cheap; else (with ``frontier``, for
-        counts and marginals) the frontier program or the reachable states, whichever fits a small budget
-        (:data:`FIRST_STATES`: frontier, then the walk), then within the full one."""
+        counts and marginals) the frontier program and the reachable states, the frontier program first where its
+        layers are narrow (:data:`~cardlogic.inference.frontier.FIRST_OPERATIONS`), else second."""
         dense_fits = packed.empty or packed.memory(exact_count) <= self.max_bytes
         if dense_fits and packed.operations <= self.dense_max_operations:
             return DealTables(packed, backward=backward, exact_count=exact_count)
-        budgets = [(False, min(self.max_states, FIRST_STATES[1]))] if frontier else []
-        if frontier:
-            budgets = [(True, min(self.max_states, FIRST_STATES[0])), *budgets,
-                       (True, min(self.max_states, FRONTIER_MAX_STATES))]
+        layout = plan(packed) if frontier else None
+        programs = ["walk"]
+        if layout is not None:
+            programs = ["frontier", "walk"] if layout.operations <= FIRST_OPERATIONS else ["walk", "frontier"]
         failure = InferenceError("no exact program fits")
-        for use_frontier, budget in [*budgets, (False, self.max_states)]:
+        for program in programs:
             try:
-                if not use_frontier:
-                    return SparseTables(packed, backward=backward, exact_count=exact_count, max_states=budget)
-                tables = frontier_tables(packed, budget)
+                if program == "walk":
+                    return SparseTables(packed, backward=backward, exact_count=exact_count, max_states=self.max_states)
+                tables = frontier_tables(packed, min(self.max_states, FRONTIER_MAX_STATES), layout)
                 if backward:
                     tables.check()
                 if exact_count:

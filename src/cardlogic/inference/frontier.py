@@ -63,6 +63,10 @@ TOLERANCE = 1e-7
 MAX_OPERATIONS = 1e9
 """Transitions of one pass over the whole layers beyond which the frontier program is not tried (its reached
 states then numbered millions on the stored scenarios: early 10-player games, a 12-player spectator's start)."""
+FIRST_OPERATIONS = 1e8
+"""Transitions of one pass over the whole layers up to which the frontier program is tried before the reachable
+states of the box: its reached states then numbered at most a few hundred thousand on the stored games (early on),
+while beyond, from the middle game on, the walk reached fewer."""
 ORDER_SEARCH = 16
 """Most blocks whose every order is searched (2**16 subsets, a few milliseconds); more are ordered greedily."""
 PRIMES = (2_147_483_629, 2_147_483_587, 2_147_483_579, 2_147_483_563, 2_147_483_549, 2_147_483_543)
@@ -436,14 +440,14 @@ _TABLES: BudgetCache[FrontierTables] = BudgetCache(4)
 """The last few forward passes by packed model (or the state budget a model went beyond)."""
 
 
-def frontier_tables(packed: PackedModel, max_states: float = math.inf) -> FrontierTables:
-    """The frontier program's tables of ``packed`` (cached), InferenceError beyond ``max_states`` reached states or
-    :data:`MAX_OPERATIONS` dense transitions."""
+def frontier_tables(packed: PackedModel, max_states: float = math.inf, layout: Plan | None = None) -> FrontierTables:
+    """The frontier program's tables of ``packed`` (cached; ``layout``: its plan, when already made),
+    InferenceError beyond ``max_states`` reached states or :data:`MAX_OPERATIONS` dense transitions."""
     def build(budget: float) -> FrontierTables:
-        layout = plan(packed)
-        if layout.operations > MAX_OPERATIONS:
-            raise InferenceError(f"the frontier program's layers span {layout.operations:.1e} transitions")
-        return FrontierTables(layout, exact_count=False, max_states=budget)
+        laid_out = layout or plan(packed)
+        if laid_out.operations > MAX_OPERATIONS:
+            raise InferenceError(f"the frontier program's layers span {laid_out.operations:.1e} transitions")
+        return FrontierTables(laid_out, exact_count=False, max_states=budget)
 
     # The tables carry their packed model, whose holders and known cards (not in the fingerprint) they answer for.
     key = (packed.fingerprint, packed.holders, packed.cards, packed.template.tobytes(), packed.columns.tobytes(),
