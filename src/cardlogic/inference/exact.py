@@ -462,7 +462,7 @@ class ExactBackend:
         programs = ["walk"]
         if layout is not None:
             programs = ["frontier", "walk"] if layout.operations <= FIRST_OPERATIONS else ["walk", "frontier"]
-        failure = InferenceError("no exact program fits")
+        failures: dict[str, InferenceError] = {}
         for program in programs:
             try:
                 if program == "walk":
@@ -474,10 +474,10 @@ class ExactBackend:
                     tables.exact()
                 return tables
             except InferenceError as error:
-                failure = error
+                failures[program] = error
         if dense_fits and packed.operations <= self.max_operations:
             return DealTables(packed, backward=backward, exact_count=exact_count)
-        raise failure
+        raise failures["walk"]  # its message gives the sizes
 
     def posterior(self, model: DealModel) -> Posterior:
         tables = self._tables(model, backward=True, exact_count=True)
