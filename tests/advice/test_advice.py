@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from cardlogic.cards import iter_cards
 from cardlogic.literature import Game, Rules, State
-from cardlogic.literature.advice import advise, ask_advice, claim_advice, entropy_bits
+from cardlogic.literature.advice import AdvisorWeights, advise, ask_advice, claim_advice, entropy_bits
 from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.literature.decks import Deck
 from cardlogic.literature.selfplay import play_random_game
@@ -134,7 +134,7 @@ def test_ask_values_follow_the_documented_formula(seed):
         mover = state.to_move
         belief, _, _ = beliefs_after(game, seed, count, mover)
         state.push(event)
-        asks = ask_advice(belief, lookahead=0)
+        asks = ask_advice(belief, weights=AdvisorWeights(lookahead=0))
         if not asks:
             continue
         deals = current_deals(belief)
