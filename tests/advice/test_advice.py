@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from cardlogic.cards import iter_cards
 from cardlogic.literature import Game, Rules, State
-from cardlogic.literature.advice import advise, ask_advice, claim_advice, entropy_bits
+from cardlogic.literature.advice import AdvisorWeights, advise, ask_advice, claim_advice, entropy_bits
 from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.literature.decks import Deck
 from cardlogic.literature.selfplay import play_random_game
@@ -123,9 +123,11 @@ def test_ask_numbers_match_the_oracle(seed):
     assert checked and leaks
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_ask_values_follow_the_documented_formula(seed):
-    """With no exact second step, value = p (secured + 8 w gather + p) - (1 - p) danger, each from oracle marginals."""
+@pytest.mark.parametrize(("seed", "completion", "danger"), [(1, 8.0, 1.0), (2, 3.0, 0.5), (3, 8.0, 1.0)])
+def test_ask_values_follow_the_documented_formula(seed, completion, danger):
+    """With no exact second step, value = p (secured + completion w gather + p) - (1 - p) danger weight * danger,
+    each from oracle marginals (the default weights are 8 and 1)."""
+    weights = AdvisorWeights(completion=completion, danger=danger, lookahead=0)
     game = small_game()
     hands, history = play_random_game(game, seed)
     state = State(game, hands)
@@ -134,7 +136,7 @@ def test_ask_values_follow_the_documented_formula(seed):
         mover = state.to_move
         belief, _, _ = beliefs_after(game, seed, count, mover)
         state.push(event)
-        asks = ask_advice(belief, lookahead=0)
+        asks = ask_advice(belief, weights=weights)
         if not asks:
             continue
         deals = current_deals(belief)
@@ -148,10 +150,10 @@ def test_ask_values_follow_the_documented_formula(seed):
             secured = math.prod(sum(at[c, h] for h in team) for c in others)
             gather = math.prod(min(1.0, sum(at[c, h] for h in team) + max(at[c, o] for o in game.opponents(mover)))
                                for c in others)
-            danger = sum(1 - math.prod(1 - at[o, advice.target] for o in game.deck.set_of(card).cards if o != card)
-                         for card, holder in known.items() if holder in team)
+            askable = sum(1 - math.prod(1 - at[o, advice.target] for o in game.deck.set_of(card).cards if o != card)
+                          for card, holder in known.items() if holder in team)
             worth = game.set_value(game.deck.set_index_of(advice.card))
-            expected = p * (secured + 8 * worth * gather + p) - (1 - p) * danger
+            expected = p * (secured + completion * worth * gather + p) - (1 - p) * danger * askable
             assert advice.value == pytest.approx(expected, abs=1e-9)
             checked += 1
     assert checked

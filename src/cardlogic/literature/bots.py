@@ -36,7 +36,7 @@ from typing import Protocol
 
 from cardlogic.cards import Card, iter_cards
 from cardlogic.literature import Ask, Claim, Event, Game, Pass, PlayerState, State, actor
-from cardlogic.literature.advice import advise
+from cardlogic.literature.advice import DEFAULT_WEIGHTS, AdvisorWeights, advise
 from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.literature.counting import CountingTracker
 
@@ -195,15 +195,18 @@ class AdvisorBot(_Seat):
     """Plays the recommendation of :func:`cardlogic.literature.advice.advise` from an incrementally updated belief.
 
     The belief is exact wherever exact inference is practical and sampled
-    (``SAMPLES`` deals) beyond, as ``method="auto"`` decides.
+    (``SAMPLES`` deals) beyond, as ``method="auto"`` decides. ``weights`` are
+    the advice's weights and thresholds (:class:`~cardlogic.literature.advice.AdvisorWeights`).
     """
 
     name = "advisor"
     SAMPLES = 4000
     """Deals drawn where the belief samples: enough to rank asks (P(yes) within about 0.01), 5x faster than 20,000."""
 
-    def __init__(self, game: Game, player: int, hand: int, seed: int = 0) -> None:
+    def __init__(self, game: Game, player: int, hand: int, seed: int = 0,
+                 weights: AdvisorWeights = DEFAULT_WEIGHTS) -> None:
         super().__init__(game, player, hand, seed)
+        self.weights = weights
         self.belief = LiteratureBelief(game, player, iter_cards(hand), samples=self.SAMPLES, seed=seed)
 
     def choose(self, view: PlayerState) -> Event:
@@ -212,7 +215,7 @@ class AdvisorBot(_Seat):
             self.belief.push_unchecked(event)
         if fresh:
             self.belief.push(fresh[-1])
-        advice = advise(self.belief, thorough=False, seed=self.rng.randrange(1 << 30))
+        advice = advise(self.belief, thorough=False, seed=self.rng.randrange(1 << 30), weights=self.weights)
         event = advice.recommendation.event
         assert event is not None, advice.recommendation.reason
         return event
