@@ -418,7 +418,7 @@ class Belief:
         if self._deals is None:
             limit = inference.AUTO_MAX_OPERATIONS if self.max_operations is None else self.max_operations
             if self._joints_sampled:  # the exact tables were judged too costly for the joint questions
-                limit = inference.AUTO_JOINT_MAX_OPERATIONS * inference.joint_scale(self.max_operations)
+                limit = inference.AUTO_JOINT_MAX_OPERATIONS * inference.budget_scale(self.max_operations)
             sampler = SamplerBackend(self.samples, self.seed, max_operations=limit)
             self._deals = sampler.draw(self.model, self.samples, self.seed)
         return self._deals

@@ -28,7 +28,7 @@ from cardlogic.inference.sampler import SamplerBackend
 from cardlogic.inference.sparse import walk
 
 __all__ = ["Backend", "CspBackend", "ExactBackend", "InferenceError", "Posterior", "SamplerBackend", "backend",
-           "budgeted", "chances", "count", "exact_is_practical", "infer", "joint", "joint_scale", "placements",
+           "budget_scale", "budgeted", "chances", "count", "exact_is_practical", "infer", "joint", "placements",
            "sample"]
 
 METHODS = ("auto", "exact", "sample", "csp")
@@ -68,10 +68,9 @@ def exact_is_practical(model: DealModel, max_operations: float | None = None, *,
     states (scaled likewise): before the walk where its layers are narrow, after it elsewhere.
     """
     packed = pack(model)
-    limit = AUTO_MAX_OPERATIONS if max_operations is None else max_operations
-    if packed.empty or (packed.operations <= limit and packed.memory() <= AUTO_MAX_BYTES):
+    scale = budget_scale(max_operations)
+    if packed.empty or (packed.operations <= AUTO_MAX_OPERATIONS * scale and packed.memory() <= AUTO_MAX_BYTES):
         return True
-    scale = limit / AUTO_MAX_OPERATIONS if limit > 0 else 0
     # The frontier program first where its layers are narrow, as ExactBackend.tables answers.
     attempts = [(walk, AUTO_MAX_STATES * scale)]
     if marginals:
@@ -91,14 +90,14 @@ def budgeted(max_operations: float | None = None) -> ExactBackend:
     """The exact backend within ``auto``'s budget for placements and chances (see :func:`exact_is_practical`,
     scaled by ``max_operations`` likewise): their packings keep more holders apart than the one that budget was
     judged on, and advice asks several, so the dense tables stop at :data:`AUTO_JOINT_MAX_OPERATIONS`."""
-    scale = joint_scale(max_operations)
+    scale = budget_scale(max_operations)
     return ExactBackend(max_bytes=AUTO_MAX_BYTES, max_states=AUTO_MAX_STATES * scale,
                         dense_max_operations=min(AUTO_JOINT_MAX_OPERATIONS * scale, DENSE_MAX_OPERATIONS),
                         max_operations=AUTO_JOINT_MAX_OPERATIONS * scale)
 
 
-def joint_scale(max_operations: float | None) -> float:
-    """``max_operations`` (None: :data:`AUTO_MAX_OPERATIONS`) as a share of the default budget."""
+def budget_scale(max_operations: float | None) -> float:
+    """``max_operations`` (None: :data:`AUTO_MAX_OPERATIONS`) as a share of ``auto``'s default budget."""
     limit = AUTO_MAX_OPERATIONS if max_operations is None else max_operations
     return limit / AUTO_MAX_OPERATIONS if limit > 0 else 0.0
 
