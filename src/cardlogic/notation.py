@@ -11,7 +11,7 @@ Each game reads and writes its own records (:mod:`cardlogic.literature.record`,
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple
 
 
@@ -84,3 +84,27 @@ def split_record(text: str, keys: Sequence[str], problems: list[Problem]) -> Rec
             lines.headers[canonical[key.lower()]] = (number, value)
     return lines
 
+
+
+def rule_words(text: str, keys: Sequence[str], words: Sequence[str],
+               error: Callable[[str], Exception]) -> Iterator[tuple[str, str, str]]:
+    """The ``key=value`` words of a house-rules string, one at a time: (key as typed in lower case, the key as an
+    attribute name, value).
+
+    ``keys`` are the attribute names a game knows and ``words`` their forms for the message; an unknown key, or one
+    given twice, raises ``error(message)`` when its word is reached (a game checks each value as it comes, so the
+    first bad word is the one reported).
+
+    >>> list(rule_words("Bluff=on wrong-claim=split", ("bluff", "wrong_claim"), ("bluff=on|off",), ValueError))
+    [('bluff', 'bluff', 'on'), ('wrong-claim', 'wrong_claim', 'split')]
+    """
+    seen: set[str] = set()
+    for word in text.split():
+        key, sep, value = word.lower().partition("=")
+        attribute = key.replace("-", "_")
+        if not sep or attribute not in keys:
+            raise error(f"unknown house rule {word!r} (expected {', '.join(words)})")
+        if attribute in seen:
+            raise error(f"house rule {key} given twice")
+        seen.add(attribute)
+        yield key, attribute, value

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from cardlogic.cards import CARDS, Card, card_mask, iter_cards
+from cardlogic.notation import rule_words
 
 HAND_SIZE = 5
 """Cards dealt to each player, and tricks in a deal."""
@@ -91,13 +92,7 @@ class Rules:
         Raises :class:`GameError`.
         """
         values: dict[str, object] = {}
-        for word in text.split():
-            key, sep, value = word.lower().partition("=")
-            attribute = key.replace("-", "_")
-            if not sep or attribute not in _RULE_KEYS:
-                raise GameError(f"unknown house rule {word!r} (expected {', '.join(_RULE_WORDS)})", "rules")
-            if attribute in values:
-                raise GameError(f"house rule {key} given twice", "rules")
+        for key, attribute, value in rule_words(text, _RULE_KEYS, _RULE_WORDS, lambda m: GameError(m, "rules")):
             if attribute == "must_trump":
                 if value not in ("on", "off"):
                     raise GameError(f"must-trump must be on or off, not {value!r}", "rules")

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from cardlogic.literature.decks import Deck
+from cardlogic.notation import rule_words
 
 MIN_PLAYERS = 4
 MAX_PLAYERS = 12
@@ -71,13 +72,7 @@ class Rules:
         most once; missing keys keep their defaults. Raises :class:`GameError`.
         """
         values: dict[str, object] = {}
-        for word in text.split():
-            key, sep, value = word.lower().partition("=")
-            attribute = key.replace("-", "_")
-            if not sep or attribute not in _RULE_KEYS:
-                raise GameError(f"unknown house rule {word!r} (expected {', '.join(_RULE_WORDS)})", "rules")
-            if attribute in values:
-                raise GameError(f"house rule {key} given twice", "rules")
+        for key, attribute, value in rule_words(text, _RULE_KEYS, _RULE_WORDS, lambda m: GameError(m, "rules")):
             if attribute == "wrong_claim":
                 values[attribute] = value
             elif value in ("on", "off"):
