@@ -23,7 +23,7 @@ import numpy as np
 from cardlogic.constraints import DealModel
 from cardlogic.inference.base import Backend, InferenceError, Posterior
 from cardlogic.inference.exact import DENSE_MAX_OPERATIONS, ExactBackend, pack
-from cardlogic.inference.frontier import FIRST_OPERATIONS, frontier_tables, plan
+from cardlogic.inference.frontier import frontier_first, frontier_tables
 from cardlogic.inference.sampler import SamplerBackend
 from cardlogic.inference.sparse import walk
 
@@ -74,9 +74,8 @@ def exact_is_practical(model: DealModel, max_operations: float | None = None, *,
     # The frontier program first where its layers are narrow, as ExactBackend.tables answers.
     attempts = [(walk, AUTO_MAX_STATES * scale)]
     if marginals:
-        layout = plan(packed)
-        frontier = (lambda p, budget: frontier_tables(p, budget, layout), AUTO_FRONTIER_STATES * scale)
-        attempts = [frontier, *attempts] if layout.operations <= FIRST_OPERATIONS else [*attempts, frontier]
+        frontier = (frontier_tables, AUTO_FRONTIER_STATES * scale)
+        attempts = [frontier, *attempts] if frontier_first(packed) else [*attempts, frontier]
     for attempt, budget in attempts:
         try:
             attempt(packed, budget)

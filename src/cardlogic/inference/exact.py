@@ -36,7 +36,7 @@ from cardlogic.cards import Card
 from cardlogic.constraints import DealModel, InconsistentError
 from cardlogic.inference import kernels
 from cardlogic.inference.base import InferenceError, Posterior
-from cardlogic.inference.frontier import FIRST_OPERATIONS, FrontierTables, frontier_tables, plan
+from cardlogic.inference.frontier import FrontierTables, frontier_first, frontier_tables
 from cardlogic.inference.sparse import BYTES_PER_STATE, SparseTables
 
 MAX_CLAUSE_BITS = 30
@@ -458,16 +458,15 @@ class ExactBackend:
         dense_fits = packed.empty or packed.memory(exact_count) <= self.max_bytes
         if dense_fits and packed.operations <= self.dense_max_operations:
             return DealTables(packed, backward=backward, exact_count=exact_count)
-        layout = plan(packed) if frontier else None
         programs = ["walk"]
-        if layout is not None:
-            programs = ["frontier", "walk"] if layout.operations <= FIRST_OPERATIONS else ["walk", "frontier"]
+        if frontier:
+            programs = ["frontier", "walk"] if frontier_first(packed) else ["walk", "frontier"]
         failures: dict[str, InferenceError] = {}
         for program in programs:
             try:
                 if program == "walk":
                     return SparseTables(packed, backward=backward, exact_count=exact_count, max_states=self.max_states)
-                tables = frontier_tables(packed, min(self.max_states, FRONTIER_MAX_STATES), layout)
+                tables = frontier_tables(packed, min(self.max_states, FRONTIER_MAX_STATES))
                 if backward:
                     tables.check()
                 if exact_count:

@@ -431,23 +431,40 @@ class FrontierTables:
 
 _TABLES: BudgetCache[FrontierTables] = BudgetCache(4)
 """The last few forward passes by packed model (or the state budget a model went beyond)."""
+_LAYOUTS: BudgetCache[Plan] = BudgetCache(4)
+"""The last few plans by packed model: whether to try the program first, then the program itself, read one."""
 
 
-def frontier_tables(packed: PackedModel, max_states: float = math.inf, layout: Plan | None = None) -> FrontierTables:
-    """The frontier program's tables of ``packed`` (cached; ``layout``: its plan, when already made),
-    InferenceError beyond ``max_states`` reached states or :data:`MAX_OPERATIONS` dense transitions."""
+def _key(packed: PackedModel) -> tuple:
+    # The tables carry their packed model, whose holders and known cards (not in the fingerprint) they answer for.
+    return (packed.fingerprint, packed.holders, packed.cards, packed.template.tobytes(), packed.columns.tobytes(),
+            packed.groups, packed.member_caps)
+
+
+def layout(packed: PackedModel) -> Plan:
+    """:func:`plan` of ``packed``, cached."""
+    return _LAYOUTS.get(_key(packed), math.inf, lambda _: plan(packed))
+
+
+def frontier_first(packed: PackedModel) -> bool:
+    """Whether the frontier program is tried before the reachable states of the box: its layers are narrow
+    (:data:`FIRST_OPERATIONS`)."""
+    return layout(packed).operations <= FIRST_OPERATIONS
+
+
+def frontier_tables(packed: PackedModel, max_states: float = math.inf) -> FrontierTables:
+    """The frontier program's tables of ``packed`` (cached), InferenceError beyond ``max_states`` reached states or
+    :data:`MAX_OPERATIONS` dense transitions."""
     def build(budget: float) -> FrontierTables:
-        laid_out = layout or plan(packed)
+        laid_out = layout(packed)
         if laid_out.operations > MAX_OPERATIONS:
             raise InferenceError(f"the frontier program's layers span {laid_out.operations:.1e} transitions")
         return FrontierTables(laid_out, exact_count=False, max_states=budget)
 
-    # The tables carry their packed model, whose holders and known cards (not in the fingerprint) they answer for.
-    key = (packed.fingerprint, packed.holders, packed.cards, packed.template.tobytes(), packed.columns.tobytes(),
-           packed.groups, packed.member_caps)
-    return _TABLES.get(key, max_states, build)
+    return _TABLES.get(_key(packed), max_states, build)
 
 
 def forget_tables() -> None:
-    """Empty the cache of :func:`frontier_tables` (to time a pass from scratch)."""
+    """Empty the caches of :func:`frontier_tables` and :func:`layout` (to time a pass from scratch)."""
     _TABLES.clear()
+    _LAYOUTS.clear()
