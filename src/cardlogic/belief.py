@@ -105,7 +105,7 @@ class Belief:
         self._posterior: Posterior | None = None
         self._fits: bool | None = None
         self._deals: tuple[np.ndarray, str] | None = None
-        self._joints_sampled = False
+        self._sampled: set[str] = set()  # the kinds of question sampled in this state, beyond auto's budget
         self._in_play: list[Card] | None = None
         self._playing: frozenset[Card] = frozenset()
 
@@ -175,48 +175,47 @@ class Belief:
 
     @property
     def chance_method(self) -> tuple[str, int]:
-        """How chances and assignments have been answered in this state: ``(method, 0)`` where exact (or csp),
-        else the sampled deals' method (``sample`` or ``mcmc``) and their number. Marginals may be exact even so
-        (:meth:`posterior`)."""
-        if self.resolved_method != "sample" and not self._joints_sampled:
+        """How chances and assignments have been answered in this state: ``(method, 0)`` where all exact (or
+        csp), else the sampled deals' method (``sample`` or ``mcmc``) and their number. Marginals may be exact
+        even so (:meth:`posterior`)."""
+        if self.resolved_method != "sample" and not self._sampled:
             return self.resolved_method, 0
         deals, how = self._drawn()
         return how, len(deals)
 
-    def _exactly(self, question: Callable[[inference.ExactBackend], Answer]) -> Answer | None:
-        """``question`` asked of the exact backend, or None where it is to be answered from the sampled deals.
+    def _exactly(self, kind: str, question: Callable[[inference.ExactBackend], Answer]) -> Answer | None:
+        """``question`` (of a ``kind``: chances, placements) asked of the exact backend, or None where it is to be
+        answered from the sampled deals.
 
         Under ``auto`` the backend keeps to the budget :attr:`resolved_method` was judged on: chances and
         placements pack the model keeping more holders apart (teams, the set's holders), which can cost far more
-        (early in a 12-player game, seconds a question). Beyond it, this state's chances and assignments are
-        sampled (:attr:`chance_method` says so)."""
-        if self.resolved_method == "sample" or self._joints_sampled:
+        (early in a 12-player game, seconds a question; placements need the box, which the frontier program
+        does not give). Beyond it, this state's questions of that kind are sampled (:attr:`chance_method` says
+        so)."""
+        if self.resolved_method == "sample" or kind in self._sampled:
             return None
         if self.method != "auto":
             return question(inference.ExactBackend())
         try:
             return question(inference.budgeted(self.max_operations))
         except inference.InferenceError:
-            self._joints_sampled = True
+            self._sampled.add(kind)
             return None
 
     def _exact_fits(self) -> bool:
-        """Whether exact inference is practical for this state (worked out once per state)."""
+        """Whether exact counts and marginals are practical for this state (worked out once per state)."""
         if self._fits is None:
-            self._fits = inference.exact_is_practical(self.model, self.max_operations)
+            self._fits = inference.exact_is_practical(self.model, self.max_operations, marginals=True)
         return self._fits
 
     def posterior(self) -> Posterior:
         """The backend's distribution over the *dealt* holder of every card (cached until the next push/pop).
 
         ``auto`` answers it exactly wherever counts and marginals fit, even where
-        other questions (chances, assignments) are sampled.
+        other questions (assignments) are sampled.
         """
         if self._posterior is None:
             method = self.resolved_method
-            if method == "sample" and self.method == "auto" and inference.exact_is_practical(
-                    self.model, self.max_operations, marginals=True):
-                method = "exact"
             if method == "sample":
                 self._posterior = posterior_of(self.model, *self._drawn())
             else:
@@ -318,7 +317,7 @@ class Belief:
         if wanted and self.resolved_method == "csp":
             answers = inference.chances(self.model, wanted, "csp")
         elif wanted:
-            answers = self._exactly(lambda exact: exact.chances(self.model, wanted))
+            answers = self._exactly("chances", lambda exact: exact.chances(self.model, wanted))
         if answers is None:
             deals, _ = self._drawn()
             answers = [hits / len(deals) for hits in restriction_hits(deals, self.model.cards, wanted)]
@@ -342,7 +341,7 @@ class Belief:
         restricted = self.model.copy()
         for card in unmoved:
             restricted.restrict(card, holders)
-        found = self._exactly(lambda exact: exact.placements(restricted, unmoved)) if unmoved else (
+        found = self._exactly("placements", lambda exact: exact.placements(restricted, unmoved)) if unmoved else (
             np.zeros((1, 0), np.int64), np.ones(1))
         if found is None:
             deals, _ = self._drawn()
@@ -417,7 +416,7 @@ class Belief:
         """The sampled deals of this state (dealt holders, model card order) and how they were drawn, cached."""
         if self._deals is None:
             limit = inference.AUTO_MAX_OPERATIONS if self.max_operations is None else self.max_operations
-            if self._joints_sampled:  # the exact tables were judged too costly for the joint questions
+            if self._sampled:  # the exact tables were judged too costly for the joint questions
                 limit = inference.AUTO_JOINT_MAX_OPERATIONS * inference.budget_scale(self.max_operations)
             sampler = SamplerBackend(self.samples, self.seed, max_operations=limit)
             self._deals = sampler.draw(self.model, self.samples, self.seed)

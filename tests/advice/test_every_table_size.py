@@ -1,9 +1,12 @@
-"""Exact answers at the deal for every table size, and advice that falls back to sampling where exact tables cannot fit.
+"""Exact answers at the deal for every table size, and advice that falls back to sampling where exact tables do not
+fit.
 
 The deal: nothing has been learned, so every holder is like every other and the exact backend counts them as one
-(see :func:`cardlogic.inference.exact.pack`); the counts have closed forms. Early in a 12-player game every player
-has been told apart and the spectator's exact tables would need about 10 GB: advice, the advisor bot and
-``cardlogic advise`` answer from sampled deals instead and say so, with their standard error.
+(see :func:`cardlogic.inference.exact.pack`); the counts have closed forms. Early in 10- and 12-player games the
+frontier program answers exactly. A model whose clauses link every card into one block fits no exact program; and
+34 events into a stored 12-player game the player's exact tables need 2.2 million transitions, beyond ``auto``'s
+budget: advice, the advisor bot and ``cardlogic advise`` answer from sampled deals there and say so, with their
+standard error.
 """
 
 from __future__ import annotations
@@ -15,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from cardlogic.cli import main
-from cardlogic.inference import ExactBackend, InferenceError, exact_is_practical
+from cardlogic.constraints import DealModel
+from cardlogic.inference import ExactBackend, InferenceError, exact_is_practical, infer
 from cardlogic.literature import Ask, Record, read_record
 from cardlogic.literature.advice import advise, advise_record, spectator
 from cardlogic.literature.belief import LiteratureBelief
@@ -23,7 +27,7 @@ from cardlogic.literature.bots import AdvisorBot
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou")
 SCENARIOS = Path(__file__).resolve().parents[2] / "benchmarks" / "scenarios"
-TWELVE_EARLY = SCENARIOS / "12p-no-8s-early.txt"
+BEYOND_AUTO = Path(__file__).resolve().parent / "12p-beyond-auto.txt"
 
 
 def belief_json(tmp_path, capsys, text: str) -> dict:
@@ -54,17 +58,30 @@ def test_the_deal_in_closed_form_for_a_spectator_and_a_player(tmp_path, capsys, 
 
 @pytest.fixture(scope="module")
 def twelve() -> tuple[LiteratureBelief, LiteratureBelief]:
-    """The player to move early in a 12-player game, and a spectator of the same history."""
-    record = read_record(TWELVE_EARLY.read_text())
+    """The player to move 34 events into a 12-player game, and a spectator of the same history."""
+    record = read_record(BEYOND_AUTO.read_text())
     belief = LiteratureBelief.from_record(record)
     return belief, spectator(belief)
 
 
-def test_exact_tables_truly_do_not_fit_early_in_a_twelve_player_game(twelve):
+def test_a_model_no_exact_program_fits_is_sampled():
+    """Clauses over pairs of cards chain 26 of the 48 cards of twelve hands into one block: the box's states carry
+    25 clause bits (2**25 times 5**12), the frontier program's local walk of that block passes its limit; ``auto``
+    samples."""
+    model = DealModel([f"P{h}" for h in range(12)], [4] * 12, range(48))
+    for card in range(25):
+        model.require_one_of(card % 12, [card, card + 1])
+    with pytest.raises(InferenceError):
+        ExactBackend().posterior(model)
+    assert not exact_is_practical(model, marginals=True)
+    posterior = infer(model, samples=2_000)
+    assert posterior.method == "mcmc" and posterior.samples == 2_000
+
+
+def test_exact_tables_do_not_fit_autos_budget_34_events_into_a_twelve_player_game(twelve):
     belief, public = twelve
-    assert not exact_is_practical(belief.model) and not exact_is_practical(public.model)
-    with pytest.raises(InferenceError, match="GB"):
-        ExactBackend().posterior(public.model)
+    assert not exact_is_practical(belief.model, marginals=True)
+    assert belief.resolved_method == "sample"
 
 
 def test_advice_falls_back_to_sampling_and_states_its_error(twelve):
@@ -80,18 +97,18 @@ def test_advice_falls_back_to_sampling_and_states_its_error(twelve):
 
 
 def test_cardlogic_advise_says_it_sampled(capsys):
-    assert main(["advise", str(TWELVE_EARLY)]) == 0
+    assert main(["advise", str(BEYOND_AUTO)]) == 0
     out = capsys.readouterr().out
     assert "sampled from 20,000 deals by an MCMC chain" in out and "Recommendation:" in out
-    assert main(["advise", "--json", str(TWELVE_EARLY)]) == 0
+    assert main(["advise", "--json", str(BEYOND_AUTO)]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["method"] == "mcmc" and data["samples"] == 20_000 and 0 < data["stderr"] < 0.01
-    expected = advise_record(read_record(TWELVE_EARLY.read_text())).recommendation
+    expected = advise_record(read_record(BEYOND_AUTO.read_text())).recommendation
     assert data["recommendation"]["reason"] == expected.reason  # sampled from a fixed seed: reproducible
 
 
 def test_the_advisor_bot_plays_a_legal_ask_from_sampled_deals():
-    record = read_record(TWELVE_EARLY.read_text())
+    record = read_record(BEYOND_AUTO.read_text())
     observer = record.observer
     view = LiteratureBelief.from_record(record).view
     bot = AdvisorBot(record.game, observer, sum(1 << card for card in record.hands[observer]), seed=3)

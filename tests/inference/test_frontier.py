@@ -3,6 +3,7 @@ tables, on small random models and on full-size simulated games."""
 
 from __future__ import annotations
 
+import collections
 import math
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from cardlogic.inference.exact import DealTables, ExactBackend, pack
 from cardlogic.inference.frontier import FrontierTables, frontier_tables, plan
 from cardlogic.inference.sparse import walk
 from cardlogic.literature import Game
-from cardlogic.literature.advice import spectator
+from cardlogic.literature.advice import advise, spectator
 from cardlogic.literature.belief import LiteratureBelief
 from tests.belief.games import Truth, games, guess_rates, seeds
 from tests.inference.brute_force import consistent_deals
@@ -52,6 +53,20 @@ def test_frontier_matches_brute_force(model: DealModel) -> None:
     assert (marginals[expected == 0] < 1e-12).all()
     posterior = FRONTIER.posterior(model)
     assert posterior.count == len(deals) and np.abs(posterior.marginals - expected).max() < 1e-9
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(model=small_models(), data=st.data())
+def test_chances_by_the_frontier_program_match_brute_force(model: DealModel, data: st.DataObject) -> None:
+    deals = consistent_deals(model)
+    assume(deals)
+    every = (1 << len(model.holders)) - 1
+    restriction = st.dictionaries(st.sampled_from(model.cards), st.integers(0, every), max_size=4)
+    restrictions = data.draw(st.lists(restriction, min_size=1, max_size=4))
+    expected = [sum(all(mask >> deal[c] & 1 for c, mask in r.items()) for deal in deals) / len(deals)
+                for r in restrictions]
+    assert FRONTIER.frontier_chances(model, restrictions) == pytest.approx(expected, abs=1e-12, rel=0)
+    assert FRONTIER.chances(model, restrictions) == pytest.approx(expected, abs=1e-12, rel=0)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
@@ -86,10 +101,8 @@ def test_full_size_games_keep_the_true_deal_and_agree_with_the_box(game: Game, s
                                                                   data: st.DataObject) -> None:
     truth = Truth.simulate(game, seed, guess_rate)
     model = truth.drawn_model(data, 1 / 3)
-    layout = plan(pack(model))
-    assume(layout.operations < 3e8)
     try:
-        tables = FrontierTables(layout, max_states=300_000)
+        tables = FrontierTables(plan(pack(model)), max_transitions=1_000_000)
         marginals = tables.marginals()
     except InferenceError:  # beyond the budget, or cancellation: the other routes answer
         return
@@ -105,18 +118,19 @@ def test_full_size_games_keep_the_true_deal_and_agree_with_the_box(game: Game, s
 
 
 def test_auto_answers_the_start_of_a_12_player_game_exactly() -> None:
-    """The stored 12-player scenario early on: the box has 25 million states, the frontier program a few ten
-    thousand; ``auto`` gives the player exact marginals while its chances stay sampled."""
+    """The stored 12-player scenario early on: the box has 25 million states, the frontier program a few
+    thousand; ``auto`` gives the player exact marginals, and exact chances and placements for its advice."""
     scenario = load_scenario(SCENARIOS / "12p-no-8s-early.txt")
     belief = LiteratureBelief.from_record(scenario.record)
-    assert belief.resolved_method == "sample"
-    assert inference.exact_is_practical(belief.model, marginals=True)
+    assert belief.resolved_method == "exact"
     posterior = belief.posterior()
     assert posterior.method == "exact" and posterior.count > 0
     assert np.allclose(posterior.marginals.sum(axis=1), 1.0, rtol=0, atol=1e-9)
     assert inference.infer(belief.model).method == "exact"
     public = spectator(belief)
-    assert public.posterior().method in ("exact", "mcmc")  # within the budget or not: never a traceback
+    advice = advise(belief, public)
+    assert advice.method == "exact" and belief.chance_method == ("exact", 0) and advice.claims
+    assert public.posterior().method in ("exact", "mcmc")  # within the leak figures' budget or not
 
 
 def test_a_budget_a_model_went_beyond_does_not_stop_a_larger_one() -> None:
@@ -130,3 +144,16 @@ def test_a_budget_a_model_went_beyond_does_not_stop_a_larger_one() -> None:
         with pytest.raises(InferenceError):  # known to fail within 10: at once
             build(packed, 5)
         assert build(packed, 1e9) is build(packed, 10)  # built again for the larger budget, then cached
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(model=small_models(), data=st.data())
+def test_placements_by_the_frontier_program_match_brute_force(model: DealModel, data: st.DataObject) -> None:
+    deals = consistent_deals(model)
+    assume(deals)
+    chosen = data.draw(st.lists(st.sampled_from(model.cards), min_size=1, max_size=3, unique=True))
+    rows, probabilities = FRONTIER.placements(model, chosen)
+    frequencies = collections.Counter(tuple(deal[c] for c in chosen) for deal in deals)
+    assert {tuple(row): p for row, p in zip(rows.tolist(), probabilities)}.keys() == frequencies.keys()
+    for row, p in zip(rows.tolist(), probabilities):
+        assert p == pytest.approx(frequencies[tuple(row)] / len(deals), abs=1e-12, rel=0)

@@ -146,6 +146,7 @@ def measure_exact(cases: list[Case], plan: Plan, tick: Tick) -> list[dict[str, A
                     row["reachable"] = tables.walk.states
                 elif isinstance(tables, FrontierTables):
                     row["frontier"] = tables.states
+                    row["frontier_transitions"] = tables.transitions
                 if view == "player":
                     case.exact = packed.spread(tables.raw_marginals / tables.paths)
 

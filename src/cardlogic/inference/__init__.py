@@ -23,7 +23,7 @@ import numpy as np
 from cardlogic.constraints import DealModel
 from cardlogic.inference.base import Backend, InferenceError, Posterior
 from cardlogic.inference.exact import DENSE_MAX_OPERATIONS, ExactBackend, pack
-from cardlogic.inference.frontier import frontier_first, frontier_tables
+from cardlogic.inference.frontier import frontier_tables
 from cardlogic.inference.sampler import SamplerBackend
 from cardlogic.inference.sparse import walk
 
@@ -44,9 +44,9 @@ AUTO_JOINT_MAX_OPERATIONS = 1e7
 """Transitions of one dense pass up to which ``auto`` answers chances and placements by the dense tables (about
 0.15 s): advice asks several, and the dense tables of a model near :data:`AUTO_MAX_OPERATIONS` took 1-2.5 s a
 question early in 10-player games (the reachable states, up to :data:`AUTO_MAX_STATES`, are tried first)."""
-AUTO_FRONTIER_STATES = 300_000
-"""States of the frontier program up to which ``auto`` answers marginals and counts exactly by it (about 0.2 s to
-walk, warm, and as much again for every marginal)."""
+AUTO_FRONTIER_TRANSITIONS = 2_000_000
+"""Transitions of the frontier program up to which ``auto`` answers by it (about 0.2 s for the counts and every
+marginal, warm; the stored games need at most 0.7 million, a 10-player spectator early on)."""
 
 
 def __getattr__(name: str) -> Any:
@@ -64,18 +64,20 @@ def exact_is_practical(model: DealModel, max_operations: float | None = None, *,
     walked (cached for the answer that follows), at most :data:`AUTO_MAX_STATES`
     scaled by ``max_operations``, so a model beyond that costs this walk before sampling takes over.
     With ``marginals`` (the question is only counts and marginals, not placements
-    or chances), the frontier program is tried too, up to :data:`AUTO_FRONTIER_STATES`
-    states (scaled likewise): before the walk where its layers are narrow, after it elsewhere.
+    or chances), the frontier program is tried first, up to :data:`AUTO_FRONTIER_TRANSITIONS`
+    (scaled likewise).
     """
-    packed = pack(model)
+    try:
+        packed = pack(model)
+    except InferenceError:  # beyond what the exact programs take at all (a block of too many clauses)
+        return False
     scale = budget_scale(max_operations)
     if packed.empty or (packed.operations <= AUTO_MAX_OPERATIONS * scale and packed.memory() <= AUTO_MAX_BYTES):
         return True
-    # The frontier program first where its layers are narrow, as ExactBackend.tables answers.
+    # The frontier program first, as ExactBackend.tables answers.
     attempts = [(walk, AUTO_MAX_STATES * scale)]
     if marginals:
-        frontier = (frontier_tables, AUTO_FRONTIER_STATES * scale)
-        attempts = [frontier, *attempts] if frontier_first(packed) else [*attempts, frontier]
+        attempts.insert(0, (frontier_tables, AUTO_FRONTIER_TRANSITIONS * scale))
     for attempt, budget in attempts:
         try:
             attempt(packed, budget)
@@ -92,7 +94,8 @@ def budgeted(max_operations: float | None = None) -> ExactBackend:
     scale = budget_scale(max_operations)
     return ExactBackend(max_bytes=AUTO_MAX_BYTES, max_states=AUTO_MAX_STATES * scale,
                         dense_max_operations=min(AUTO_JOINT_MAX_OPERATIONS * scale, DENSE_MAX_OPERATIONS),
-                        max_operations=AUTO_JOINT_MAX_OPERATIONS * scale)
+                        max_operations=AUTO_JOINT_MAX_OPERATIONS * scale,
+                        max_transitions=AUTO_FRONTIER_TRANSITIONS * scale)
 
 
 def budget_scale(max_operations: float | None) -> float:

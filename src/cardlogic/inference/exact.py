@@ -36,7 +36,7 @@ from cardlogic.cards import Card
 from cardlogic.constraints import DealModel, InconsistentError
 from cardlogic.inference import kernels
 from cardlogic.inference.base import InferenceError, Posterior
-from cardlogic.inference.frontier import FrontierTables, frontier_first, frontier_tables
+from cardlogic.inference.frontier import MAX_TRANSITIONS, FrontierTables, closing_weights, frontier_tables, plan
 from cardlogic.inference.sparse import BYTES_PER_STATE, SparseTables
 
 MAX_CLAUSE_BITS = 30
@@ -416,18 +416,14 @@ class DealTables:
         return self.packed.spread(self.raw_marginals / self.paths)
 
 
-FRONTIER_MAX_STATES = 1_000_000
-"""States beyond which the frontier program gives way to the reachable states of the box (a second or two)."""
-
-
 class ExactBackend:
     """Exact counts and marginals by dynamic programming over remaining hand capacities.
 
     Small models use the dense tables of the whole capacity box (:class:`DealTables`);
     beyond ``dense_max_operations`` transitions a pass, or where those tables
     would take more than ``max_bytes``, counts and marginals come from the
-    frontier program (:mod:`~cardlogic.inference.frontier`) where it reaches at
-    most ``max_states`` states, and else (and for placements and chances, which
+    frontier program (:mod:`~cardlogic.inference.frontier`) where it takes at
+    most ``max_transitions`` transitions, and else (and for placements and chances, which
     it does not answer) from the reachable states of the box
     (:class:`~cardlogic.inference.sparse.SparseTables`), at most ``max_states``
     of them (and ``max_bytes``), or the dense tables where they take at most
@@ -439,12 +435,13 @@ class ExactBackend:
 
     def __init__(self, max_bytes: int = 2_000_000_000, max_states: float = 4_000_000,
                  dense_max_operations: float = DENSE_MAX_OPERATIONS, frontier: bool = True,
-                 max_operations: float = math.inf) -> None:
+                 max_operations: float = math.inf, max_transitions: float = MAX_TRANSITIONS) -> None:
         self.max_bytes = max_bytes
         self.max_states = min(max_states, max_bytes // BYTES_PER_STATE)
         self.dense_max_operations = dense_max_operations
         self.frontier = frontier
         self.max_operations = max_operations
+        self.max_transitions = max_transitions
 
     def _tables(self, model: DealModel, *, backward: bool,
                 exact_count: bool) -> DealTables | SparseTables | FrontierTables:
@@ -453,20 +450,17 @@ class ExactBackend:
     def tables(self, packed: PackedModel, *, backward: bool, exact_count: bool,
                frontier: bool = False) -> DealTables | SparseTables | FrontierTables:
         """The cheaper tables of ``packed`` that fit: dense while a pass is cheap; else (with ``frontier``, for
-        counts and marginals) the frontier program and the reachable states, the frontier program first where its
-        layers are narrow (:data:`~cardlogic.inference.frontier.FIRST_OPERATIONS`), else second."""
+        counts and marginals) the frontier program, then the reachable states."""
         dense_fits = packed.empty or packed.memory(exact_count) <= self.max_bytes
-        if dense_fits and packed.operations <= self.dense_max_operations:
+        if self._dense_is_cheap(packed, exact_count):
             return DealTables(packed, backward=backward, exact_count=exact_count)
-        programs = ["walk"]
-        if frontier:
-            programs = ["frontier", "walk"] if frontier_first(packed) else ["walk", "frontier"]
+        programs = ["frontier", "walk"] if frontier else ["walk"]
         failures: dict[str, InferenceError] = {}
         for program in programs:
             try:
                 if program == "walk":
                     return SparseTables(packed, backward=backward, exact_count=exact_count, max_states=self.max_states)
-                tables = frontier_tables(packed, min(self.max_states, FRONTIER_MAX_STATES))
+                tables = frontier_tables(packed, self.max_transitions)
                 if backward:
                     tables.check()
                 if exact_count:
@@ -477,6 +471,10 @@ class ExactBackend:
         if dense_fits and packed.operations <= self.max_operations:
             return DealTables(packed, backward=backward, exact_count=exact_count)
         raise failures["walk"]  # its message gives the sizes
+
+    def _dense_is_cheap(self, packed: PackedModel, exact_count: bool) -> bool:
+        return packed.empty or (packed.memory(exact_count) <= self.max_bytes
+                                and packed.operations <= self.dense_max_operations)
 
     def posterior(self, model: DealModel) -> Posterior:
         tables = self._tables(model, backward=True, exact_count=True)
@@ -491,6 +489,32 @@ class ExactBackend:
         """The exact number of consistent deals (0 for an inconsistent model)."""
         return int(self._tables(model, backward=False, exact_count=True).count)
 
+    def frontier_chances(self, model: DealModel, restrictions: Sequence[Mapping[int, int]]) -> list[float]:
+        """:meth:`chances` as ratios of exact counts by the frontier program: one count of the model under each
+        restriction of two cards or more (a single card's chance is a sum of its marginals). InferenceError where
+        a count passes ``max_transitions``."""
+        whole = frontier_tables(pack(model), self.max_transitions)
+        deals = whole.exact()
+        if deals == 0:
+            raise InconsistentError("no deal satisfies the constraints")
+        result = []
+        for restriction in restrictions:
+            if len(restriction) == 1:
+                (card, mask), = restriction.items()
+                row = whole.marginals()[model.cards.index(card)]
+                result.append(float(sum(row[h] for h in range(len(row)) if mask >> h & 1)))
+                continue
+            narrowed = model.copy()
+            try:
+                narrowed.restrict_all(restriction)
+            except InconsistentError:
+                result.append(0.0)
+                continue
+            packed = pack(narrowed)
+            count = 0 if packed.empty else FrontierTables(plan(packed), max_transitions=self.max_transitions).count
+            result.append(count / deals)
+        return result
+
     def placements(self, model: DealModel, cards: Sequence[int],
                    limit: int = 2_000_000) -> tuple[np.ndarray, np.ndarray]:
         """The exact joint distribution of the dealt holders of ``cards``.
@@ -498,8 +522,9 @@ class ExactBackend:
         Returns ``(holders, probabilities)``: one row of holder indices (in the order
         of ``cards``) per placement with a consistent deal, and its probability.
         One forward pass with the blocks of ``cards`` last, then every placement of
-        those blocks is weighed at once; :class:`InferenceError` when they have more
-        than ``limit`` placements.
+        those blocks is weighed at once (by the frontier program where the dense
+        tables are costly); :class:`InferenceError` when they have more than ``limit``
+        placements.
         """
         packed = pack(model, closing=cards)
         if packed.empty:
@@ -511,12 +536,21 @@ class ExactBackend:
             first -= 1
         if float(np.prod(packed.nchoices[first:], dtype=np.float64)) > limit:
             raise InferenceError(f"more than {limit} placements of {len(cards)} cards")
-        tables = self.tables(packed, backward=False, exact_count=False)
-        if tables.total == 0:
-            raise InconsistentError("no deal satisfies the constraints")
         local, states = kernels.closing_placements(packed.strides, packed.caps, packed.choices, packed.nchoices,
                                                    packed.sat, packed.last, packed.full, first)
-        weights = tables.weights(first, states)
+        weights = None
+        if self.frontier and not self._dense_is_cheap(packed, exact_count=False):
+            valid = states >= 0
+            try:
+                weights = np.zeros(len(states))
+                weights[valid] = closing_weights(packed, first, local[valid], self.max_transitions)
+            except InferenceError:
+                weights = None
+        if weights is None:
+            tables = self.tables(packed, backward=False, exact_count=False)
+            weights = tables.weights(first, states)
+        if weights.sum() <= 0:
+            raise InconsistentError("no deal satisfies the constraints")
         column_of = {card: i for i, card in enumerate(packed.cards)}
         step_of = {int(packed.columns[k]): k - first for k in range(first, packed.free_count)}
         rows = np.empty((len(weights), len(cards)), np.int64)
@@ -535,7 +569,7 @@ class ExactBackend:
             distinct = rows[first]
         else:
             distinct, inverse = np.unique(rows, axis=0, return_inverse=True)
-        return distinct, np.bincount(inverse.ravel(), weights, len(distinct)) / tables.paths
+        return distinct, np.bincount(inverse.ravel(), weights, len(distinct)) / weights.sum()
 
     def chances(self, model: DealModel, restrictions: Sequence[Mapping[int, int]]) -> list[float]:
         """P(every card of ``restrictions[i]`` was dealt to a holder in its bitmask), for each ``i``.
@@ -544,11 +578,18 @@ class ExactBackend:
         restriction's blocks together, then one more walk over just those blocks
         with the restriction applied (``segment_mass`` of the tables): all of them
         together cost about one more forward pass. Floats, not exact counts.
+        Where those tables are costly, the frontier program counts the model under
+        each restriction instead (:meth:`frontier_chances`).
         """
         packed = pack(model, segments=[list(r) for r in restrictions],
                       separating=[mask for r in restrictions for mask in r.values()])
         if packed.empty:
             raise InconsistentError("no deal satisfies the constraints")
+        if self.frontier and not self._dense_is_cheap(packed, exact_count=False):
+            try:
+                return self.frontier_chances(model, restrictions)
+            except InferenceError:
+                pass
         tables = self.tables(packed, backward=True, exact_count=False)
         if tables.paths == 0:
             raise InconsistentError("no deal satisfies the constraints")

@@ -10,27 +10,35 @@ holder (the *generic* choice). The number of deals is the coefficient of
 ``prod(x_h ** cap_h)`` in the product over cards; with ``k_h`` the cards a term
 gives holder ``h`` by name and ``a`` the generic ones, that coefficient is
 ``a! / prod((cap_h - k_h)!)``. So a holder needs a place in the state only
-from the first card that names it to the last: before, its ``k_h`` is 0;
-after, its factor ``1 / (cap_h - k_h)!`` is taken and only the total of named
-cards is kept (for ``a``). With the blocks ordered so that few holders are
-named on both sides of a cut, the stored 12-player start reaches 61,000 states
-in all where the box has 25 million.
+from the first block of cards that names it to the last: before, its ``k_h``
+is 0; after, its factor ``1 / (cap_h - k_h)!`` is taken and only the total of
+named cards is kept (for ``a``).
 
-Clauses ("``h`` holds one of these") keep their bits as in the box program; a
-card a clause names at ``h`` lists ``h`` by name twice, once with the bits
-(``+x_h``) and once without (``-x_h``), so the generic choice never satisfies
-a clause. The terms carry signs, so the tables are floats that cancel; every
-card's marginals must sum to one to within :data:`TOLERANCE`, else the model
-raises :class:`~cardlogic.inference.base.InferenceError` and the caller takes
-another method. The exact count comes from the same forward pass in modular
-arithmetic (:func:`exact_count`).
+Clauses ("``h`` holds one of these") link the cards of a block; a card a clause
+names at ``h`` lists ``h`` by name twice, once with the clause's bit (``+x_h``)
+and once without (``-x_h``), so the generic choice never satisfies a clause.
+Each block is multiplied out first, by a *local walk* over its own cards whose
+state is only the block's named cards per holder and its clause bits: the
+block's polynomial, a few dozen monomials once every clause must hold. The
+program then moves a whole block at a time between *layers* whose state is the
+named cards of the holders open across them. Carrying the clause bits and the
+holders named elsewhere through every card of a block instead (as the box
+does) reached 15 million states early in the stored 10-player game, for a
+spectator; block by block it takes 73,000 states and 0.7 million edges.
 
-Marginals: a card given by name to a holder open at its step is one more term
-at that step (forward times backward). A card given to a holder outside its
-span is a deal of the model without the card and with that holder's capacity
-one less: the forward pass redone with the smaller capacity from the holder's
-first card on (for cards after its span), or the backward pass from its last
-card down (for cards before).
+The terms carry signs, so the tables are floats that cancel; every card's
+marginals must sum to one to within :data:`TOLERANCE`, else the model raises
+:class:`~cardlogic.inference.base.InferenceError` and the caller takes another
+method. The exact count comes from the same passes in modular arithmetic.
+
+Marginals: the weight of each monomial of a block in the sum (forward before
+the block times backward after it) is pulled back through the block's local
+walk; a card given by name to one of the block's holders is then one more
+term of its local step. A card given to a holder outside the block's span is
+a deal of the model without the card and with that holder's capacity one
+less: the forward pass redone with the smaller capacity from the holder's
+first block on (for cards after its span), or the backward pass from its last
+block down (for cards before).
 
 >>> from cardlogic.constraints import DealModel
 >>> from cardlogic.inference.exact import pack
@@ -60,13 +68,11 @@ if TYPE_CHECKING:
 
 TOLERANCE = 1e-7
 """How far a card's marginals may sum from one before cancellation is deemed to have spoiled them."""
-MAX_OPERATIONS = 1e9
-"""Transitions of one pass over the whole layers beyond which the frontier program is not tried (its reached
-states then numbered millions on the stored scenarios: early 10-player games, a 12-player spectator's start)."""
-FIRST_OPERATIONS = 1e8
-"""Transitions of one pass over the whole layers up to which the frontier program is tried before the reachable
-states of the box: its reached states then numbered at most a few hundred thousand on the stored games (early on),
-while beyond, from the middle game on, the walk reached fewer."""
+MAX_TRANSITIONS = 20_000_000
+"""Transitions (a state before a block and a monomial of the block: about 200 ns and 20 bytes each) beyond which
+the frontier program gives way, unless told otherwise."""
+MAX_LOCAL_STATES = 1_000_000
+"""States of one block's local walk beyond which the frontier program gives way (hundreds on the stored games)."""
 ORDER_SEARCH = 16
 """Most blocks whose every order is searched (2**16 subsets, a few milliseconds); more are ordered greedily."""
 PRIMES = (2_147_483_629, 2_147_483_587, 2_147_483_579, 2_147_483_563, 2_147_483_549, 2_147_483_543)
@@ -75,42 +81,56 @@ PRIMES = (2_147_483_629, 2_147_483_587, 2_147_483_579, 2_147_483_563, 2_147_483_
 
 @dataclass(frozen=True, eq=False)
 class Step:
-    """One card's move from layer ``i`` to layer ``i + 1`` as the frontier kernels take it."""
+    """One card of a block as the local walk takes it: moves are the card's options, then its probes."""
 
     free: int  # the card's index among the packed model's free cards
-    in_size: int
-    shape: np.ndarray
-    in_radix: np.ndarray
-    out_stride: np.ndarray
-    slot_holders: tuple[int, ...]  # local holder of each slot
-    slots: tuple[np.ndarray, np.ndarray, np.ndarray]
+    shape: np.ndarray  # (width before, width after, ends the block, every bit of the block)
     options: tuple[np.ndarray, np.ndarray, np.ndarray]
-    probes: tuple[np.ndarray, np.ndarray, np.ndarray]  # the card to each allowed slot holder, by name
-    moves: tuple[np.ndarray, np.ndarray, np.ndarray]  # the options, then the probes
-    probe_holders: tuple[int, ...]
-    elsewhere: tuple[int, ...]  # allowed local holders outside the slots (the card reaches them generically)
-    closing: tuple[int, ...]  # local holders whose span ends here, in the order of the edges' closing counts
+    moves: tuple[np.ndarray, np.ndarray, np.ndarray]  # the options, then the card to each probe holder by name
+    is_option: np.ndarray  # per move: 1 for an option, 0 for a probe (passes leave probes out)
+    probe_holders: tuple[int, ...]  # the block's holders the card may go to
+    elsewhere: tuple[int, ...]  # allowed holders outside the block's (the card reaches them generically)
+
+
+@dataclass(frozen=True, eq=False)
+class Block:
+    """A block of cards as one move of the frontier program: its local walk and its polynomial.
+
+    ``holders`` are the local holders the block names or passes over (open across it), in slot order;
+    ``values[i]``/``edges[i]`` are the local walk's layer before card ``i`` and the edges of card ``i``; the last
+    layer is the polynomial: ``monomials`` (named cards per slot) and ``coefficients``.
+    """
+
+    steps: tuple[Step, ...]
+    holders: tuple[int, ...]
+    values: tuple[np.ndarray, ...]
+    edges: tuple[tuple[np.ndarray, ...], ...]
+    monomials: np.ndarray
+    coefficients: np.ndarray
+    in_kw: int
+    in_radix: np.ndarray
+    out_kw: int
+    out_stride: np.ndarray
+    slots: tuple[np.ndarray, np.ndarray, np.ndarray]  # slot_from, slot_to, caps
+    closing: tuple[int, ...]  # local holders whose span ends here, in slot order
+
+    @property
+    def local_states(self) -> int:
+        return sum(len(v) for v in self.values)
 
 
 @dataclass(frozen=True, eq=False)
 class Plan:
-    """A packed model as a sequence of frontier steps.
-
-    ``first``/``last`` give each local holder's span of steps (-1 when no card names it);
-    ``operations`` is the transitions of one pass over the whole layers (an upper bound of the reached ones).
-    """
+    """A packed model as a sequence of blocks; ``first``/``last`` give each local holder's span of blocks (-1 when
+    no card names it)."""
 
     packed: PackedModel
-    steps: tuple[Step, ...]
-    layer_sizes: tuple[int, ...]
+    blocks: tuple[Block, ...]
     first: tuple[int, ...]
     last: tuple[int, ...]
     generic: int  # free cards
     unnamed_factor: float  # prod 1/cap! over the holders no card names
-
-    @property
-    def operations(self) -> float:
-        return float(sum(step.in_size * len(step.options[0]) for step in self.steps))
+    closing: int | None = None  # the block of the closing cards (see plan)
 
 
 @lru_cache(maxsize=4)
@@ -119,9 +139,14 @@ def _factorials(n: int) -> tuple[np.ndarray, np.ndarray]:
     return fact, 1.0 / fact
 
 
-def plan(packed: PackedModel) -> Plan:
-    """Order ``packed``'s free cards for the frontier program and lay out its layers."""
+def plan(packed: PackedModel, closing_from: int | None = None) -> Plan:
+    """Order ``packed``'s blocks for the frontier program, and walk each block's cards to its polynomial.
+
+    With ``closing_from``, the blocks of the free cards from that one on are walked as one block (the plan's
+    ``closing``), whose cards name every holder they may go to (for :func:`closing_weights`).
+    """
     p = packed
+    closing_from = p.free_count if closing_from is None else closing_from
     n_local = len(p.caps)
     caps = [int(c) for c in p.caps]
     everyone = (1 << n_local) - 1
@@ -131,80 +156,103 @@ def plan(packed: PackedModel) -> Plan:
         allow = int(p.allow[k])
         in_clauses = sum(1 << j for j in range(n_local) if p.sat[k, j])
         exceptions = (everyone & ~allow) | in_clauses
-        positive.append(allow.bit_count() <= exceptions.bit_count())
+        positive.append(k >= closing_from or allow.bit_count() <= exceptions.bit_count())
         named.append(allow if positive[-1] else exceptions)
 
-    blocks: list[list[int]] = []
+    blocks: list[list[int]] = []  # each block's cards, its clauses' ends among them marked in `ends`
+    ends: list[list[bool]] = []
     current: list[int] = []
     for k in range(p.free_count):
         current.append(k)
         if p.last[k]:
-            blocks.append(current)
+            # Cards naming fewer holders first, so the block's local states stay few.
+            current.sort(key=lambda k: (named[k].bit_count(), k))
+            if current[0] >= closing_from and blocks and blocks[-1][0] >= closing_from:
+                blocks[-1] += current
+                ends[-1] += [False] * (len(current) - 1) + [True]
+            else:
+                blocks.append(current)
+                ends.append([False] * (len(current) - 1) + [True])
             current = []
-    order = _block_order([_union(named[k] for k in block) for block in blocks],
-                         [int(p.full[block[0]]).bit_length() for block in blocks], [len(block) for block in blocks], caps)
-    cards: list[int] = []
-    ends: list[bool] = []  # the card ends its block
-    open_before = 0
-    remaining = [_union(named[k] for k in blocks[b]) for b in order]
-    for position, b in enumerate(order):
-        later = _union(remaining[position + 1:])
-        # Inside a block: cards naming holders already open (or closing here) first, new holders last.
-        cards += sorted(blocks[b], key=lambda k: ((named[k] & ~open_before).bit_count(), k))
-        ends += [False] * (len(blocks[b]) - 1) + [True]
-        open_before = (open_before | remaining[position]) & later
+    block_named = [_union(named[k] for k in block) for block in blocks]
+    # Each block's polynomial over the holders it names: its size orders the blocks.
+    work = [len(_LocalWalk(p, block, ends[b], _bits(block_named[b]), named, positive).monomials)
+            for b, block in enumerate(blocks)]
+    order = _block_order(block_named, work, caps)
 
-    n = len(cards)
     first = [-1] * n_local
     last = [-1] * n_local
-    for i, k in enumerate(cards):
-        for j in _bits(named[k]):
+    for position, b in enumerate(order):
+        for j in _bits(block_named[b]):
             if first[j] < 0:
-                first[j] = i
-            last[j] = i
-    # Layer i sits before step i: its digits are the holders named on both sides.
-    layers = []
-    for i in range(n + 1):
-        digits = [j for j in range(n_local) if 0 <= first[j] < i <= last[j]]
-        closed = 1 + sum(caps[j] for j in range(n_local) if 0 <= last[j] < i)
-        inside = 0 < i < n and not ends[i - 1]
-        width = int(p.full[cards[i]]) + 1 if inside else 1
-        layers.append((digits, closed, width))
-    layer_sizes = tuple(int(np.prod([caps[j] + 1 for j in d], dtype=np.int64)) * kw * w for d, kw, w in layers)
+                first[j] = position
+            last[j] = position
 
-    steps = []
-    for i, k in enumerate(cards):
-        digits_in, kw_in, w_in = layers[i]
-        digits_out, kw_out, w_out = layers[i + 1]
-        slot_holders = tuple(j for j in range(n_local) if first[j] <= i <= last[j] and first[j] >= 0)
-        slot = {j: q for q, j in enumerate(slot_holders)}
-        slots = (np.array([digits_in.index(j) if j in digits_in else -1 for j in slot_holders], np.int64),
-                 np.array([digits_out.index(j) if j in digits_out else -1 for j in slot_holders], np.int64),
-                 np.array([caps[j] for j in slot_holders], np.int64))
-        allow = int(p.allow[k])
-        options: list[tuple[int, float, int]] = []
-        if positive[k]:
-            options += [(slot[j], 1.0, int(p.sat[k, j])) for j in _bits(allow)]
-        else:
-            options.append((-1, 1.0, 0))
-            options += [(slot[j], -1.0, 0) for j in _bits(named[k])]
-            options += [(slot[j], 1.0, int(p.sat[k, j])) for j in _bits(named[k] & allow)]
-        probe_holders = tuple(j for j in slot_holders if allow >> j & 1)
-        probes = [(slot[j], 1.0, int(p.sat[k, j])) for j in probe_holders]
-        out_stride = np.cumprod([1] + [caps[j] + 1 for j in digits_out])[:len(digits_out)].astype(np.int64)
-        steps.append(Step(
-            free=k, in_size=layer_sizes[i],
-            shape=np.array([kw_in, w_in, kw_out, w_out, ends[i], int(p.full[k])], np.int64),
-            in_radix=np.array([caps[j] + 1 for j in digits_in], np.int64), out_stride=out_stride,
-            slot_holders=slot_holders, slots=slots, options=_options(options),
-            probes=_options(probes), moves=_options(options + probes), probe_holders=probe_holders,
-            elsewhere=() if positive[k] else tuple(j for j in _bits(allow) if j not in slot),
-            closing=tuple(j for j in slot_holders if last[j] == i)))
+    def layer(position: int) -> tuple[list[int], int]:
+        """The layer before block ``position``: the holders open across it, and the width of its closed count."""
+        return ([j for j in range(n_local) if 0 <= first[j] < position <= last[j]],
+                1 + sum(caps[j] for j in range(n_local) if 0 <= last[j] < position))
+
+    laid_out = []
+    for position, b in enumerate(order):
+        holders = [j for j in range(n_local) if 0 <= first[j] <= position <= last[j]]
+        (digits_in, kw_in), (digits_out, kw_out) = layer(position), layer(position + 1)
+        local = _LocalWalk(p, blocks[b], ends[b], holders, named, positive)
+        in_radix = np.array([caps[j] + 1 for j in digits_in], np.int64)
+        laid_out.append(Block(
+            steps=local.steps, holders=tuple(holders), values=local.values, edges=local.edges,
+            monomials=local.monomials, coefficients=local.values[-1], in_kw=kw_in, in_radix=in_radix, out_kw=kw_out,
+            out_stride=np.cumprod([1] + [caps[j] + 1 for j in digits_out])[:len(digits_out)].astype(np.int64),
+            slots=(np.array([digits_in.index(j) if j in digits_in else -1 for j in holders], np.int64),
+                   np.array([digits_out.index(j) if j in digits_out else -1 for j in holders], np.int64),
+                   np.array([caps[j] for j in holders], np.int64)),
+            closing=tuple(j for j in holders if last[j] == position)))
     unnamed = 1.0
     for j in range(n_local):
         if first[j] < 0:
             unnamed /= math.factorial(caps[j])
-    return Plan(p, tuple(steps), layer_sizes, tuple(first), tuple(last), n, unnamed)
+    closing = next((position for position, b in enumerate(order) if blocks[b][0] >= closing_from), None)
+    return Plan(p, tuple(laid_out), tuple(first), tuple(last), p.free_count, unnamed, closing)
+
+
+class _LocalWalk:
+    """The local walk of one block's ``cards`` (``ends``: the card ends clauses' block, whose bits must then all be
+    set) over its ``holders`` (slots in that order): steps, layers, edges, and the polynomial's monomials."""
+
+    def __init__(self, p: PackedModel, cards: list[int], ends: list[bool], holders: list[int], named: list[int],
+                 positive: list[bool]) -> None:
+        slot = {j: q for q, j in enumerate(holders)}
+        caps = np.array([int(p.caps[j]) for j in holders], np.int64)
+        strides = np.cumprod([1] + [int(c) + 1 for c in caps])[:len(holders)].astype(np.int64)
+        keys, values = np.zeros(1, np.int64), [np.ones(1)]
+        steps, edges = [], []
+        for i, k in enumerate(cards):
+            allow, full = int(p.allow[k]), int(p.full[k])
+            starts = i == 0 or ends[i - 1]
+            options: list[tuple[int, float, int]] = []
+            if positive[k]:
+                options += [(slot[j], 1.0, int(p.sat[k, j])) for j in _bits(allow)]
+            else:
+                options.append((-1, 1.0, 0))
+                options += [(slot[j], -1.0, 0) for j in _bits(named[k])]
+                options += [(slot[j], 1.0, int(p.sat[k, j])) for j in _bits(named[k] & allow)]
+            probe_holders = tuple(j for j in holders if allow >> j & 1)
+            probes = [(slot[j], 1.0, int(p.sat[k, j])) for j in probe_holders]
+            step = Step(
+                free=k, shape=np.array([1 if starts else full + 1, 1 if ends[i] else full + 1, ends[i], full], np.int64),
+                options=_options(options), moves=_options(options + probes),
+                is_option=np.array([1.0] * len(options) + [0.0] * len(probes)),
+                probe_holders=probe_holders,
+                elsewhere=() if positive[k] else tuple(j for j in _bits(allow) if j not in slot))
+            keys, walked, *card_edges = kernels.frontier_local_walk(keys, values[-1], step.shape, strides, caps,
+                                                                    step.moves, len(options))
+            steps.append(step)
+            values.append(walked)
+            edges.append(tuple(card_edges))
+            if sum(len(v) for v in values) > MAX_LOCAL_STATES:
+                raise InferenceError(f"a block's local walk passed {MAX_LOCAL_STATES:,} states")
+        self.steps, self.values, self.edges = tuple(steps), tuple(values), tuple(edges)
+        self.monomials = (keys[:, None] // strides[None, :]) % (caps + 1)[None, :]
 
 
 def _options(options: list[tuple[int, float, int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -223,25 +271,23 @@ def _union(masks) -> int:
     return out
 
 
-def _block_order(named: list[int], bits: list[int], sizes: list[int], caps: list[int]) -> list[int]:
-    """Blocks in an order that keeps the layers small (:func:`kernels.frontier_order` over every order of up to
+def _block_order(named: list[int], work: list[int], caps: list[int]) -> list[int]:
+    """Blocks in an order that keeps the work small (:func:`kernels.frontier_order` over every order of up to
     :data:`ORDER_SEARCH` blocks; beyond, the cheapest next block first). Blocks naming nobody go first, where the
     state is a single one."""
     order = [b for b, mask in enumerate(named) if not mask]
     left = [b for b, mask in enumerate(named) if mask]
     if len(left) <= ORDER_SEARCH:
         chosen = kernels.frontier_order(np.array([named[b] for b in left], np.int64),
-                                        np.array([bits[b] for b in left], np.int64),
-                                        np.array([sizes[b] for b in left], np.int64), np.array(caps, np.int64))
+                                        np.array([work[b] for b in left], np.float64), np.array(caps, np.int64))
         return order + [left[int(i)] for i in chosen]
     done = 0
     while left:
         best = None
         for b in left:
-            before = done | named[b]
-            after = named[b] | _union(named[c] for c in left if c != b)
-            size = math.prod(caps[j] + 1 for j in _bits(before & after)) * (
-                1 + sum(caps[j] for j in _bits(done & ~after))) << bits[b]
+            later = named[b] | _union(named[c] for c in left if c != b)
+            size = work[b] * math.prod(caps[j] + 1 for j in _bits(done & later)) * (
+                1 + sum(caps[j] for j in _bits(done & ~later)))
             key = (size, b)
             if best is None or key < best[0]:
                 best = (key, b)
@@ -257,34 +303,38 @@ class FrontierTables:
     The same attributes as :class:`~cardlogic.inference.exact.DealTables`: ``count``
     (exact, once :meth:`exact` has worked it out: at once when built with
     ``exact_count``), ``total``, ``paths`` and ``raw_marginals`` (worked out on
-    first use); ``states`` is the number of reached states. More than
-    ``max_states`` raise :class:`InferenceError` as soon as a layer passes them.
+    first use); ``states`` is the number of reached states, local ones included,
+    and ``transitions`` the pairs of a state and a monomial the passes sweep (their cost);
+    ``finish`` weighs the last layer's states (a backward pass starts from it).
+    More than ``max_transitions`` raise :class:`InferenceError` before the block that would pass them.
     """
 
-    def __init__(self, plan_: Plan, *, exact_count: bool = True, max_states: float = math.inf) -> None:
+    def __init__(self, plan_: Plan, *, exact_count: bool = True, max_transitions: float = MAX_TRANSITIONS) -> None:
         self.plan = pl = plan_
         self.packed = p = pl.packed
         self.count: int | None = None
         self.total = self.paths = 0.0
         self._raw_marginals: np.ndarray | None = None
-        self.states = 1
+        self.states = 1 + sum(block.local_states for block in pl.blocks)
         if p.empty:
             self.count = 0
             return
         fact, inv_fact = _factorials(max(pl.generic, 1))
         keys, self.forward, self.edges = np.zeros(1, np.int64), [np.ones(1)], []
-        for step in pl.steps:
-            keys, values, *edges = kernels.frontier_walk(keys, self.forward[-1], step.shape, step.in_radix,
-                                                         step.out_stride, step.slots, step.moves,
-                                                         len(step.options[0]), inv_fact)
+        self.transitions = 0
+        for block in pl.blocks:
+            self.transitions += len(keys) * len(block.monomials)  # the block walk makes room for every pair
+            if self.transitions > max_transitions:
+                raise InferenceError(f"the frontier program passed {max_transitions:,.0f} transitions")
+            keys, values, *edges = kernels.frontier_block_walk(
+                keys, self.forward[-1], block.in_kw, block.in_radix, block.out_kw, block.out_stride, block.slots,
+                block.monomials, block.coefficients, inv_fact)
             self.forward.append(values)
             self.edges.append(tuple(edges))
             self.states += len(keys)
-            if self.states > max_states:
-                raise InferenceError(f"the frontier program passed {max_states:,.0f} states")
-        self.closed = keys  # the last layer's key is the named cards of closed holders: no digits or bits are left
-        self._finish = fact[pl.generic - keys] * pl.unnamed_factor
-        self.paths = float(self.forward[-1] @ self._finish)
+        self.closed = keys  # the last layer's key is the named cards of closed holders: no digits are left
+        self.finish = fact[pl.generic - self.closed] * pl.unnamed_factor
+        self.paths = float(self.forward[-1] @ self.finish)
         self.total = self.paths * p.arrangements
         if exact_count:
             self.exact()
@@ -305,7 +355,7 @@ class FrontierTables:
         within :data:`TOLERANCE` and none is below ``-TOLERANCE``, or they are not given.
         """
         if self._raw_marginals is None and self.paths > 0:
-            raw = self._marginals(self._finish)
+            raw = self._marginals(self.finish)
             local = raw / self.paths
             error = float(np.max(np.abs(local.sum(axis=1) - 1.0))) if len(local) else 0.0
             if error > TOLERANCE or np.any(local < -TOLERANCE):
@@ -313,31 +363,45 @@ class FrontierTables:
             self._raw_marginals = np.clip(raw, 0.0, None)
         return self._raw_marginals
 
-    def _push(self, values: np.ndarray, i: int, reduced: int = -1) -> np.ndarray:
-        """Step ``i`` forward; with ``reduced``, that local holder's capacity one less (it matters where it closes)."""
-        step = self.plan.steps[i]
-        scaled, cap = self._scaling(step, reduced)
-        return kernels.frontier_push(values, len(self.forward[i + 1]), self.edges[i], len(step.options[0]), scaled,
+    def _push(self, values: np.ndarray, b: int, reduced: int = -1) -> np.ndarray:
+        """Block ``b`` forward; with ``reduced``, that local holder's capacity one less (it matters where it
+        closes)."""
+        block = self.plan.blocks[b]
+        scaled, cap = self._scaling(block, reduced)
+        return kernels.frontier_push(values, len(self.forward[b + 1]), self.edges[b], block.coefficients, scaled,
                                      cap)
 
-    def _pull(self, after: np.ndarray, i: int, reduced: int = -1) -> np.ndarray:
-        step = self.plan.steps[i]
-        scaled, cap = self._scaling(step, reduced)
-        return kernels.frontier_pull(after, self.edges[i], len(step.options[0]), scaled, cap)
+    def pull(self, after: np.ndarray, b: int, reduced: int = -1) -> np.ndarray:
+        """Block ``b`` backward (see :meth:`_push`)."""
+        block = self.plan.blocks[b]
+        scaled, cap = self._scaling(block, reduced)
+        return kernels.frontier_pull(after, self.edges[b], block.coefficients, scaled, cap)
 
-    def _scaling(self, step: Step, reduced: int) -> tuple[int, int]:
+    def _scaling(self, block: Block, reduced: int) -> tuple[int, int]:
         # 1/(cap - 1 - k)! is (cap - k) times 1/(cap - k)!: one capacity less only reweighs the closing edges.
-        if reduced in step.closing:
-            return step.closing.index(reduced), int(self.packed.caps[reduced])
+        if reduced in block.closing:
+            return block.closing.index(reduced), int(self.packed.caps[reduced])
         return -1, 0
 
-    def _contract(self, values: np.ndarray, after: np.ndarray, i: int, first: int, stop: int) -> np.ndarray:
-        return kernels.frontier_contract(values, after, self.edges[i], first, stop)
+    def _local_backward(self, b: int, values: np.ndarray, after: np.ndarray) -> list[np.ndarray]:
+        """The backward pass of block ``b``'s local walk from its monomials' weight in the sum of ``values``
+        (before the block) through the block to ``after``."""
+        block = self.plan.blocks[b]
+        gradient = kernels.frontier_contract(values, after, self.edges[b], 0, len(block.monomials))
+        backward = [gradient]
+        for i in range(len(block.steps) - 1, -1, -1):
+            backward.append(kernels.frontier_pull(backward[-1], block.edges[i], block.steps[i].is_option, -1, 0))
+        return backward[::-1]
+
+    def _generic_mass(self, b: int, backward: list[np.ndarray], i: int) -> float:
+        """Card ``i`` of block ``b`` sent to the generic pool: its move 0."""
+        block = self.plan.blocks[b]
+        return float(kernels.frontier_contract(block.values[i], backward[i + 1], block.edges[i], 0, 1)[0])
 
     def _marginals(self, finish: np.ndarray) -> np.ndarray:
         pl, p = self.plan, self.packed
-        steps, forward, caps = pl.steps, self.forward, [int(c) for c in p.caps]
-        n, n_local = len(steps), len(caps)
+        blocks, forward, caps = pl.blocks, self.forward, [int(c) for c in p.caps]
+        n, n_local = len(blocks), len(caps)
         fact = _factorials(max(pl.generic, 1))[0]
         raw = np.zeros((p.free_count, n_local))
         # The deals of the model with one card fewer and one holder's capacity one less end with (a - 1)!.
@@ -346,39 +410,51 @@ class FrontierTables:
         after, after_short = finish, shorter
         backward_short = [None] * (n + 1)
         backward_short[n] = shorter
-        for i in range(n - 1, -1, -1):
-            step = steps[i]
-            real = len(step.options[0])
-            if step.probe_holders:
-                raw[step.free, list(step.probe_holders)] = self._contract(forward[i], after, i, real,
-                                                                          real + len(step.probe_holders))
-            unnamed = [j for j in step.elsewhere if pl.first[j] < 0]
-            if unnamed:  # the generic move is move 0
-                mass = self._contract(forward[i], after_short, i, 0, 1)[0]
-                raw[step.free, unnamed] = mass * np.array([caps[j] for j in unnamed])
-            after = self._pull(after, i)
-            after_short = self._pull(after_short, i)
-            backward_short[i] = after_short
+        for b in range(n - 1, -1, -1):
+            block = blocks[b]
+            local = self._local_backward(b, forward[b], after)
+            for i, step in enumerate(block.steps):
+                if step.probe_holders:
+                    real = len(step.options[0])
+                    raw[step.free, list(step.probe_holders)] = kernels.frontier_contract(
+                        block.values[i], local[i + 1], block.edges[i], real, real + len(step.probe_holders))
+            unnamed = [(i, [j for j in step.elsewhere if pl.first[j] < 0]) for i, step in enumerate(block.steps)]
+            if any(holders for _, holders in unnamed):
+                local_short = self._local_backward(b, forward[b], after_short)
+                for i, holders in unnamed:
+                    if holders:
+                        mass = self._generic_mass(b, local_short, i)
+                        raw[block.steps[i].free, holders] = mass * np.array([caps[j] for j in holders])
+            after = self.pull(after, b)
+            after_short = self.pull(after_short, b)
+            backward_short[b] = after_short
         for j in range(n_local):
             if pl.first[j] < 0:
                 continue
-            after_span = [i for i in range(pl.last[j] + 1, n) if j in steps[i].elsewhere]
+            reaching = [b for b in range(n) if any(j in step.elsewhere for step in blocks[b].steps)]
+            after_span = [b for b in reaching if b > pl.last[j]]
             if after_span:  # forward with j's capacity one less, met by the shorter backward after its span
                 values = forward[pl.first[j]]
-                for i in range(pl.first[j], after_span[-1] + 1):
-                    if i in after_span:
-                        raw[steps[i].free, j] = self._contract(values, backward_short[i + 1], i, 0, 1)[0]
-                    if i < after_span[-1]:
-                        values = self._push(values, i, j)
-            before_span = [i for i in range(pl.first[j]) if j in steps[i].elsewhere]
+                for b in range(pl.first[j], after_span[-1] + 1):
+                    if b in after_span:
+                        self._reach(raw, j, b, self._local_backward(b, values, backward_short[b + 1]))
+                    if b < after_span[-1]:
+                        values = self._push(values, b, j)
+            before_span = [b for b in reaching if b < pl.first[j]]
             if before_span:  # backward with j's capacity one less, met by the forward before its span
                 values = backward_short[pl.last[j] + 1]
-                for i in range(pl.last[j], before_span[0] - 1, -1):
-                    if i in before_span:
-                        raw[steps[i].free, j] = self._contract(forward[i], values, i, 0, 1)[0]
-                    if i > before_span[0]:
-                        values = self._pull(values, i, j)
+                for b in range(pl.last[j], before_span[0] - 1, -1):
+                    if b in before_span:
+                        self._reach(raw, j, b, self._local_backward(b, forward[b], values))
+                    if b > before_span[0]:
+                        values = self.pull(values, b, j)
         return raw
+
+    def _reach(self, raw: np.ndarray, j: int, b: int, backward: list[np.ndarray]) -> None:
+        """Every card of block ``b`` that reaches holder ``j`` only generically, given to it."""
+        for i, step in enumerate(self.plan.blocks[b].steps):
+            if j in step.elsewhere:
+                raw[step.free, j] = self._generic_mass(b, backward, i)
 
     def check(self) -> None:
         """Work out the marginals now: InferenceError where cancellation has spoiled them."""
@@ -414,11 +490,16 @@ class FrontierTables:
         for i in range(1, n + 1):
             fact[i] = fact[i - 1] * i % prime
         inv_fact = np.array([pow(f, -1, prime) for f in fact], np.int64)
+        nothing = np.zeros(0, np.int64)
         values = np.ones(1, np.int64)
-        for i, step in enumerate(pl.steps):
-            signs = np.where(step.options[1] < 0, prime - 1, 1).astype(np.int64)
-            closing_caps = np.array([caps[j] for j in step.closing], np.int64)
-            values = kernels.frontier_push_modulo(values, len(self.forward[i + 1]), self.edges[i], len(signs), signs,
+        for b, block in enumerate(pl.blocks):
+            coefficients = np.ones(1, np.int64)  # the block's polynomial modulo prime, by its local walk
+            for i, step in enumerate(block.steps):
+                signs = (np.where(step.moves[1] < 0, prime - 1, 1) * step.is_option).astype(np.int64)
+                coefficients = kernels.frontier_push_modulo(coefficients, len(block.values[i + 1]), block.edges[i],
+                                                            signs, nothing, inv_fact, prime)
+            closing_caps = np.array([caps[j] for j in block.closing], np.int64)
+            values = kernels.frontier_push_modulo(values, len(self.forward[b + 1]), self.edges[b], coefficients,
                                                   closing_caps, inv_fact, prime)
         total = 0
         for closed, value in zip(self.closed.tolist(), values.tolist()):
@@ -429,10 +510,40 @@ class FrontierTables:
         return total
 
 
+def closing_weights(packed: PackedModel, first: int, placements: np.ndarray,
+                    max_transitions: float = MAX_TRANSITIONS) -> np.ndarray:
+    """The deals of ``packed`` that each placement of its closing cards completes, in the units of
+    ``FrontierTables.paths``: ``placements`` holds the local holder of every free card from ``first`` on (whole
+    blocks, each placement satisfying their clauses and capacities).
+
+    The closing cards are walked as one block naming every holder they may go to; a placement's deals depend
+    only on its named cards per holder, a monomial of that block, whose weight in the sum (forward before the
+    block, backward after it) they are. Raises InferenceError beyond ``max_transitions``, or where cancellation
+    leaves a weight below ``-TOLERANCE`` of the total.
+    """
+    laid_out = plan(packed, closing_from=first)
+    tables = FrontierTables(laid_out, exact_count=False, max_transitions=max_transitions)
+    if laid_out.closing is None:  # no closing card is free
+        return np.full(len(placements), tables.paths)
+    b = laid_out.closing
+    block = laid_out.blocks[b]
+    after = tables.finish
+    for later in range(len(laid_out.blocks) - 1, b, -1):
+        after = tables.pull(after, later)
+    by_monomial = kernels.frontier_contract(tables.forward[b], after, tables.edges[b], 0, len(block.monomials))
+    counts = np.zeros((len(placements), len(packed.caps)), np.int64)
+    for i in range(placements.shape[1]):
+        np.add.at(counts, (np.arange(len(placements)), placements[:, i].astype(np.int64)), 1)
+    index = {tuple(row): m for m, row in enumerate(block.monomials.tolist())}
+    weights = by_monomial[[index[tuple(row)] for row in counts[:, list(block.holders)].tolist()]]
+    total = float(weights.sum())
+    if total > 0 and weights.min() < -TOLERANCE * total:
+        raise InferenceError("the frontier program lost its precision to cancellation")
+    return np.clip(weights, 0.0, None)
+
+
 _TABLES: BudgetCache[FrontierTables] = BudgetCache(4)
-"""The last few forward passes by packed model (or the state budget a model went beyond)."""
-_LAYOUTS: BudgetCache[Plan] = BudgetCache(4)
-"""The last few plans by packed model: whether to try the program first, then the program itself, read one."""
+"""The last few forward passes by packed model (or the budget of transitions a model went beyond)."""
 
 
 def _key(packed: PackedModel) -> tuple:
@@ -441,30 +552,13 @@ def _key(packed: PackedModel) -> tuple:
             packed.groups, packed.member_caps)
 
 
-def layout(packed: PackedModel) -> Plan:
-    """:func:`plan` of ``packed``, cached."""
-    return _LAYOUTS.get(_key(packed), math.inf, lambda _: plan(packed))
-
-
-def frontier_first(packed: PackedModel) -> bool:
-    """Whether the frontier program is tried before the reachable states of the box: its layers are narrow
-    (:data:`FIRST_OPERATIONS`)."""
-    return layout(packed).operations <= FIRST_OPERATIONS
-
-
-def frontier_tables(packed: PackedModel, max_states: float = math.inf) -> FrontierTables:
-    """The frontier program's tables of ``packed`` (cached), InferenceError beyond ``max_states`` reached states or
-    :data:`MAX_OPERATIONS` dense transitions."""
-    def build(budget: float) -> FrontierTables:
-        laid_out = layout(packed)
-        if laid_out.operations > MAX_OPERATIONS:
-            raise InferenceError(f"the frontier program's layers span {laid_out.operations:.1e} transitions")
-        return FrontierTables(laid_out, exact_count=False, max_states=budget)
-
-    return _TABLES.get(_key(packed), max_states, build)
+def frontier_tables(packed: PackedModel, max_transitions: float = MAX_TRANSITIONS) -> FrontierTables:
+    """The frontier program's tables of ``packed`` (cached), InferenceError beyond ``max_transitions`` (or
+    :data:`MAX_LOCAL_STATES` in a block)."""
+    return _TABLES.get(_key(packed), max_transitions,
+                       lambda budget: FrontierTables(plan(packed), exact_count=False, max_transitions=budget))
 
 
 def forget_tables() -> None:
-    """Empty the caches of :func:`frontier_tables` and :func:`layout` (to time a pass from scratch)."""
+    """Empty the cache of :func:`frontier_tables` (to time a pass from scratch)."""
     _TABLES.clear()
-    _LAYOUTS.clear()

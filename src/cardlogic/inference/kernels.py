@@ -917,53 +917,130 @@ def sparse_segment_mass(layer_start, edge_start, edge_dst, edge_holder, fwd, bwd
 
 # -- the frontier program (see cardlogic.inference.frontier) ------------------------------------------------------
 #
-# A layer's state is (digits of the holders open across it, the explicit cards of the holders closed before it,
-# clause bits), packed as ``bits + width * (closed + kwidth * sum(digit_j * stride_j))``. One step moves one card:
-# its *slots* are the holders open during it (``slot_from``: digit position before, -1 when the holder opens here;
-# ``slot_to``: position after, -1 when it closes here, its ``1/(cap - k)!`` then taken into the weight); each
-# *move* gives the card to a slot (-1: to the generic pool) with a sign and the clause bits it sets.
-# ``shape`` = (in kwidth, in width, out kwidth, out width, ends a block, every bit of the block).
-# :func:`frontier_walk` finds a step's edges once; every pass after it sweeps them.
+# The program moves a block of cards at a time. Inside a block, a *local walk* moves one card at a time over
+# the block's own states: the cards it has given by name to each of its holders (digit ``q`` at ``strides[q]``)
+# and its clause bits, packed as ``bits + width * digits``; each *move* gives the card to a slot (-1: to the
+# generic pool) with a sign and the clause bits it sets. The block's polynomial is the local walk's last layer:
+# one *monomial* (named cards per slot) and its coefficient per state. A *block walk* then applies the
+# polynomial to a layer between blocks, whose state is (digits of the holders open across it, the named cards
+# of the holders closed before it), packed as ``closed + kwidth * sum(digit_j * stride_j)``; a slot is a holder
+# the block names or passes over (``slot_from``: its digit before, -1 when it opens here; ``slot_to``: after, -1
+# when it closes here, its ``1/(cap - k)!`` then taken into the weight). Both walks find their edges once, as
+# ``(edge_start, edge_dst, edge_move, edge_weight, edge_closing)``; every pass after them sweeps the edges.
+
+
+@njit(cache=True)
+def _insert(table, index, count, key):
+    """The number of ``key`` in the open-addressing ``table`` (-1 where empty), added as ``count`` if new:
+    (table, index, its number, the new count); the table grows to stay at most half full."""
+    mask = table.shape[0] - 1
+    where = np.int64((np.uint64(key) * _GOLDEN) >> np.uint64(32)) & mask
+    while table[where] != -1 and table[where] != key:
+        where = (where + 1) & mask
+    if table[where] == key:
+        return table, index, index[where], count
+    if 2 * (count + 1) > table.shape[0]:
+        table, index = _rehashed(table, index)
+        mask = table.shape[0] - 1
+        where = np.int64((np.uint64(key) * _GOLDEN) >> np.uint64(32)) & mask
+        while table[where] != -1:
+            where = (where + 1) & mask
+    table[where] = key
+    index[where] = count
+    return table, index, count, count + 1
+
+
+@njit(cache=True)
+def _hash_room(states):
+    room = 16
+    while room < 4 * states:
+        room *= 2
+    return np.full(room, -1, np.int64), np.zeros(room, np.int64)
 
 
 @njit(cache=True, nogil=True)
-def frontier_walk(keys, values, shape, in_radix, out_stride, slots, moves, real, inv_fact):
-    """One step of the forward pass over the reached states ``keys`` (with ``values``), and its edges.
+def frontier_local_walk(keys, values, shape, strides, caps, moves, real):
+    """One card of a block over the block's reached local states ``keys`` (with ``values``), and its edges.
 
-    Returns the next layer's keys (every state some move reaches: the first ``real`` moves are the step's options,
-    the others the marginals' probes, whose states the backward pass must cover too), their values (over the
-    options), and the edges: ``edge_start[s]..edge_start[s + 1]`` leave state ``s`` to ``edge_dst`` by move
-    ``edge_move`` with ``edge_weight``, the closing slots then holding ``edge_closing[e]`` named cards.
+    ``shape`` = (width before, width after, the card ends the block, every bit of the block); at the end only
+    the states with every bit set go on, their bits dropped. Returns the next layer's keys (every state some
+    move reaches: the first ``real`` moves are the card's options, the others the marginals' probes), their
+    values (over the options) and the edges (weights: the moves' signs; no closing slots).
     """
-    slot_from, slot_to, slot_cap = slots
+    in_w, out_w, ends, full = shape[0], shape[1], shape[2], shape[3]
     opt_slot, opt_sign, opt_sat = moves
-    in_kw, in_w, out_kw, out_w = shape[0], shape[1], shape[2], shape[3]
-    n_slots = slot_from.shape[0]
-    closing = 0
-    for q in range(n_slots):
-        if slot_to[q] < 0:
-            closing += 1
-    room = 16
-    while room < 4 * keys.shape[0]:
-        room *= 2
-    table = np.full(room, -1, np.int64)
-    index = np.zeros(room, np.int64)
+    table, index = _hash_room(keys.shape[0])
     out_keys = np.zeros(max(keys.shape[0], 1), np.int64)
     out_values = np.zeros(max(keys.shape[0], 1), np.float64)
     count = 0
     capacity = max(keys.shape[0] * opt_slot.shape[0], 1)
     edge_start = np.zeros(keys.shape[0] + 1, np.int64)
-    edge_dst = np.zeros(capacity, np.int32)
-    edge_move = np.zeros(capacity, np.int32)
-    edge_weight = np.zeros(capacity, np.float64)
-    edge_closing = np.zeros((capacity, max(closing, 1)), np.int8)
+    edge_dst = np.empty(capacity, np.int32)
+    edge_move = np.empty(capacity, np.int32)
+    edge_weight = np.empty(capacity, np.float64)
+    edges = 0
+    for s in range(keys.shape[0]):
+        edge_start[s] = edges
+        bits = keys[s] % in_w
+        digits = keys[s] // in_w
+        for o in range(opt_slot.shape[0]):
+            new_bits = bits | opt_sat[o]
+            if ends:
+                if new_bits != full:
+                    continue
+                new_bits = 0
+            slot = opt_slot[o]
+            target = digits
+            if slot >= 0:
+                if (digits // strides[slot]) % (caps[slot] + 1) == caps[slot]:
+                    continue
+                target += strides[slot]
+            target = new_bits + out_w * target
+            table, index, t, grown = _insert(table, index, count, target)
+            if grown > count:
+                if count == out_keys.shape[0]:
+                    out_keys = np.concatenate((out_keys, np.zeros(count, np.int64)))
+                    out_values = np.concatenate((out_values, np.zeros(count, np.float64)))
+                out_keys[count] = target
+                count = grown
+            if o < real:
+                out_values[t] += values[s] * opt_sign[o]
+            edge_dst[edges] = t
+            edge_move[edges] = o
+            edge_weight[edges] = opt_sign[o]
+            edges += 1
+    edge_start[keys.shape[0]] = edges
+    return (out_keys[:count].copy(), out_values[:count].copy(), edge_start, edge_dst[:edges].copy(),
+            edge_move[:edges].copy(), edge_weight[:edges].copy(), np.zeros((edges, 0), np.int8))
+
+
+@njit(cache=True, nogil=True)
+def frontier_block_walk(keys, values, in_kw, in_radix, out_kw, out_stride, slots, monomials, coefficients,
+                        inv_fact):
+    """A block's polynomial (``monomials`` x slots, ``coefficients``) applied to the reached states ``keys`` of
+    the layer before it (with ``values``): the next layer's keys, their values, and the edges, whose moves are
+    the monomials and whose weights are the closing slots' ``1/(cap - k)!`` (without the coefficients)."""
+    slot_from, slot_to, slot_cap = slots
+    n_slots = slot_from.shape[0]
+    closing = 0
+    for q in range(n_slots):
+        if slot_to[q] < 0:
+            closing += 1
+    table, index = _hash_room(keys.shape[0])
+    out_keys = np.zeros(max(keys.shape[0], 1), np.int64)
+    out_values = np.zeros(max(keys.shape[0], 1), np.float64)
+    count = 0
+    capacity = max(keys.shape[0] * monomials.shape[0], 1)
+    edge_start = np.zeros(keys.shape[0] + 1, np.int64)
+    edge_dst = np.empty(capacity, np.int32)
+    edge_move = np.empty(capacity, np.int32)
+    edge_weight = np.empty(capacity, np.float64)
+    edge_closing = np.empty((capacity, max(closing, 1)), np.int8)
     edges = 0
     k = np.zeros(n_slots, np.int64)
     for s in range(keys.shape[0]):
         edge_start[s] = edges
         rem = keys[s]
-        bits = rem % in_w
-        rem //= in_w
         closed = rem % in_kw
         rem //= in_kw
         for q in range(n_slots):
@@ -974,56 +1051,36 @@ def frontier_walk(keys, values, shape, in_radix, out_stride, slots, moves, real,
             for q in range(n_slots):
                 if slot_from[q] == j:
                     k[q] = digit
-        for o in range(opt_slot.shape[0]):
-            new_bits = bits | opt_sat[o]
-            if shape[4]:
-                if new_bits != shape[5]:
-                    continue
-                new_bits = 0
-            slot = opt_slot[o]
-            if slot >= 0:
-                k[slot] += 1
-            weight = opt_sign[o]
+        for m in range(monomials.shape[0]):
+            weight = 1.0
             total = closed
             target = 0
             c = 0
             for q in range(n_slots):
-                if k[q] > slot_cap[q]:
+                named = k[q] + monomials[m, q]
+                if named > slot_cap[q]:
                     weight = 0.0
-                elif slot_to[q] < 0:
-                    weight *= inv_fact[slot_cap[q] - k[q]]
-                    total += k[q]
-                    edge_closing[edges, c] = k[q]
+                    break
+                if slot_to[q] < 0:
+                    weight *= inv_fact[slot_cap[q] - named]
+                    total += named
+                    edge_closing[edges, c] = named
                     c += 1
                 else:
-                    target += k[q] * out_stride[slot_to[q]]
-            if slot >= 0:
-                k[slot] -= 1
+                    target += named * out_stride[slot_to[q]]
             if weight == 0.0:
                 continue
-            target = new_bits + out_w * (total + out_kw * target)
-            where = table.shape[0] - 1
-            where = np.int64((np.uint64(target) * _GOLDEN) >> np.uint64(32)) & where
-            while table[where] != -1 and table[where] != target:
-                where = (where + 1) & (table.shape[0] - 1)
-            if table[where] == -1:
-                if 2 * (count + 1) > table.shape[0]:
-                    table, index = _rehashed(table, index)
-                    where = np.int64((np.uint64(target) * _GOLDEN) >> np.uint64(32)) & (table.shape[0] - 1)
-                    while table[where] != -1:
-                        where = (where + 1) & (table.shape[0] - 1)
+            target = total + out_kw * target
+            table, index, t, grown = _insert(table, index, count, target)
+            if grown > count:
                 if count == out_keys.shape[0]:
                     out_keys = np.concatenate((out_keys, np.zeros(count, np.int64)))
                     out_values = np.concatenate((out_values, np.zeros(count, np.float64)))
-                table[where] = target
-                index[where] = count
                 out_keys[count] = target
-                count += 1
-            t = index[where]
-            if o < real:
-                out_values[t] += values[s] * weight
+                count = grown
+            out_values[t] += values[s] * weight * coefficients[m]
             edge_dst[edges] = t
-            edge_move[edges] = o
+            edge_move[edges] = m
             edge_weight[edges] = weight
             edges += 1
     edge_start[keys.shape[0]] = edges
@@ -1049,9 +1106,10 @@ def _rehashed(table, index):
 
 
 @njit(cache=True, nogil=True)
-def frontier_push(values, size, edges, real, scaled, cap):
-    """A forward pass's step over ``edges`` (the tuple of :func:`frontier_walk`): the first ``real`` moves only;
-    with ``scaled >= 0`` each edge is also weighed by ``cap`` minus its closing slot ``scaled``'s named cards."""
+def frontier_push(values, size, edges, move_weight, scaled, cap):
+    """A forward pass's step over ``edges`` (of :func:`frontier_local_walk` or :func:`frontier_block_walk`), each
+    edge weighed by its move's ``move_weight`` too (0: left out); with ``scaled >= 0`` also by ``cap`` minus its
+    closing slot ``scaled``'s named cards."""
     edge_start, edge_dst, edge_move, edge_weight, edge_closing = edges
     out = np.zeros(size, np.float64)
     for s in range(edge_start.shape[0] - 1):
@@ -1059,8 +1117,8 @@ def frontier_push(values, size, edges, real, scaled, cap):
         if v == 0.0:
             continue
         for e in range(edge_start[s], edge_start[s + 1]):
-            if edge_move[e] < real:
-                w = edge_weight[e]
+            w = edge_weight[e] * move_weight[edge_move[e]]
+            if w != 0.0:
                 if scaled >= 0:
                     w *= cap - edge_closing[e, scaled]
                 out[edge_dst[e]] += v * w
@@ -1068,15 +1126,15 @@ def frontier_push(values, size, edges, real, scaled, cap):
 
 
 @njit(cache=True, nogil=True)
-def frontier_pull(after, edges, real, scaled, cap):
+def frontier_pull(after, edges, move_weight, scaled, cap):
     """A backward pass's step over ``edges`` (see :func:`frontier_push`)."""
     edge_start, edge_dst, edge_move, edge_weight, edge_closing = edges
     out = np.zeros(edge_start.shape[0] - 1, np.float64)
     for s in range(edge_start.shape[0] - 1):
         total = 0.0
         for e in range(edge_start[s], edge_start[s + 1]):
-            if edge_move[e] < real:
-                w = edge_weight[e]
+            w = edge_weight[e] * move_weight[edge_move[e]]
+            if w != 0.0:
                 if scaled >= 0:
                     w *= cap - edge_closing[e, scaled]
                 total += w * after[edge_dst[e]]
@@ -1102,8 +1160,9 @@ def frontier_contract(values, after, edges, first, stop):
 
 
 @njit(cache=True, nogil=True)
-def frontier_push_modulo(values, size, edges, real, signs, closing_caps, inv_fact, prime):
-    """:func:`frontier_push` modulo ``prime``: each edge's weight again from its sign and closing slots."""
+def frontier_push_modulo(values, size, edges, move_weight, closing_caps, inv_fact, prime):
+    """:func:`frontier_push` modulo ``prime``: each edge weighed by its move's ``move_weight`` (modulo ``prime``;
+    0: left out) and its closing slots' ``1/(cap - k)!`` from ``inv_fact``."""
     edge_start, edge_dst, edge_move, _, edge_closing = edges
     out = np.zeros(size, np.int64)
     for s in range(edge_start.shape[0] - 1):
@@ -1111,10 +1170,9 @@ def frontier_push_modulo(values, size, edges, real, signs, closing_caps, inv_fac
         if v == 0:
             continue
         for e in range(edge_start[s], edge_start[s + 1]):
-            m = edge_move[e]
-            if m >= real:
+            w = move_weight[edge_move[e]]
+            if w == 0:
                 continue
-            w = signs[m]
             for c in range(closing_caps.shape[0]):
                 w = w * inv_fact[closing_caps[c] - edge_closing[e, c]] % prime
             out[edge_dst[e]] = (out[edge_dst[e]] + v * w) % prime
@@ -1122,13 +1180,13 @@ def frontier_push_modulo(values, size, edges, real, signs, closing_caps, inv_fac
 
 
 @njit(cache=True)
-def frontier_order(named, bits, sizes, caps):
+def frontier_order(named, work, caps):
     """The order of blocks that minimises the estimated work of the frontier program, over every subset.
 
-    ``named[b]`` is the mask of holders block ``b`` names, ``bits[b]`` its clauses and ``sizes[b]`` its cards.
-    Adding block ``b`` after the set ``S`` costs its cards times ``2**bits[b]`` times the states inside it: the
-    product of ``cap + 1`` over the holders named both in ``S`` or ``b`` and in ``b`` or later blocks, times one
-    plus the capacity of those named only in ``S``.
+    ``named[b]`` is the mask of holders block ``b`` names and ``work[b]`` the size of its polynomial. Adding
+    block ``b`` after the set ``S`` costs that size times the states before it: the product of ``cap + 1`` over
+    the holders named both in ``S`` and in ``b`` or later blocks, times one plus the capacity of those named only
+    in ``S``.
     """
     n = named.shape[0]
     full = (1 << n) - 1
@@ -1149,16 +1207,16 @@ def frontier_order(named, bits, sizes, caps):
             if subset >> b & 1:
                 continue
             grown = subset | (1 << b)
-            before = union[subset] | named[b]
-            after = named[b] | union[full ^ grown]
+            later = named[b] | union[full ^ grown]
             states = 1.0
             closed = 1.0
             for h in range(caps.shape[0]):
-                if before >> h & 1 and after >> h & 1:
-                    states *= caps[h] + 1
-                elif union[subset] >> h & 1:
-                    closed += caps[h]
-            cost = best[subset] + sizes[b] * (1 << bits[b]) * states * closed
+                if union[subset] >> h & 1:
+                    if later >> h & 1:
+                        states *= caps[h] + 1
+                    else:
+                        closed += caps[h]
+            cost = best[subset] + work[b] * states * closed
             if cost < best[grown]:
                 best[grown] = cost
                 choice[grown] = b
