@@ -44,9 +44,9 @@ AUTO_JOINT_MAX_OPERATIONS = 1e7
 """Transitions of one dense pass up to which ``auto`` answers chances and placements by the dense tables (about
 0.15 s): advice asks several, and the dense tables of a model near :data:`AUTO_MAX_OPERATIONS` took 1-2.5 s a
 question early in 10-player games (the reachable states, up to :data:`AUTO_MAX_STATES`, are tried first)."""
-AUTO_FRONTIER_TRANSITIONS = 2_000_000
-"""Transitions of the frontier program up to which ``auto`` answers by it (about 0.2 s for the counts and every
-marginal, warm; the stored games need at most 0.7 million, a 10-player spectator early on)."""
+AUTO_FRONTIER_TRANSITIONS = 4_000_000
+"""Transitions of the frontier program up to which ``auto`` answers by it (200-400 ns each, warm, for the counts and
+every marginal: at most about 0.6 s; the stored scenarios need at most 0.7 million, a 10-player spectator early)."""
 
 
 def __getattr__(name: str) -> Any:

@@ -492,8 +492,9 @@ class ExactBackend:
     def frontier_chances(self, model: DealModel, restrictions: Sequence[Mapping[int, int]]) -> list[float]:
         """:meth:`chances` as ratios of exact counts by the frontier program: one count of the model under each
         restriction of two cards or more (a single card's chance is a sum of its marginals). InferenceError where
-        a count passes ``max_transitions``."""
+        the counts together pass ``max_transitions``."""
         whole = frontier_tables(pack(model), self.max_transitions)
+        spent = whole.transitions
         deals = whole.exact()
         if deals == 0:
             raise InconsistentError("no deal satisfies the constraints")
@@ -511,8 +512,12 @@ class ExactBackend:
                 result.append(0.0)
                 continue
             packed = pack(narrowed)
-            count = 0 if packed.empty else FrontierTables(plan(packed), max_transitions=self.max_transitions).count
-            result.append(count / deals)
+            if packed.empty:
+                result.append(0.0)
+                continue
+            tables = FrontierTables(plan(packed, probes=False), max_transitions=self.max_transitions - spent)
+            spent += tables.transitions
+            result.append(tables.count / deals)
         return result
 
     def placements(self, model: DealModel, cards: Sequence[int],
