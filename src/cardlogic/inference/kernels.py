@@ -930,15 +930,29 @@ def sparse_segment_mass(layer_start, edge_start, edge_dst, edge_holder, fwd, bwd
 
 
 @njit(cache=True)
-def _insert(table, index, count, key):
-    """The number of ``key`` in the open-addressing ``table`` (-1 where empty), added as ``count`` if new:
-    (table, index, its number, the new count); the table grows to stay at most half full."""
+def _layer_room(states, moves):
+    """Room for the next layer of a walk from ``states`` states with ``moves`` moves each: its hash table and
+    index, keys and values, and the edges' start, destination, move and weight."""
+    room = 16
+    while room < 4 * states:
+        room *= 2
+    capacity = max(states * moves, 1)
+    return (np.full(room, -1, np.int64), np.zeros(room, np.int64), np.zeros(max(states, 1), np.int64),
+            np.zeros(max(states, 1), np.float64), np.zeros(states + 1, np.int64), np.empty(capacity, np.int32),
+            np.empty(capacity, np.int32), np.empty(capacity, np.float64))
+
+
+@njit(cache=True)
+def _reach(table, index, out_keys, out_values, count, key):
+    """The number of state ``key`` in the next layer, added if new: the open-addressing ``table`` (-1 where
+    empty, kept at most half full) gives its ``index``; ``out_keys``/``out_values`` grow as needed. Returns
+    (table, index, out_keys, out_values, its number, the new count)."""
     mask = table.shape[0] - 1
     where = np.int64((np.uint64(key) * _GOLDEN) >> np.uint64(32)) & mask
     while table[where] != -1 and table[where] != key:
         where = (where + 1) & mask
     if table[where] == key:
-        return table, index, index[where], count
+        return table, index, out_keys, out_values, index[where], count
     if 2 * (count + 1) > table.shape[0]:
         table, index = _rehashed(table, index)
         mask = table.shape[0] - 1
@@ -947,15 +961,11 @@ def _insert(table, index, count, key):
             where = (where + 1) & mask
     table[where] = key
     index[where] = count
-    return table, index, count, count + 1
-
-
-@njit(cache=True)
-def _hash_room(states):
-    room = 16
-    while room < 4 * states:
-        room *= 2
-    return np.full(room, -1, np.int64), np.zeros(room, np.int64)
+    if count == out_keys.shape[0]:
+        out_keys = np.concatenate((out_keys, np.zeros(count, np.int64)))
+        out_values = np.concatenate((out_values, np.zeros(count, np.float64)))
+    out_keys[count] = key
+    return table, index, out_keys, out_values, count, count + 1
 
 
 @njit(cache=True, nogil=True)
@@ -969,15 +979,9 @@ def frontier_local_walk(keys, values, shape, strides, caps, moves, real):
     """
     in_w, out_w, ends, full = shape[0], shape[1], shape[2], shape[3]
     opt_slot, opt_sign, opt_sat = moves
-    table, index = _hash_room(keys.shape[0])
-    out_keys = np.zeros(max(keys.shape[0], 1), np.int64)
-    out_values = np.zeros(max(keys.shape[0], 1), np.float64)
+    table, index, out_keys, out_values, edge_start, edge_dst, edge_move, edge_weight = _layer_room(
+        keys.shape[0], opt_slot.shape[0])
     count = 0
-    capacity = max(keys.shape[0] * opt_slot.shape[0], 1)
-    edge_start = np.zeros(keys.shape[0] + 1, np.int64)
-    edge_dst = np.empty(capacity, np.int32)
-    edge_move = np.empty(capacity, np.int32)
-    edge_weight = np.empty(capacity, np.float64)
     edges = 0
     for s in range(keys.shape[0]):
         edge_start[s] = edges
@@ -996,13 +1000,7 @@ def frontier_local_walk(keys, values, shape, strides, caps, moves, real):
                     continue
                 target += strides[slot]
             target = new_bits + out_w * target
-            table, index, t, grown = _insert(table, index, count, target)
-            if grown > count:
-                if count == out_keys.shape[0]:
-                    out_keys = np.concatenate((out_keys, np.zeros(count, np.int64)))
-                    out_values = np.concatenate((out_values, np.zeros(count, np.float64)))
-                out_keys[count] = target
-                count = grown
+            table, index, out_keys, out_values, t, count = _reach(table, index, out_keys, out_values, count, target)
             if o < real:
                 out_values[t] += values[s] * opt_sign[o]
             edge_dst[edges] = t
@@ -1026,16 +1024,10 @@ def frontier_block_walk(keys, values, in_kw, in_radix, out_kw, out_stride, slots
     for q in range(n_slots):
         if slot_to[q] < 0:
             closing += 1
-    table, index = _hash_room(keys.shape[0])
-    out_keys = np.zeros(max(keys.shape[0], 1), np.int64)
-    out_values = np.zeros(max(keys.shape[0], 1), np.float64)
+    table, index, out_keys, out_values, edge_start, edge_dst, edge_move, edge_weight = _layer_room(
+        keys.shape[0], monomials.shape[0])
+    edge_closing = np.empty((edge_dst.shape[0], max(closing, 1)), np.int8)
     count = 0
-    capacity = max(keys.shape[0] * monomials.shape[0], 1)
-    edge_start = np.zeros(keys.shape[0] + 1, np.int64)
-    edge_dst = np.empty(capacity, np.int32)
-    edge_move = np.empty(capacity, np.int32)
-    edge_weight = np.empty(capacity, np.float64)
-    edge_closing = np.empty((capacity, max(closing, 1)), np.int8)
     edges = 0
     k = np.zeros(n_slots, np.int64)
     for s in range(keys.shape[0]):
@@ -1071,13 +1063,7 @@ def frontier_block_walk(keys, values, in_kw, in_radix, out_kw, out_stride, slots
             if weight == 0.0:
                 continue
             target = total + out_kw * target
-            table, index, t, grown = _insert(table, index, count, target)
-            if grown > count:
-                if count == out_keys.shape[0]:
-                    out_keys = np.concatenate((out_keys, np.zeros(count, np.int64)))
-                    out_values = np.concatenate((out_values, np.zeros(count, np.float64)))
-                out_keys[count] = target
-                count = grown
+            table, index, out_keys, out_values, t, count = _reach(table, index, out_keys, out_values, count, target)
             out_values[t] += values[s] * weight * coefficients[m]
             edge_dst[edges] = t
             edge_move[edges] = m
