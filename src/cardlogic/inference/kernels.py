@@ -943,29 +943,29 @@ def _layer_room(states, moves):
 
 
 @njit(cache=True)
-def _reach(table, index, out_keys, out_values, count, key):
-    """The number of state ``key`` in the next layer, added if new: the open-addressing ``table`` (-1 where
-    empty, kept at most half full) gives its ``index``; ``out_keys``/``out_values`` grow as needed. Returns
-    (table, index, out_keys, out_values, its number, the new count)."""
+def _slot(table, key):
+    """Where ``key`` is in the open-addressing ``table`` (-1 where empty), or the empty place it would take."""
     mask = table.shape[0] - 1
     where = np.int64((np.uint64(key) * _GOLDEN) >> np.uint64(32)) & mask
     while table[where] != -1 and table[where] != key:
         where = (where + 1) & mask
-    if table[where] == key:
-        return table, index, out_keys, out_values, index[where], count
+    return where
+
+
+@njit(cache=True)
+def _add(table, index, out_keys, out_values, count, key, where):
+    """Add state ``key`` as number ``count`` of the next layer at the empty place ``where`` (the table kept at
+    most half full, ``out_keys``/``out_values`` grown as needed): (table, index, out_keys, out_values, its place)."""
     if 2 * (count + 1) > table.shape[0]:
         table, index = _rehashed(table, index)
-        mask = table.shape[0] - 1
-        where = np.int64((np.uint64(key) * _GOLDEN) >> np.uint64(32)) & mask
-        while table[where] != -1:
-            where = (where + 1) & mask
+        where = _slot(table, key)
     table[where] = key
     index[where] = count
     if count == out_keys.shape[0]:
         out_keys = np.concatenate((out_keys, np.zeros(count, np.int64)))
         out_values = np.concatenate((out_values, np.zeros(count, np.float64)))
     out_keys[count] = key
-    return table, index, out_keys, out_values, count, count + 1
+    return table, index, out_keys, out_values, where
 
 
 @njit(cache=True, nogil=True)
@@ -1000,7 +1000,12 @@ def frontier_local_walk(keys, values, shape, strides, caps, moves, real):
                     continue
                 target += strides[slot]
             target = new_bits + out_w * target
-            table, index, out_keys, out_values, t, count = _reach(table, index, out_keys, out_values, count, target)
+            where = _slot(table, target)
+            if table[where] != target:
+                table, index, out_keys, out_values, where = _add(table, index, out_keys, out_values, count, target,
+                                                                 where)
+                count += 1
+            t = index[where]
             if o < real:
                 out_values[t] += values[s] * opt_sign[o]
             edge_dst[edges] = t
@@ -1063,7 +1068,12 @@ def frontier_block_walk(keys, values, in_kw, in_radix, out_kw, out_stride, slots
             if weight == 0.0:
                 continue
             target = total + out_kw * target
-            table, index, out_keys, out_values, t, count = _reach(table, index, out_keys, out_values, count, target)
+            where = _slot(table, target)
+            if table[where] != target:
+                table, index, out_keys, out_values, where = _add(table, index, out_keys, out_values, count, target,
+                                                                 where)
+                count += 1
+            t = index[where]
             out_values[t] += values[s] * weight * coefficients[m]
             edge_dst[edges] = t
             edge_move[edges] = m
