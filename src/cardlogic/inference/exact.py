@@ -416,6 +416,12 @@ class DealTables:
         return self.packed.spread(self.raw_marginals / self.paths)
 
 
+FRONTIER_FIRST_OPERATIONS = 1e6
+"""Transitions of a dense pass (about 15 ms) beyond which the frontier program is tried before the dense tables
+(where it may answer): early in the stored 8-player game the dense passes behind the player's chances took about
+0.2 s where the frontier program takes a few milliseconds."""
+
+
 class ExactBackend:
     """Exact counts and marginals by dynamic programming over remaining hand capacities.
 
@@ -450,14 +456,19 @@ class ExactBackend:
     def tables(self, packed: PackedModel, *, backward: bool, exact_count: bool,
                frontier: bool = False) -> DealTables | SparseTables | FrontierTables:
         """The cheaper tables of ``packed`` that fit: dense while a pass is cheap; else (with ``frontier``, for
-        counts and marginals) the frontier program, then the reachable states."""
+        counts and marginals) the frontier program first (before dense passes of more than
+        :data:`FRONTIER_FIRST_OPERATIONS`), then the reachable states."""
         dense_fits = packed.empty or packed.memory(exact_count) <= self.max_bytes
-        if self._dense_is_cheap(packed, exact_count):
+        if self._dense_is_cheap(packed, exact_count, frontier):
             return DealTables(packed, backward=backward, exact_count=exact_count)
-        programs = ["frontier", "walk"] if frontier else ["walk"]
+        programs = ["frontier", "dense", "walk"] if frontier else ["walk"]
         failures: dict[str, InferenceError] = {}
         for program in programs:
             try:
+                if program == "dense":
+                    if self._dense_is_cheap(packed, exact_count):
+                        return DealTables(packed, backward=backward, exact_count=exact_count)
+                    continue
                 if program == "walk":
                     return SparseTables(packed, backward=backward, exact_count=exact_count, max_states=self.max_states)
                 tables = frontier_tables(packed, self.max_transitions)
@@ -472,9 +483,11 @@ class ExactBackend:
             return DealTables(packed, backward=backward, exact_count=exact_count)
         raise failures["walk"]  # its message gives the sizes
 
-    def _dense_is_cheap(self, packed: PackedModel, exact_count: bool) -> bool:
-        return packed.empty or (packed.memory(exact_count) <= self.max_bytes
-                                and packed.operations <= self.dense_max_operations)
+    def _dense_is_cheap(self, packed: PackedModel, exact_count: bool, frontier: bool = False) -> bool:
+        """Whether the dense tables answer first: within ``dense_max_operations`` a pass, or (where the frontier
+        program may answer instead) :data:`FRONTIER_FIRST_OPERATIONS`."""
+        limit = min(self.dense_max_operations, FRONTIER_FIRST_OPERATIONS) if frontier else self.dense_max_operations
+        return packed.empty or (packed.memory(exact_count) <= self.max_bytes and packed.operations <= limit)
 
     def posterior(self, model: DealModel) -> Posterior:
         tables = self._tables(model, backward=True, exact_count=True)
@@ -544,7 +557,7 @@ class ExactBackend:
         local, states = kernels.closing_placements(packed.strides, packed.caps, packed.choices, packed.nchoices,
                                                    packed.sat, packed.last, packed.full, first)
         weights = None
-        if self.frontier and not self._dense_is_cheap(packed, exact_count=False):
+        if self.frontier and not self._dense_is_cheap(packed, False, frontier=True):
             valid = states >= 0
             try:
                 weights = np.zeros(len(states))
@@ -590,7 +603,7 @@ class ExactBackend:
                       separating=[mask for r in restrictions for mask in r.values()])
         if packed.empty:
             raise InconsistentError("no deal satisfies the constraints")
-        if self.frontier and not self._dense_is_cheap(packed, exact_count=False):
+        if self.frontier and not self._dense_is_cheap(packed, False, frontier=True):
             try:
                 return self.frontier_chances(model, restrictions)
             except InferenceError:
