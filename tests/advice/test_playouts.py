@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardlogic.cards import Card
+from cardlogic.cards import Card, iter_cards
 from cardlogic.literature import Ask, Game, Rules, State
 from cardlogic.literature.advice import AdvisorWeights, advise, ask_advice
 from cardlogic.literature.belief import LiteratureBelief
@@ -37,11 +37,16 @@ def test_the_ask_that_completes_a_set_outscores_a_sure_no():
     assert scores[0].mean() > scores[1].mean() + 0.5  # Ann takes 6S, 5S and 7S and claims the low spades
 
 
-def test_playouts_are_paired_and_reproducible():
+def dealers_belief_at_the_deal() -> LiteratureBelief:
+    """The belief of the dealer, who asks first, in a 6-player tournament deal."""
     game, rng = pair_setup(6, Deck.named("no-8s"), Rules(), seed=5, pair=0)
     hands = State.deal(game, rng).hands
-    mover = game.dealer  # the dealer asks first
-    belief = LiteratureBelief(game, mover, [c for c in range(64) if hands[mover] >> c & 1])
+    return LiteratureBelief(game, game.dealer, iter_cards(hands[game.dealer]))
+
+
+def test_playouts_are_paired_and_reproducible():
+    belief = dealers_belief_at_the_deal()
+    mover = belief.observer
     asks = [a.event(mover) for a in ask_advice(belief)[:3]]
     first = playout_scores(belief, asks + asks[:1], deals=40, seed=9)
     np.testing.assert_array_equal(first, playout_scores(belief, asks + asks[:1], deals=40, seed=9))
@@ -50,10 +55,7 @@ def test_playouts_are_paired_and_reproducible():
 
 
 def test_the_advisor_chooses_its_gamble_among_its_best_asks_by_playouts_and_repeats_under_a_seed():
-    game, rng = pair_setup(6, Deck.named("no-8s"), Rules(), seed=5, pair=0)
-    hands = State.deal(game, rng).hands
-    mover = game.dealer
-    belief = LiteratureBelief(game, mover, [c for c in range(64) if hands[mover] >> c & 1])
+    belief = dealers_belief_at_the_deal()
     weights = AdvisorWeights(playout_candidates=3)
     advice = advise(belief, thorough=False, seed=4, weights=weights)
     event = advice.recommendation.event
