@@ -29,14 +29,16 @@ from cardlogic.literature.tracking import LiteratureTracker
 class LiteratureBelief(Belief):
     """What one Literature player (or a spectator, ``observer=None``) knows about the hidden cards.
 
-    The holders are the players. ``options`` are :class:`~cardlogic.belief.Belief`'s
+    The holders are the players. ``sure_asks_first`` assumes the other players take a sure ask before any guess
+    (:class:`~cardlogic.literature.tracking.LiteratureTracker`). ``options`` are :class:`~cardlogic.belief.Belief`'s
     (``method``, ``samples``, ``seed``, ``max_operations``).
     """
 
     tracker: LiteratureTracker
 
-    def __init__(self, game: Game, observer: int | None = None, hand: Iterable[int] = (), **options) -> None:
-        super().__init__(LiteratureTracker(game, observer, hand), **options)
+    def __init__(self, game: Game, observer: int | None = None, hand: Iterable[int] = (), *,
+                 sure_asks_first: bool = False, **options) -> None:
+        super().__init__(LiteratureTracker(game, observer, hand, sure_asks_first), **options)
 
     @classmethod
     def from_record(cls, record: Record, **options) -> LiteratureBelief:

@@ -35,6 +35,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from cardlogic.cards import Card, iter_cards
+from cardlogic.constraints import InconsistentError
 from cardlogic.literature import Ask, Claim, Event, Game, Pass, PlayerState, State, actor
 from cardlogic.literature.advice import DEFAULT_WEIGHTS, AdvisorWeights, advise
 from cardlogic.literature.belief import LiteratureBelief
@@ -195,8 +196,16 @@ class AdvisorBot(_Seat):
     """Plays the recommendation of :func:`cardlogic.literature.advice.advise` from an incrementally updated belief.
 
     The belief is exact wherever exact inference is practical and sampled
-    (``SAMPLES`` deals) beyond, as ``method="auto"`` decides. ``weights`` are
-    the advice's weights and thresholds (:class:`~cardlogic.literature.advice.AdvisorWeights`).
+    (``SAMPLES`` deals) beyond, as ``method="auto"`` decides. It assumes that the
+    other players take a sure ask before any guess (``sure_asks_first``, as the
+    counting bot and the advisor do), so a guess answered no also says which sets
+    its asker holds no card of; once some player's events leave no deal under that
+    assumption, the bot believes the rules alone. ``weights`` are the advice's
+    weights and thresholds (:class:`~cardlogic.literature.advice.AdvisorWeights`).
+
+    The assumption was kept on 2026-12-01 by 200 games against ``counting`` at 6
+    players on seed 21 (deals paired): 162 wins, 27 ties, 11 losses with it against
+    161-15-24 without, a score (win 1, tie 1/2) of +0.035 +- 0.064 (paired 95%).
     """
 
     name = "advisor"
@@ -206,19 +215,30 @@ class AdvisorBot(_Seat):
     def __init__(self, game: Game, player: int, hand: int, seed: int = 0,
                  weights: AdvisorWeights = DEFAULT_WEIGHTS) -> None:
         super().__init__(game, player, hand, seed)
-        self.weights = weights
-        self.belief = LiteratureBelief(game, player, iter_cards(hand), samples=self.SAMPLES, seed=seed)
+        self.weights, self.seed = weights, seed
+        self.belief = self._new_belief(sure_asks_first=True)
 
     def choose(self, view: PlayerState) -> Event:
         fresh = self._new_events(view)
-        for event in fresh[:-1]:  # the referee checked them: one consistency check (and posterior) at the end
-            self.belief.push_unchecked(event)
-        if fresh:
-            self.belief.push(fresh[-1])
+        try:
+            self._read(fresh)
+        except InconsistentError:  # someone guessed with a sure ask at hand: drop the assumption
+            self.belief = self._new_belief(sure_asks_first=False)
+            self._read(view.history)
         advice = advise(self.belief, thorough=False, seed=self.rng.randrange(1 << 30), weights=self.weights)
         event = advice.recommendation.event
         assert event is not None, advice.recommendation.reason
         return event
+
+    def _new_belief(self, sure_asks_first: bool) -> LiteratureBelief:
+        return LiteratureBelief(self.game, self.player, iter_cards(self.dealt), sure_asks_first=sure_asks_first,
+                                samples=self.SAMPLES, seed=self.seed)
+
+    def _read(self, events: Sequence[Event]) -> None:
+        for event in events[:-1]:  # the referee checked them: one consistency check (and posterior) at the end
+            self.belief.push_unchecked(event)
+        if events:
+            self.belief.push(events[-1])
 
 
 class OmniscientBot(_Seat):

@@ -17,6 +17,13 @@ narrows the model:
   (Claimed cards are shown and hand sizes are public, so a record of a wrong
   claim names who held each card; see :class:`~cardlogic.literature.PublicState`.)
 
+With ``sure_asks_first`` the tracker also assumes that every other player asks for
+a card publicly known to be at an opponent before guessing, as the counting bot and
+the advisor do: a question answered "no" then says its asker held no card of any set
+with a card publicly known at one of the asker's opponents. That is a model of the
+players, not a rule; where it would leave no deal by the model's cheap checks it is
+not applied.
+
 The tracker checks only what the model can see cheaply; whether any deal is
 still consistent is for an inference backend (see :mod:`cardlogic.literature.belief`).
 """
@@ -36,6 +43,8 @@ class LiteratureTracker:
 
     ``position`` is the observer's :class:`PlayerState` (a spectator's
     :class:`PublicState`), which checks the rules; ``model`` constrains the deal.
+    ``sure_asks_first``: assume the other players take a sure ask before any guess
+    (see the module docstring).
 
     >>> from cardlogic.literature import Game
     >>> from cardlogic.literature.decks import Deck
@@ -47,9 +56,11 @@ class LiteratureTracker:
     0
     """
 
-    def __init__(self, game: Game, observer: int | None = None, hand: Iterable[int] = ()) -> None:
+    def __init__(self, game: Game, observer: int | None = None, hand: Iterable[int] = (),
+                 sure_asks_first: bool = False) -> None:
         self.game = game
         self.observer = observer
+        self.sure_asks_first = sure_asks_first
         self.model = DealModel(game.players, game.sizes, game.deck.cards)
         self._undo: list[DealModel] = []
         mask = card_mask(hand)
@@ -81,6 +92,8 @@ class LiteratureTracker:
         except InconsistentError:
             self.position.pop()
             raise
+        if self.sure_asks_first and isinstance(event, Ask):
+            model = self._assume_sure_asks_first(model, known, event)
         self._undo.append(self.model)
         self.model = model
         return event
@@ -160,6 +173,29 @@ class LiteratureTracker:
         if not rules.bluff:
             _require_at(model, known, ask.card, ~(1 << ask.asker))
         _require_at(model, known, ask.card, (1 << ask.target) if ask.yes else ~(1 << ask.target))
+
+
+    def _assume_sure_asks_first(self, model: DealModel, known: dict[Card, int], ask: Ask) -> DealModel:
+        """``model`` narrowed by what a guess answered "no" says under ``sure_asks_first``: the asker held no card of
+        a set with a card publicly known (in ``known``, before the ask) at an opponent; ``model`` itself where that
+        leaves no deal by the cheap checks (the asker does not play so)."""
+        game = self.game
+        if ask.yes or ask.asker == self.observer:
+            return model
+        team, asked = game.team_of(ask.asker), game.deck.set_index_of(ask.card)
+        exposed = {game.deck.set_index_of(card) for card, holder in known.items() if game.team_of(holder) != team}
+        if asked in exposed:  # the asker held a card of that set, so passed over a sure ask: not this model's player
+            return model
+        restrictions = {card: ~(1 << ask.asker) for index in exposed for card in game.deck.sets[index].cards
+                        if card not in known}
+        if not restrictions:
+            return model
+        narrowed = model.copy()
+        try:
+            narrowed.restrict_all(restrictions)
+        except InconsistentError:
+            return model
+        return narrowed
 
 
 def _require_at(model: DealModel, known: dict[Card, int], card: Card, holders: int) -> None:
