@@ -1,0 +1,223 @@
+"""Numba kernels of the determinized playouts (:mod:`cardlogic.literature.playouts`): plain functions over numpy
+arrays and integer card masks.
+
+Nothing here knows about players' names, events or beliefs. A deal is ``hands`` (one ``int64`` card mask per
+player); ``set_masks``/``set_values`` the unclaimed sets' cards and points, ``team_of`` each player's team;
+``known``/``exposed`` the cards publicly known at each player, ``lacks`` those each is publicly known not to hold,
+and ``odds`` the observer's belief about where hidden cards are.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+HOLDING = 0.5
+"""What a card of a set still in play is worth at the end of a playout, as a share of the set: half, since the
+battle for the set goes on (hand-set, not tuned)."""
+MAX_EVENTS = 600
+"""Events after which a playout stops anyway (one whose guesses keep hitting), scored as it stands."""
+
+
+@njit(cache=True)
+def playouts(hands, exposed, odds, set_masks, set_values, team_of, askers, targets, cards, seed):
+    """The score of each candidate ask ``askers[k]`` -> ``targets[k]`` for ``cards[k]`` (rows) on each deal of
+    ``hands`` (columns), every candidate of deal ``j`` played with the random numbers of ``seed + j``."""
+    candidates, deals = len(cards), hands.shape[0]
+    scores = np.zeros((candidates, deals))
+    for j in range(deals):
+        for k in range(candidates):
+            np.random.seed(seed + j)
+            hand = hands[j].copy()
+            known = exposed.copy()
+            lacks = np.zeros_like(known)
+            asker, target, bit = askers[k], targets[k], np.int64(1) << cards[k]
+            if hand[target] & bit:
+                hand[target] &= ~bit
+                hand[asker] |= bit
+                known[asker] |= bit
+                mover = asker
+            else:
+                lacks[target] |= bit
+                lacks[asker] |= bit
+                mover = target
+            points = _play(hand, known, lacks, odds, set_masks, set_values, team_of, mover, team_of[asker])
+            team = team_of[asker]
+            scores[k, j] = points[team] - points[1 - team]
+    return scores
+
+
+@njit(cache=True)
+def _play(hand, known, lacks, odds, set_masks, set_values, team_of, mover, home):
+    """Play from ``mover``'s turn until the turn is back with team ``home`` after the other team's, or the game
+    ends; the points each team scored, with the holdings of the sets left."""
+    players, sets = len(hand), len(set_masks)
+    points = np.zeros(2)
+    live = np.ones(sets, dtype=np.bool_)
+    away = False
+    for _ in range(MAX_EVENTS):
+        team = team_of[mover]
+        if team != home:
+            away = True
+        elif away:
+            break
+        own = opposing = 0
+        for p in range(players):
+            if team_of[p] == team:
+                own |= hand[p]
+            else:
+                opposing |= hand[p]
+        if own == 0 or opposing == 0:  # the team with cards holds every set left
+            for s in range(sets):
+                if live[s]:
+                    points[team if opposing == 0 else 1 - team] += set_values[s]
+            return points
+        if hand[mover] == 0:
+            mover = _mate_with_most_cards(hand, team_of, mover)
+            continue
+        sure = hand[mover]
+        for p in range(players):
+            if team_of[p] == team and p != mover:
+                sure |= known[p]
+        claimed = False
+        for s in range(sets):
+            if live[s] and set_masks[s] & ~sure == 0:
+                live[s] = False
+                points[team] += set_values[s]
+                for p in range(players):
+                    hand[p] &= ~set_masks[s]
+                    known[p] &= ~set_masks[s]
+                claimed = True
+        if claimed:
+            if not live.any():
+                return points
+            if _known_ask(hand, known, set_masks, live, team_of, mover) < 0:
+                for p in range(players):  # pass to a teammate with a known ask, if any
+                    if team_of[p] == team and p != mover and hand[p] and \
+                            _known_ask(hand, known, set_masks, live, team_of, p) >= 0:
+                        mover = p
+                        break
+            continue
+        ask = _known_ask(hand, known, set_masks, live, team_of, mover)
+        if ask >= 0:
+            target, bit = ask // 64, np.int64(1) << (ask % 64)
+        else:
+            target, bit = _gamble(hand, known, lacks, odds if team == home else None, set_masks, live, team_of, mover)
+        if hand[target] & bit:
+            hand[target] &= ~bit
+            known[target] &= ~bit
+            hand[mover] |= bit
+            known[mover] |= bit
+        else:
+            lacks[target] |= bit
+            lacks[mover] |= bit
+            mover = target
+    _score_holdings(hand, set_masks, set_values, team_of, live, points)
+    return points
+
+
+@njit(cache=True)
+def _score_holdings(hand, set_masks, set_values, team_of, live, points):
+    """Add to ``points`` each live set's value if one team holds all of it (the other cannot ask for its cards),
+    else ``HOLDING`` times each team's share of its cards."""
+    for s in range(len(set_masks)):
+        if not live[s]:
+            continue
+        held = np.zeros(2)
+        for p in range(len(hand)):
+            cards = hand[p] & set_masks[s]
+            while cards:
+                cards &= cards - 1
+                held[team_of[p]] += 1.0
+        size = held[0] + held[1]
+        for team in range(2):
+            points[team] += set_values[s] * (1.0 if held[team] == size else HOLDING * held[team] / size)
+
+
+@njit(cache=True)
+def _held_sets(hand, set_masks, live):
+    """The cards of every live set ``hand`` holds a card of."""
+    held = 0
+    for s in range(len(set_masks)):
+        if live[s] and hand & set_masks[s]:
+            held |= set_masks[s]
+    return held
+
+
+@njit(cache=True)
+def _known_ask(hand, known, set_masks, live, team_of, mover):
+    """A card publicly known at an opponent that ``mover`` may ask for, as ``target * 64 + card``; -1 if none."""
+    wanted = _held_sets(hand[mover], set_masks, live) & ~hand[mover]
+    for p in range(len(hand)):
+        if team_of[p] != team_of[mover] and known[p] & wanted:
+            found = known[p] & wanted
+            card = 0
+            while not found >> card & 1:
+                card += 1
+            return p * 64 + card
+    return -1
+
+
+@njit(cache=True)
+def _gamble(hand, known, lacks, odds, set_masks, live, team_of, mover):
+    """The (target, card bit) of a guess among the hidden cards of ``mover``'s sets and the opponents with cards not
+    known to lack them: the likeliest by ``odds`` (the observer's team), else by the counting bot's estimate (the
+    opponents); an opponent with cards and no card when there is no such pair."""
+    players = len(hand)
+    seen = 0
+    for p in range(players):
+        seen |= known[p]
+    wanted = _held_sets(hand[mover], set_masks, live) & ~hand[mover] & ~seen
+    count = 0
+    fallback, best, best_bit, best_odds = -1, -1, np.int64(0), -1.0
+    for p in range(players):
+        if team_of[p] != team_of[mover] and hand[p]:
+            fallback = p
+            for card in range(64):
+                if wanted >> card & 1 and not lacks[p] >> card & 1:
+                    count += 1
+                    if odds is not None and odds[card, p] > best_odds:
+                        best, best_bit, best_odds = p, np.int64(1) << card, odds[card, p]
+    if count == 0:
+        return fallback, np.int64(0)
+    if odds is not None:
+        return best, best_bit
+    # The counting bot's estimate: the target's unknown cards over those of everyone else who may hold the card.
+    slots = np.zeros(players)
+    for p in range(players):
+        cards = hand[p] & ~known[p]
+        while cards:
+            cards &= cards - 1
+            slots[p] += 1.0
+    best_estimate, ties = -1.0, 0
+    for p in range(players):
+        if team_of[p] != team_of[mover] and hand[p]:
+            for card in range(64):
+                if wanted >> card & 1 and not lacks[p] >> card & 1:
+                    total = 0.0
+                    for q in range(players):
+                        if q != mover and not lacks[q] >> card & 1:
+                            total += slots[q]
+                    estimate = slots[p] / total if total > 0.0 else 0.0
+                    if estimate > best_estimate + 1e-12:
+                        best, best_bit, best_estimate, ties = p, np.int64(1) << card, estimate, 1
+                    elif estimate > best_estimate - 1e-12:
+                        ties += 1
+                        if np.random.randint(ties) == 0:  # an even choice among the ties
+                            best, best_bit = p, np.int64(1) << card
+    return best, best_bit
+
+
+@njit(cache=True)
+def _mate_with_most_cards(hand, team_of, mover):
+    best, most = mover, -1
+    for p in range(len(hand)):
+        if team_of[p] == team_of[mover] and p != mover:
+            size = 0
+            cards = hand[p]
+            while cards:
+                cards &= cards - 1
+                size += 1
+            if size > most:
+                best, most = p, size
+    return best
