@@ -189,9 +189,8 @@ class Belief:
 
         Under ``auto`` the backend keeps to the budget :attr:`resolved_method` was judged on: chances and
         placements pack the model keeping more holders apart (teams, the set's holders), which can cost far more
-        (early in a 12-player game, seconds a question; placements need the box, which the frontier program
-        does not give). Beyond it, this state's questions of that kind are sampled (:attr:`chance_method` says
-        so)."""
+        than the marginals. Beyond it, this state's questions of that kind are sampled (:attr:`chance_method`
+        says so)."""
         if self.resolved_method == "sample" or kind in self._sampled:
             return None
         if self.method != "auto":
@@ -215,11 +214,10 @@ class Belief:
         other questions (assignments) are sampled.
         """
         if self._posterior is None:
-            method = self.resolved_method
-            if method == "sample":
+            if self.resolved_method == "sample":
                 self._posterior = posterior_of(self.model, *self._drawn())
             else:
-                self._posterior = inference.infer(self.model, method)
+                self._posterior = inference.infer(self.model, self.resolved_method)
         return self._posterior
 
     def is_consistent(self) -> bool:

@@ -85,7 +85,6 @@ def split_record(text: str, keys: Sequence[str], problems: list[Problem]) -> Rec
     return lines
 
 
-
 def rule_words(text: str, keys: Sequence[str], words: Sequence[str],
                error: Callable[[str], Exception]) -> Iterator[tuple[str, str, str]]:
     """The ``key=value`` words of a house-rules string, one at a time: (key as typed in lower case, the key as an

@@ -427,10 +427,10 @@ class ExactBackend:
 
     Small models use the dense tables of the whole capacity box (:class:`DealTables`);
     beyond ``dense_max_operations`` transitions a pass, or where those tables
-    would take more than ``max_bytes``, counts and marginals come from the
-    frontier program (:mod:`~cardlogic.inference.frontier`) where it takes at
-    most ``max_transitions`` transitions, and else (and for placements and chances, which
-    it does not answer) from the reachable states of the box
+    would take more than ``max_bytes``, answers come from the frontier program
+    (:mod:`~cardlogic.inference.frontier`; tried already beyond
+    :data:`FRONTIER_FIRST_OPERATIONS`) where it takes at most ``max_transitions``
+    transitions, and else from the reachable states of the box
     (:class:`~cardlogic.inference.sparse.SparseTables`), at most ``max_states``
     of them (and ``max_bytes``), or the dense tables where they take at most
     ``max_operations`` transitions a pass; a model needing more raises
@@ -458,30 +458,26 @@ class ExactBackend:
         """The cheaper tables of ``packed`` that fit: dense while a pass is cheap; else (with ``frontier``, for
         counts and marginals) the frontier program first (before dense passes of more than
         :data:`FRONTIER_FIRST_OPERATIONS`), then the reachable states."""
-        dense_fits = packed.empty or packed.memory(exact_count) <= self.max_bytes
         if self._dense_is_cheap(packed, exact_count, frontier):
             return DealTables(packed, backward=backward, exact_count=exact_count)
-        programs = ["frontier", "dense", "walk"] if frontier else ["walk"]
-        failures: dict[str, InferenceError] = {}
-        for program in programs:
+        if frontier:
             try:
-                if program == "dense":
-                    if self._dense_is_cheap(packed, exact_count):
-                        return DealTables(packed, backward=backward, exact_count=exact_count)
-                    continue
-                if program == "walk":
-                    return SparseTables(packed, backward=backward, exact_count=exact_count, max_states=self.max_states)
                 tables = frontier_tables(packed, self.max_transitions)
                 if backward:
                     tables.check()
                 if exact_count:
                     tables.exact()
                 return tables
-            except InferenceError as error:
-                failures[program] = error
-        if dense_fits and packed.operations <= self.max_operations:
-            return DealTables(packed, backward=backward, exact_count=exact_count)
-        raise failures["walk"]  # its message gives the sizes
+            except InferenceError:
+                pass
+            if self._dense_is_cheap(packed, exact_count):
+                return DealTables(packed, backward=backward, exact_count=exact_count)
+        try:
+            return SparseTables(packed, backward=backward, exact_count=exact_count, max_states=self.max_states)
+        except InferenceError:  # its message gives the sizes
+            if packed.memory(exact_count) <= self.max_bytes and packed.operations <= self.max_operations:
+                return DealTables(packed, backward=backward, exact_count=exact_count)
+            raise
 
     def _dense_is_cheap(self, packed: PackedModel, exact_count: bool, frontier: bool = False) -> bool:
         """Whether the dense tables answer first: within ``dense_max_operations`` a pass, or (where the frontier
@@ -512,10 +508,12 @@ class ExactBackend:
         if deals == 0:
             raise InconsistentError("no deal satisfies the constraints")
         result = []
+        marginals = None
         for restriction in restrictions:
             if len(restriction) == 1:
                 (card, mask), = restriction.items()
-                row = whole.marginals()[model.cards.index(card)]
+                marginals = whole.marginals() if marginals is None else marginals
+                row = marginals[model.cards.index(card)]
                 result.append(float(sum(row[h] for h in range(len(row)) if mask >> h & 1)))
                 continue
             narrowed = model.copy()

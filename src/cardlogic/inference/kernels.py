@@ -1093,9 +1093,7 @@ def _rehashed(table, index):
     for slot in range(table.shape[0]):
         key = table[slot]
         if key != -1:
-            where = np.int64((np.uint64(key) * _GOLDEN) >> np.uint64(32)) & (size - 1)
-            while bigger[where] != -1:
-                where = (where + 1) & (size - 1)
+            where = _slot(bigger, key)
             bigger[where] = key
             where_of[where] = index[slot]
     return bigger, where_of
