@@ -64,16 +64,25 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     times = measure(args.players, args.games, args.seed)
-    summary = {phase: {"decisions": len(values), "mean_ms": 1000 * float(np.mean(values)),
-                       "median_ms": 1000 * float(np.median(values)), "p95_ms": 1000 * float(np.percentile(values, 95)),
-                       "max_ms": 1000 * float(np.max(values))} for phase, values in sorted(times.items())}
+    summary = {
+        phase: {
+            "decisions": len(values),
+            "mean_ms": 1000 * float(np.mean(values)),
+            "median_ms": 1000 * float(np.median(values)),
+            "p95_ms": 1000 * float(np.percentile(values, 95)),
+            "max_ms": 1000 * float(np.max(values)),
+        }
+        for phase, values in sorted(times.items())
+    }
     if args.json:
         print(json.dumps({"players": args.players, "games": args.games, "phases": summary}))
         return
     print(f"advice per decision, {args.players} players, {args.games} games (warm)")
     for phase, row in summary.items():
-        print(f"  {phase:9} {row['decisions']:4} decisions  median {row['median_ms']:6.1f} ms  "
-              f"p95 {row['p95_ms']:6.1f} ms  max {row['max_ms']:6.1f} ms")
+        print(
+            f"  {phase:9} {row['decisions']:4} decisions  median {row['median_ms']:6.1f} ms  "
+            f"p95 {row['p95_ms']:6.1f} ms  max {row['max_ms']:6.1f} ms"
+        )
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Regenerate the stored benchmark scenarios in benchmarks/scenarios/ (seeded: the same files every time).
 
-    python benchmarks/make_scenarios.py [DIRECTORY]
+python benchmarks/make_scenarios.py [DIRECTORY]
 """
 
 from __future__ import annotations

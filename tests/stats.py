@@ -29,7 +29,8 @@ def chi_square_sf(statistic: float, df: int) -> float:
         total = sum(math.exp(i * log_half - math.lgamma(i + 1) - half) for i in range(df // 2))
     else:
         total = math.erfc(math.sqrt(half)) + sum(
-            math.exp((i - 0.5) * log_half - math.lgamma(i + 0.5) - half) for i in range(1, (df + 1) // 2))
+            math.exp((i - 0.5) * log_half - math.lgamma(i + 0.5) - half) for i in range(1, (df + 1) // 2)
+        )
     return min(1.0, total)
 
 

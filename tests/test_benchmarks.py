@@ -40,8 +40,9 @@ def test_every_stored_scenario_is_its_spec_regenerated_and_a_valid_record():
 
 def test_cardlogic_check_accepts_a_scenario_file():
     path = SCENARIOS / "06p-jokers-middle.txt"
-    done = subprocess.run([sys.executable, "-m", "cardlogic", "check", str(path)], check=False, capture_output=True,
-                          text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "cardlogic", "check", str(path)], check=False, capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stderr
 
 
@@ -49,14 +50,27 @@ def test_results_have_every_figure_and_target(results):
     assert results["mode"] == "smoke"
     assert {s["name"] for s in results["scenarios"]} == set(PLAN.only)
     figures = results["figures"]
-    assert set(figures) == {"baseline", "exact", "sampler", "accuracy", "csp", "rejection", "advice", "live",
-                            "cold_start", "advise_command", "memory", "literature_pkg"}
+    assert set(figures) == {
+        "baseline",
+        "exact",
+        "sampler",
+        "accuracy",
+        "csp",
+        "rejection",
+        "advice",
+        "live",
+        "cold_start",
+        "advise_command",
+        "memory",
+        "literature_pkg",
+    }
     assert set(results["figure_seconds"]) == set(figures)
     names = {s["name"] for s in results["scenarios"]}
     for figure in ("exact", "sampler", "csp", "rejection"):
         assert {row["scenario"] for row in figures[figure]} == names
     assert sorted((row["scenario"], row["view"]) for row in figures["exact"]) == sorted(
-        (name, view) for name in names for view in ("player", "spectator"))
+        (name, view) for name in names for view in ("player", "spectator")
+    )
     assert all(set(row["seconds"]) == STATS for row in figures["exact"] if row["status"] == "ok")
     assert all(row["deals_per_cpu_second"]["median"] > 0 for row in figures["sampler"])
     assert {row["status"] for row in figures["csp"]} <= {"ok", "gave up"}

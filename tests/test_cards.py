@@ -6,8 +6,10 @@ from cardlogic.cards import CARD_COUNT, CARDS, Card, CardError, card_mask, forma
 from cardlogic.literature.decks import DECK_NAMES, Deck, DeckError
 
 
-@pytest.mark.parametrize("token, canonical", [("10H", "10H"), ("th", "10H"), ("qs", "QS"), ("A♣", "AC"),
-                                              ("rj", "RJ"), ("BJ", "BJ"), ("2♦", "2D"), ("k♥", "KH")])
+@pytest.mark.parametrize(
+    "token, canonical",
+    [("10H", "10H"), ("th", "10H"), ("qs", "QS"), ("A♣", "AC"), ("rj", "RJ"), ("BJ", "BJ"), ("2♦", "2D"), ("k♥", "KH")],
+)
 def test_tokens_parse_to_canonical_names(token, canonical):
     assert str(Card.parse(token)) == canonical
 
@@ -31,9 +33,10 @@ def test_format_and_parse_cards():
     assert format_cards(parse_cards("2s th bj")) == "2S 10H BJ"
 
 
-@pytest.mark.parametrize("name, n_cards, n_sets, size", [("no-8s", 48, 8, 6), ("no-2s", 48, 8, 6),
-                                                         ("no-7s", 48, 8, 6), ("jokers", 54, 9, 6),
-                                                         ("fours", 52, 13, 4)])
+@pytest.mark.parametrize(
+    "name, n_cards, n_sets, size",
+    [("no-8s", 48, 8, 6), ("no-2s", 48, 8, 6), ("no-7s", 48, 8, 6), ("jokers", 54, 9, 6), ("fours", 52, 13, 4)],
+)
 def test_decks_partition_their_cards(name, n_cards, n_sets, size):
     deck = Deck.named(name)
     assert len(deck.cards) == len(set(deck.cards)) == n_cards

@@ -57,9 +57,11 @@ def test_a_run_stops_at_the_first_pair_past_a_bound():
 
 def _pairs(rng: random.Random, win: float, tie: float):
     """Endless pair scores of independent games won with probability ``win`` and tied with ``tie``."""
+
     def game() -> float:
         u = rng.random()
         return 1.0 if u < win else 0.5 if u < win + tie else 0.0
+
     while True:
         yield (game() + game()) / 2
 
@@ -78,8 +80,9 @@ def test_error_rates_on_simulated_pairs(truth):
 
 
 def test_the_sprt_command(capsys):
-    code = main(["sprt", "--bots", "counting,random", "--players", "4", "--seed", "3", "--elo1", "200", "--jobs", "1",
-                 "--json"])
+    code = main(
+        ["sprt", "--bots", "counting,random", "--players", "4", "--seed", "3", "--elo1", "200", "--jobs", "1", "--json"]
+    )
     data = json.loads(capsys.readouterr().out)
     assert code == 0
     assert data["sprt"]["decision"] == "H1" and data["sprt"]["llr"] >= data["sprt"]["bounds"][1]

@@ -12,8 +12,9 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 # A record block is a fenced block whose first line is the Players header.
 README_RECORDS = re.findall(r"^```\n(Players:.*?)^```", README, re.MULTILINE | re.DOTALL)
 RECORDS = {f"README record {number}": text for number, text in enumerate(README_RECORDS, start=1)}
-RECORDS.update({f"examples/{path.name}": path.read_text(encoding="utf-8")
-                for path in sorted((ROOT / "examples").glob("*.txt"))})  # Literature; other games in subfolders
+RECORDS.update(
+    {f"examples/{path.name}": path.read_text(encoding="utf-8") for path in sorted((ROOT / "examples").glob("*.txt"))}
+)  # Literature; other games in subfolders
 
 
 def test_the_readme_shows_a_record():

@@ -5,10 +5,19 @@ import pytest
 from tests.stats import chi_square_pvalue, chi_square_sf
 
 
-@pytest.mark.parametrize(("statistic", "df", "tail"), [
-    (3.841459, 1, 0.05), (6.634897, 1, 0.01), (5.991465, 2, 0.05), (7.814728, 3, 0.05),
-    (18.307038, 10, 0.05), (124.342113, 100, 0.05), (1.0, 1, 0.3173105), (0.5, 3, 0.9188914),
-])
+@pytest.mark.parametrize(
+    ("statistic", "df", "tail"),
+    [
+        (3.841459, 1, 0.05),
+        (6.634897, 1, 0.01),
+        (5.991465, 2, 0.05),
+        (7.814728, 3, 0.05),
+        (18.307038, 10, 0.05),
+        (124.342113, 100, 0.05),
+        (1.0, 1, 0.3173105),
+        (0.5, 3, 0.9188914),
+    ],
+)
 def test_survival_function_matches_tables(statistic, df, tail):
     assert chi_square_sf(statistic, df) == pytest.approx(tail, rel=1e-5)
 

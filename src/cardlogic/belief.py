@@ -91,8 +91,15 @@ class Belief:
     worked out once per state and kept until the next :meth:`push` or :meth:`pop`.
     """
 
-    def __init__(self, tracker: Tracker, *, method: str = "auto", samples: int = 20000, seed: int = 0,
-                 max_operations: float | None = None) -> None:
+    def __init__(
+        self,
+        tracker: Tracker,
+        *,
+        method: str = "auto",
+        samples: int = 20000,
+        seed: int = 0,
+        max_operations: float | None = None,
+    ) -> None:
         if method not in inference.METHODS:
             raise ValueError(f"unknown inference method {method!r}; expected one of {', '.join(inference.METHODS)}")
         self.tracker = tracker
@@ -245,8 +252,9 @@ class Belief:
         table, stderr = self._current(posterior.marginals), None
         if posterior.stderr is not None:
             stderr = self._current(posterior.stderr, moved=0.0)
-        return Marginals(tuple(self.in_play()), self.holders, table, posterior.method, posterior.count,
-                         posterior.samples, stderr)
+        return Marginals(
+            tuple(self.in_play()), self.holders, table, posterior.method, posterior.count, posterior.samples, stderr
+        )
 
     def probability(self, card: int | str, holder: int | str) -> float:
         """P(``holder`` holds ``card`` now); 0 for a card out of play, which nobody holds."""
@@ -332,15 +340,19 @@ class Belief:
         """
         cards = [self._card(card) for card in cards]
         moved = self.tracker.moved()
-        if any(c not in moved and self._out_of_play(c) or (c in moved and not holders >> moved[c] & 1)
-               for c in cards):
+        if any(
+            (c not in moved and self._out_of_play(c)) or (c in moved and not holders >> moved[c] & 1) for c in cards
+        ):
             raise InconsistentError("a card is held by nobody or by a holder outside the mask")
         unmoved = [c for c in cards if c not in moved]
         restricted = self.model.copy()
         for card in unmoved:
             restricted.restrict(card, holders)
-        found = self._exactly("placements", lambda exact: exact.placements(restricted, unmoved)) if unmoved else (
-            np.zeros((1, 0), np.int64), np.ones(1))
+        found = (
+            self._exactly("placements", lambda exact: exact.placements(restricted, unmoved))
+            if unmoved
+            else (np.zeros((1, 0), np.int64), np.ones(1))
+        )
         if found is None:
             deals, _ = self._drawn()
             columns = [self.model.cards.index(c) for c in unmoved]

@@ -16,6 +16,7 @@ bit ``card`` set, so the same numbers go straight into numba kernels.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Self
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUITS = ("S", "H", "D", "C")
@@ -24,8 +25,7 @@ RED_JOKER = 52
 BLACK_JOKER = 53
 CARD_COUNT = 54
 
-_SUIT_ALIASES = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3,
-                 "♤": 0, "♡": 1, "♢": 2, "♧": 3}
+_SUIT_ALIASES = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3, "♤": 0, "♡": 1, "♢": 2, "♧": 3}
 _RANK_ALIASES = {name: index for index, name in enumerate(RANKS)} | {"T": 8}
 
 
@@ -38,7 +38,7 @@ class Card(int):
 
     __slots__ = ()
 
-    def __new__(cls, index: int) -> Card:
+    def __new__(cls, index: int) -> Self:
         if not 0 <= index < CARD_COUNT:
             raise CardError(f"no card has index {index}")
         return int.__new__(cls, index)

@@ -190,8 +190,9 @@ def _fixed_counts(masks: Iterable[int], holders: int) -> list[int]:
 
 def _without_subsumed(clauses: list[Clause]) -> list[Clause]:
     """Drop duplicate clauses and clauses implied by a narrower one."""
-    as_sets = [(frozenset((c, h) for c, m in cl.pairs for h in range(m.bit_length()) if m >> h & 1), cl)
-               for cl in clauses]
+    as_sets = [
+        (frozenset((c, h) for c, m in cl.pairs for h in range(m.bit_length()) if m >> h & 1), cl) for cl in clauses
+    ]
     as_sets.sort(key=lambda item: len(item[0]))
     kept: list[tuple[frozenset, Clause]] = []
     for literals, clause in as_sets:

@@ -28,7 +28,7 @@ import hashlib
 import heapq
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -60,7 +60,7 @@ class Workers:
         self._client: Any = None
         self._code = ""
 
-    def __enter__(self) -> Workers:
+    def __enter__(self) -> Self:
         if self.scheduler is not None:
             self._client = _connect(self.scheduler, self.timeout)
             self._executor = self._client.get_executor(pure=False)
@@ -145,8 +145,10 @@ def _checked(task: tuple[str, Callable[[T], R], T]) -> R:
     """Run a task on a cluster worker, after checking that the worker runs the client's cardlogic code."""
     code, function, item = task
     if code_fingerprint() != code:
-        raise ClusterError(f"a Dask worker runs other cardlogic code than this client (source {code_fingerprint()}, "
-                           f"not {code}): install the same version on every machine")
+        raise ClusterError(
+            f"a Dask worker runs other cardlogic code than this client (source {code_fingerprint()}, "
+            f"not {code}): install the same version on every machine"
+        )
     return function(item)
 
 
@@ -164,17 +166,20 @@ def _connect(address: str, timeout: float) -> Any:
         raise ClusterError(f"a Dask cluster needs Dask's distributed: {CLUSTER_EXTRA}") from None
     connection = Security().get_connection_args("client")  # TLS from Dask's settings, if any
     if address.startswith("tls://") and not connection.get("ssl_context"):
-        raise ClusterError(f"{address} needs TLS certificates: set DASK_DISTRIBUTED__COMM__TLS__CA_FILE, "
-                           "..._CLIENT__CERT and ..._CLIENT__KEY (or the same keys in Dask's configuration)")
+        raise ClusterError(
+            f"{address} needs TLS certificates: set DASK_DISTRIBUTED__COMM__TLS__CA_FILE, "
+            "..._CLIENT__CERT and ..._CLIENT__KEY (or the same keys in Dask's configuration)"
+        )
     try:
         asyncio.run(_handshake(address, timeout, connection))
     except ValueError as error:  # a malformed address
         raise ClusterError(f"{address!r} is not a Dask scheduler address: {error}") from None
     except OSError:  # refused or timed out
         raise ClusterError(f"no Dask scheduler answers at {address} (waited {timeout:g} s)") from None
-    except Exception as error:  # something else answered
-        raise ClusterError(f"something answered at {address}, but not as a Dask scheduler "
-                           f"({type(error).__name__}: {error})") from None
+    except Exception as error:  # noqa: BLE001 -- something else answered
+        raise ClusterError(
+            f"something answered at {address}, but not as a Dask scheduler ({type(error).__name__}: {error})"
+        ) from None
     return Client(address, timeout=timeout, set_as_default=False)
 
 

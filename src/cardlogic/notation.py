@@ -29,8 +29,7 @@ class RecordError(ValueError):
     record (a file name) in ``str(error)``.
     """
 
-    def __init__(self, line: int, message: str, source: str = "<record>",
-                 problems: Sequence[Problem] = ()) -> None:
+    def __init__(self, line: int, message: str, source: str = "<record>", problems: Sequence[Problem] = ()) -> None:
         super().__init__(f"{source}:{line}: {message}" if line else f"{source}: {message}")
         self.line = line
         self.message = message
@@ -85,8 +84,9 @@ def split_record(text: str, keys: Sequence[str], problems: list[Problem]) -> Rec
     return lines
 
 
-def rule_words(text: str, keys: Sequence[str], words: Sequence[str],
-               error: Callable[[str], Exception]) -> Iterator[tuple[str, str, str]]:
+def rule_words(
+    text: str, keys: Sequence[str], words: Sequence[str], error: Callable[[str], Exception]
+) -> Iterator[tuple[str, str, str]]:
     """The ``key=value`` words of a house-rules string, one at a time: (key as typed in lower case, the key as an
     attribute name, value).
 

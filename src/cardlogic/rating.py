@@ -113,8 +113,9 @@ class SPRT:
         lower, upper = self.bounds
         return "H1" if value >= upper else "H0" if value <= lower else None
 
-    def run(self, pairs: Iterable[float], max_pairs: int | None = None,
-            progress: Callable[[int, float], None] | None = None) -> SPRTResult:
+    def run(
+        self, pairs: Iterable[float], max_pairs: int | None = None, progress: Callable[[int, float], None] | None = None
+    ) -> SPRTResult:
         """Read pair scores until the test decides, or ``max_pairs`` are read, or ``pairs`` ends (undecided);
         ``progress(pairs read, llr)`` is called after each."""
         seen: list[float] = []

@@ -19,7 +19,9 @@ def current_deals(belief: LiteratureBelief) -> list[dict[int, int]]:
     return deals
 
 
-def claim_truth(belief: LiteratureBelief, set_index: int) -> tuple[float, float, dict[tuple[tuple[int, int], ...], float]]:
+def claim_truth(
+    belief: LiteratureBelief, set_index: int
+) -> tuple[float, float, dict[tuple[tuple[int, int], ...], float]]:
     """P(team holds the set), the best joint probability, and P of every team assignment of its cards."""
     game = belief.game
     team = game.members(game.team_of(belief.observer))

@@ -22,12 +22,15 @@ from .oracle import claim_truth, current_deals, public_ask_probabilities
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
 
 
-def small_game(sets: tuple[str, ...] = ("LS", "HS"), players: int = 4, rules: Rules | None = None,
-               dealer: int = 0) -> Game:
+def small_game(
+    sets: tuple[str, ...] = ("LS", "HS"), players: int = 4, rules: Rules | None = None, dealer: int = 0
+) -> Game:
     return Game(NAMES[:players], deck=Deck.named("no-8s", sets=list(sets)), rules=rules or Rules(), dealer=dealer)
 
 
-def beliefs_after(game: Game, seed: int, events: int, observer: int) -> tuple[LiteratureBelief, LiteratureBelief, State]:
+def beliefs_after(
+    game: Game, seed: int, events: int, observer: int
+) -> tuple[LiteratureBelief, LiteratureBelief, State]:
     """The observer's and a spectator's belief, and the referee, after the first ``events`` events of a random game."""
     hands, history = play_random_game(game, seed)
     belief = LiteratureBelief(game, observer, iter_cards(hands[observer]))
@@ -148,10 +151,14 @@ def test_ask_values_follow_the_documented_formula(seed, completion, danger):
             p = advice.p_yes
             others = [c for c in game.deck.set_of(advice.card).cards if c != advice.card]
             secured = math.prod(sum(at[c, h] for h in team) for c in others)
-            gather = math.prod(min(1.0, sum(at[c, h] for h in team) + max(at[c, o] for o in game.opponents(mover)))
-                               for c in others)
-            askable = sum(1 - math.prod(1 - at[o, advice.target] for o in game.deck.set_of(card).cards if o != card)
-                          for card, holder in known.items() if holder in team)
+            gather = math.prod(
+                min(1.0, sum(at[c, h] for h in team) + max(at[c, o] for o in game.opponents(mover))) for c in others
+            )
+            askable = sum(
+                1 - math.prod(1 - at[o, advice.target] for o in game.deck.set_of(card).cards if o != card)
+                for card, holder in known.items()
+                if holder in team
+            )
             worth = game.set_value(game.deck.set_index_of(advice.card))
             expected = p * (secured + completion * worth * gather + p) - (1 - p) * danger * askable
             assert advice.value == pytest.approx(expected, abs=1e-9)
@@ -176,9 +183,10 @@ def test_entropy_gained_is_the_expected_drop_of_log2_count():
 @st.composite
 def positions(draw):
     players = draw(st.integers(4, 6))
-    names = draw(st.permutations(["LS", "HS", "LH", "HH"]))[:draw(st.integers(2, 4))]
-    rules = Rules(draw(st.sampled_from(["split", "opponents"])), bluff=draw(st.booleans()),
-                  high_double=draw(st.booleans()))
+    names = draw(st.permutations(["LS", "HS", "LH", "HH"]))[: draw(st.integers(2, 4))]
+    rules = Rules(
+        draw(st.sampled_from(["split", "opponents"])), bluff=draw(st.booleans()), high_double=draw(st.booleans())
+    )
     game = small_game(tuple(sorted(names)), players, rules, dealer=draw(st.integers(0, players - 1)))
     seed = draw(st.integers(0, 10_000))
     hands, history = play_random_game(game, seed)
@@ -195,8 +203,11 @@ def test_certain_claims_are_always_correct(position):
         belief.push(event)
         state.push(event)
     advice = advise(belief, thorough=True) if state.to_move == observer else None
-    claims = advice.claims if advice else [claim_advice(belief, i) for i in range(len(game.deck.sets))
-                                           if i not in state.public.claimed]
+    claims = (
+        advice.claims
+        if advice
+        else [claim_advice(belief, i) for i in range(len(game.deck.sets)) if i not in state.public.claimed]
+    )
     for claim in claims:
         if claim.certain:
             assert all(state.holder_of(card) == holder for card, holder in claim.assignment)

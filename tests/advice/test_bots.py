@@ -26,8 +26,12 @@ def game_for(seed: int) -> Game:
     rng = random.Random(seed)
     players = rng.choice((4, 5, 6))
     sets = rng.sample(["LS", "HS", "LH", "HH", "LD", "HD"], rng.randint(2, 4))
-    rules = Rules(rng.choice(["split", "opponents"]), bluff=rng.random() < 0.3, must_declare=rng.random() < 0.3,
-                  high_double=rng.random() < 0.3)
+    rules = Rules(
+        rng.choice(["split", "opponents"]),
+        bluff=rng.random() < 0.3,
+        must_declare=rng.random() < 0.3,
+        high_double=rng.random() < 0.3,
+    )
     return Game(NAMES[:players], deck=Deck.named("no-8s", sets=sets), rules=rules, dealer=rng.randrange(players))
 
 

@@ -41,8 +41,22 @@ def scheduler(tmp_path_factory):
     """The address of a scheduler with two single-threaded worker processes, stopped after the module's tests."""
     directory = tmp_path_factory.mktemp("dask")
     info = directory / "scheduler.json"
-    processes = [_start(["distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
-                         "--scheduler-file", str(info)], directory, "scheduler")]
+    processes = [
+        _start(
+            [
+                "distributed.cli.dask_scheduler",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--no-dashboard",
+                "--scheduler-file",
+                str(info),
+            ],
+            directory,
+            "scheduler",
+        )
+    ]
     try:
         deadline = time.monotonic() + 60
         while not info.exists() or not info.read_text().strip():
@@ -50,9 +64,24 @@ def scheduler(tmp_path_factory):
             time.sleep(0.1)
         address = json.loads(info.read_text())["address"]
         for k in range(2):
-            processes.append(_start(["distributed.cli.dask_worker", address, "--nthreads", "1", "--no-nanny",
-                                     "--no-dashboard", "--local-directory", str(directory)], directory, f"worker{k}"))
+            processes.append(
+                _start(
+                    [
+                        "distributed.cli.dask_worker",
+                        address,
+                        "--nthreads",
+                        "1",
+                        "--no-nanny",
+                        "--no-dashboard",
+                        "--local-directory",
+                        str(directory),
+                    ],
+                    directory,
+                    f"worker{k}",
+                )
+            )
         from distributed import Client
+
         with Client(address, timeout=30) as client:
             client.wait_for_workers(2, timeout=60)
         yield address
@@ -103,14 +132,15 @@ def test_the_tournament_command_on_the_cluster(scheduler, capsys):
 
 def test_no_scheduler_is_a_quick_error():
     start = time.monotonic()
-    with pytest.raises(ClusterError, match="no Dask scheduler answers at tcp://127.0.0.1:9"):
+    with pytest.raises(ClusterError, match=r"no Dask scheduler answers at tcp://127\.0\.0\.1:9"):
         tournament(("counting", "random"), players=4, games=2, scheduler=UNREACHABLE)
     assert time.monotonic() - start < 10
 
 
 def test_the_command_says_so_in_one_line(capsys):
-    code = main(["tournament", "--bots", "counting,random", "--players", "4", "--games", "2",
-                 "--scheduler", UNREACHABLE])
+    code = main(
+        ["tournament", "--bots", "counting,random", "--players", "4", "--games", "2", "--scheduler", UNREACHABLE]
+    )
     out, err = capsys.readouterr()
     assert code == 1 and not out
     assert err.count("\n") == 1 and err.startswith("cardlogic tournament: no Dask scheduler answers")
@@ -138,6 +168,7 @@ def test_a_worker_with_other_code_refuses_the_tasks(scheduler, monkeypatch):
 
 def test_a_knektpass_tournament_on_the_cluster_is_the_local_one(scheduler):
     from cardlogic.knektpass.tournament import tournament as knektpass_tournament
+
     bots = ("greedy", "random", "greedy")
     here = knektpass_tournament(bots, games=4, seed=3)
     there = knektpass_tournament(bots, games=4, seed=3, scheduler=scheduler)

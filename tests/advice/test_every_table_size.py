@@ -116,7 +116,9 @@ def test_the_advisor_bot_plays_a_legal_ask_from_sampled_deals():
     event = bot.choose(view)
     assert bot.belief.resolved_method == "sample" and bot.belief.chance_method == ("mcmc", AdvisorBot.SAMPLES)
     assert isinstance(event, Ask)
-    assert (event.asker, event.target, event.card) in {(a.asker, a.target, a.card) for a in view.legal_asks(view.player)}
+    assert (event.asker, event.target, event.card) in {
+        (a.asker, a.target, a.card) for a in view.legal_asks(view.player)
+    }
 
 
 def test_chances_beyond_autos_budget_are_sampled_and_said_so():

@@ -22,8 +22,12 @@ def ann_after_bob_took_two_low_spades() -> LiteratureBelief:
     game = Game(("Ann", "Bob", "Cat", "Dan"), deck=Deck.named("no-8s", sets=["LS", "HS"]), dealer=0)
     state = State(game, (cards("2S 3S 4S"), cards("5S 9S 10S"), cards("6S 7S JS"), cards("QS KS AS")))
     belief = LiteratureBelief(game, 0, [Card.parse(c) for c in ("2S", "3S", "4S")])
-    for ask in (Ask(0, 1, Card.parse("6S")), Ask(1, 2, Card.parse("6S")), Ask(1, 2, Card.parse("7S")),
-                Ask(1, 0, Card.parse("JS"))):
+    for ask in (
+        Ask(0, 1, Card.parse("6S")),
+        Ask(1, 2, Card.parse("6S")),
+        Ask(1, 2, Card.parse("7S")),
+        Ask(1, 0, Card.parse("JS")),
+    ):
         belief.push(state.push(ask))
     return belief
 
@@ -65,4 +69,3 @@ def test_the_advisor_chooses_its_gamble_among_its_best_asks_by_playouts_and_repe
     assert advise(belief, thorough=False, seed=4, weights=weights).recommendation == advice.recommendation
     alone = advise(belief, thorough=False, seed=4, weights=AdvisorWeights(playout_candidates=1)).recommendation.event
     assert (alone.target, alone.card) == hopeful[0]  # without playouts, the best value
-

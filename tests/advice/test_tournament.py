@@ -50,8 +50,21 @@ def test_wilson_interval():
 
 
 def test_tournament_json(capsys):
-    code, out, _ = run(capsys, "tournament", "--bots", "counting,random", "--players", "4", "--games", "4",
-                       "--seed", "5", "--jobs", "1", "--json")
+    code, out, _ = run(
+        capsys,
+        "tournament",
+        "--bots",
+        "counting,random",
+        "--players",
+        "4",
+        "--games",
+        "4",
+        "--seed",
+        "5",
+        "--jobs",
+        "1",
+        "--json",
+    )
     data = json.loads(out)
     assert code == 0
     assert data["games"] == 4 and set(data["wins"]) == {"counting", "random"}
@@ -59,10 +72,24 @@ def test_tournament_json(capsys):
     assert set(data["rates"]) == {"counting wins", "ties", "random wins"}
     for rate in data["rates"].values():
         assert rate["low"] <= rate["rate"] <= rate["high"]
-    code, again, _ = run(capsys, "tournament", "--bots", "counting,random", "--players", "4", "--games", "4",
-                         "--seed", "5", "--jobs", "2", "--json")
-    assert {k: v for k, v in json.loads(again).items() if k != "seconds"} == \
-        {k: v for k, v in data.items() if k != "seconds"}
+    code, again, _ = run(
+        capsys,
+        "tournament",
+        "--bots",
+        "counting,random",
+        "--players",
+        "4",
+        "--games",
+        "4",
+        "--seed",
+        "5",
+        "--jobs",
+        "2",
+        "--json",
+    )
+    assert {k: v for k, v in json.loads(again).items() if k != "seconds"} == {
+        k: v for k, v in data.items() if k != "seconds"
+    }
 
 
 def test_tournament_rejects_bad_bots(capsys):
@@ -76,10 +103,10 @@ def test_advise_json(capsys):
     data = json.loads(out)
     assert code == 0 and data["observer"] == "Ann" and data["to_move"] == "Ann"
     assert {"to_move", "asks", "claims", "recommendation"} <= set(data)
-    assert data["asks"] and all(set(a) == {"target", "card", "p_yes", "info_bits", "leak_bits", "value"}
-                                for a in data["asks"])
-    assert all({"set", "assignment", "p_correct", "p_team_holds", "expected_points"} <= set(c)
-               for c in data["claims"])
+    assert data["asks"] and all(
+        set(a) == {"target", "card", "p_yes", "info_bits", "leak_bits", "value"} for a in data["asks"]
+    )
+    assert all({"set", "assignment", "p_correct", "p_team_holds", "expected_points"} <= set(c) for c in data["claims"])
     assert len(data["claims"]) == 6  # every unclaimed set
     assert data["recommendation"]["action"] in ("ask", "claim", "pass")
     assert data["recommendation"]["reason"]

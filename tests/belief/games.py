@@ -22,8 +22,14 @@ NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "
 
 
 @st.composite
-def games(draw: st.DrawFn, min_players: int = 4, max_players: int = 12, decks: tuple[str, ...] = DECK_NAMES,
-          min_sets: int = 1, max_sets: int | None = None) -> Game:
+def games(
+    draw: st.DrawFn,
+    min_players: int = 4,
+    max_players: int = 12,
+    decks: tuple[str, ...] = DECK_NAMES,
+    min_sets: int = 1,
+    max_sets: int | None = None,
+) -> Game:
     """A random game: players, deck (every set, or some), teams, house rules, dealer or free sizes.
 
     Only some of the sets are kept when ``max_sets`` is given, or at random half the time.
@@ -36,10 +42,18 @@ def games(draw: st.DrawFn, min_players: int = 4, max_players: int = 12, decks: t
         count = draw(st.integers(min(fewest, everything), min(everything, max_sets or everything)))
         kept = sorted(draw(st.permutations(range(everything)))[:count])
         deck = deck.restricted([deck.sets[i].short for i in kept])
-    teams = draw(st.one_of(st.just(()), st.lists(st.integers(0, 1), min_size=n, max_size=n)
-                           .filter(lambda t: 0 in t and 1 in t).map(tuple)))
-    rules = Rules(draw(st.sampled_from(["split", "opponents"])), bluff=draw(st.booleans()),
-                  must_declare=draw(st.booleans()), high_double=draw(st.booleans()))
+    teams = draw(
+        st.one_of(
+            st.just(()),
+            st.lists(st.integers(0, 1), min_size=n, max_size=n).filter(lambda t: 0 in t and 1 in t).map(tuple),
+        )
+    )
+    rules = Rules(
+        draw(st.sampled_from(["split", "opponents"])),
+        bluff=draw(st.booleans()),
+        must_declare=draw(st.booleans()),
+        high_double=draw(st.booleans()),
+    )
     players = NAMES[:n]
     if draw(st.booleans()):
         return Game(players, teams, deck, rules, dealer=draw(st.integers(0, n - 1)))

@@ -35,8 +35,9 @@ def test_the_event_contradicted_is_the_first_after_which_the_new_one_fails():
 
 
 def test_a_yes_after_a_no_names_the_no():
-    record = read_record(SETUP + "Dan asks Ann for 2S: no\nAnn asks Dan for 9S: no\nDan asks Ann for 3S: no\n"
-                                 "Ann asks Dan for 9S: yes\n")
+    record = read_record(
+        SETUP + "Dan asks Ann for 2S: no\nAnn asks Dan for 9S: no\nDan asks Ann for 3S: no\nAnn asks Dan for 9S: yes\n"
+    )
     with pytest.raises(RecordError) as info:
         LiteratureBelief.from_record(record)
     assert (info.value.line, info.value.message) == (8, "9S can be nowhere: Ann and Dan ruled out by line 6")
@@ -44,8 +45,10 @@ def test_a_yes_after_a_no_names_the_no():
 
 def test_an_emptied_clause_names_the_ask_that_made_it():
     # Dan asked for 2S, so held another low spade; the reveal gives Dan none (and nothing moved since).
-    record = read_record(SETUP + "Dan asks Ann for 2S: no\n"
-                                 "Ann claims LS: Ann 2S 3S 4S; Cat 5S 6S 7S => opponents (Ann 3S; Bob 2S 4S; Cat 5S 6S 7S)\n")
+    record = read_record(
+        SETUP + "Dan asks Ann for 2S: no\n"
+        "Ann claims LS: Ann 2S 3S 4S; Cat 5S 6S 7S => opponents (Ann 3S; Bob 2S 4S; Cat 5S 6S 7S)\n"
+    )
     with pytest.raises(RecordError) as info:
         LiteratureBelief.from_record(record)
     assert info.value.line == 6 and info.value.message.endswith(": it contradicts line 5 (Dan asks Ann for 2S: no)")

@@ -28,8 +28,9 @@ from .games import Truth, games, guess_rates, seeds
 CSP_LIMIT = 10_000
 """Largest deal bound enumerated (python-constraint2 lists some 30 000 deals a second here)."""
 
-SMALL = games(min_players=4, max_players=4, decks=("no-8s", "no-2s", "no-7s", "jokers", "fours"), min_sets=2,
-              max_sets=3)
+SMALL = games(
+    min_players=4, max_players=4, decks=("no-8s", "no-2s", "no-7s", "jokers", "fours"), min_sets=2, max_sets=3
+)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -70,8 +71,10 @@ def assert_same_beliefs(exact: LiteratureBelief, csp: LiteratureBelief, truth: T
     cards = exact.game.deck.sets[index].cards
     k = len(exact.public.history)
     players = st.integers(0, len(exact.game.players) - 1)
-    for placements in ({card: truth.now[k][card] for card in cards},
-                       {card: data.draw(players, label=f"holder of {card}") for card in cards}):
+    for placements in (
+        {card: truth.now[k][card] for card in cards},
+        {card: data.draw(players, label=f"holder of {card}") for card in cards},
+    ):
         p_exact, p_csp = exact.joint(placements), csp.joint(placements)
         assert abs(p_exact - p_csp) <= 1e-12
         if placements == {card: truth.now[k][card] for card in cards}:
@@ -85,8 +88,9 @@ def test_exact_beliefs_equal_enumeration(game, seed, guess_rate, data):
     for observer in (None, data.draw(st.integers(0, 3), label="player")):
         cuts = enumerable_cuts(truth, observer)
         for k in sorted(set(data.draw(st.lists(st.sampled_from(cuts), min_size=1, max_size=3), label="cuts"))):
-            assert_same_beliefs(belief_at(truth, observer, k, "exact"), belief_at(truth, observer, k, "csp"),
-                                truth, data)
+            assert_same_beliefs(
+                belief_at(truth, observer, k, "exact"), belief_at(truth, observer, k, "csp"), truth, data
+            )
 
 
 def allowed_facts(belief: LiteratureBelief) -> list[Fact]:

@@ -56,27 +56,44 @@ class TestRejectedLine:
     def test_an_answer_the_observers_hand_contradicts(self):
         header = MINI + ANN
         line = first_event_line(header)
-        error = rejected_at(record(header, "Dan asks Ann for 4S: no\n"
-                                           "Ann asks Bob for 4S: no\n"
-                                           "Bob asks Ann for 5S: yes\n"  # Ann never held 5S
-                                           "Ann asks Bob for 6S: no\n"))
+        error = rejected_at(
+            record(
+                header,
+                "Dan asks Ann for 4S: no\n"
+                "Ann asks Bob for 4S: no\n"
+                "Bob asks Ann for 5S: yes\n"  # Ann never held 5S
+                "Ann asks Bob for 6S: no\n",
+            )
+        )
         assert error.line == line + 2 and "impossible" in error.message
 
     def test_a_card_left_nowhere_by_a_chain_of_noes(self):
         line = first_event_line(MINI)
-        error = rejected_at(record(MINI, "Dan asks Ann for 4S: no\n"
-                                         "Ann asks Bob for 5S: no\n"   # Ann and Bob lack 5S
-                                         "Bob asks Cat for 5S: no\n"   # so does Cat: it is Dan's
-                                         "Cat asks Dan for 5S: no\n"   # and Dan lacks it
-                                         "Dan asks Ann for 6S: no\n"))
+        error = rejected_at(
+            record(
+                MINI,
+                "Dan asks Ann for 4S: no\n"
+                "Ann asks Bob for 5S: no\n"  # Ann and Bob lack 5S
+                "Bob asks Cat for 5S: no\n"  # so does Cat: it is Dan's
+                "Cat asks Dan for 5S: no\n"  # and Dan lacks it
+                "Dan asks Ann for 6S: no\n",
+            )
+        )
         assert error.line == line + 3
 
     @pytest.mark.parametrize("method", ["auto", "exact", "sample"])
     def test_two_asks_needing_more_cards_than_dealt(self, method):
         line = first_event_line(SHORT_DAN)
-        error = rejected_at(record(SHORT_DAN, "Dan asks Ann for 2S: yes\n"  # Dan was dealt another low spade
-                                              "Dan asks Ann for 9S: no\n"   # and a high spade: two cards
-                                              "Ann asks Bob for 9S: no\n"), method=method, samples=200)
+        error = rejected_at(
+            record(
+                SHORT_DAN,
+                "Dan asks Ann for 2S: yes\n"  # Dan was dealt another low spade
+                "Dan asks Ann for 9S: no\n"  # and a high spade: two cards
+                "Ann asks Bob for 9S: no\n",
+            ),
+            method=method,
+            samples=200,
+        )
         assert (error.line, error.message) == (line + 1, "no deal is consistent with this event")
 
     def test_a_counting_contradiction_is_found_among_many_good_lines(self):
@@ -89,16 +106,16 @@ class TestRejectedLine:
         # Line 2 leaves no deal; line 3 is illegal by itself (2S is publicly with Dan), but the record
         # was already impossible a line earlier.
         line = first_event_line(SHORT_DAN)
-        error = rejected_at(record(SHORT_DAN, "Dan asks Ann for 2S: yes\n"
-                                              "Dan asks Ann for 9S: no\n"
-                                              "Ann asks Dan for 2S: no\n"))
+        error = rejected_at(
+            record(SHORT_DAN, "Dan asks Ann for 2S: yes\nDan asks Ann for 9S: no\nAnn asks Dan for 2S: no\n")
+        )
         assert (error.line, error.message) == (line + 1, "no deal is consistent with this event")
 
     def test_an_illegal_line_is_blamed_when_everything_before_it_is_possible(self):
         line = first_event_line(SHORT_DAN)
-        error = rejected_at(record(SHORT_DAN, "Dan asks Ann for 2S: yes\n"
-                                              "Dan asks Ann for 3S: no\n"
-                                              "Ann asks Dan for 2S: no\n"))
+        error = rejected_at(
+            record(SHORT_DAN, "Dan asks Ann for 2S: yes\nDan asks Ann for 3S: no\nAnn asks Dan for 2S: no\n")
+        )
         assert error.line == line + 2 and "2S is with Dan" in error.message
 
     def test_lines_follow_comments_and_blank_lines(self):
@@ -159,29 +176,46 @@ def snapshot(belief: LiteratureBelief):
     """Everything a push could change: the model, the public position, and the answers."""
     model, public = belief.model, belief.public
     marginals = belief.marginals()
-    return (dict(model.allowed), list(model.clauses), model.sizes, dict(public.known), dict(public.claimed),
-            public.sizes, public.history, public.to_move, marginals.cards, marginals.probabilities.tolist(),
-            marginals.count, belief.certain())
+    return (
+        dict(model.allowed),
+        list(model.clauses),
+        model.sizes,
+        dict(public.known),
+        dict(public.claimed),
+        public.sizes,
+        public.history,
+        public.to_move,
+        marginals.cards,
+        marginals.probabilities.tolist(),
+        marginals.count,
+        belief.certain(),
+    )
 
 
 class TestRejectedPush:
     @pytest.mark.parametrize("method", ["exact", "sample"])
-    @pytest.mark.parametrize("event, error", [
-        (Ask(0, 3, Card.parse("3S"), yes=True), IllegalEventError),  # Ann is not to move
-        (Ask(3, 0, Card.parse("2S"), yes=True), IllegalEventError),  # 2S is publicly Dan's already
-        (Ask(3, 0, Card.parse("9S"), yes=False), InconsistentError),  # Dan would need a high spade too
-        (Ask(3, 2, Card.parse("3H"), yes=True), InconsistentError),  # and a low heart
-    ])
+    @pytest.mark.parametrize(
+        "event, error",
+        [
+            (Ask(0, 3, Card.parse("3S"), yes=True), IllegalEventError),  # Ann is not to move
+            (Ask(3, 0, Card.parse("2S"), yes=True), IllegalEventError),  # 2S is publicly Dan's already
+            (Ask(3, 0, Card.parse("9S"), yes=False), InconsistentError),  # Dan would need a high spade too
+            (Ask(3, 2, Card.parse("3H"), yes=True), InconsistentError),  # and a low heart
+        ],
+    )
     def test_a_rejected_event_changes_nothing(self, method, event, error):
-        belief = LiteratureBelief.from_record(record(SHORT_DAN, "Dan asks Ann for 2S: yes\n"), method=method, samples=2000)
+        belief = LiteratureBelief.from_record(
+            record(SHORT_DAN, "Dan asks Ann for 2S: yes\n"), method=method, samples=2000
+        )
         before = snapshot(belief)
         with pytest.raises(error):
             belief.push(event)
         assert snapshot(belief) == before
         good = Ask(3, 0, Card.parse("3S"), yes=False)
         assert belief.push(good) == good
-        fresh = LiteratureBelief.from_record(record(SHORT_DAN, "Dan asks Ann for 2S: yes\nDan asks Ann for 3S: no\n"),
-                                   method=method, samples=2000)
+        fresh = LiteratureBelief.from_record(
+            record(SHORT_DAN, "Dan asks Ann for 2S: yes\nDan asks Ann for 3S: no\n"), method=method, samples=2000
+        )
         assert snapshot(belief) == snapshot(fresh)
 
     def test_an_answer_the_observers_hand_contradicts(self):
@@ -208,6 +242,7 @@ class TestBeliefCommand:
             path = tmp_path / name
             path.write_text(text, encoding="utf-8")
             return str(path)
+
         return write
 
     def run(self, capsys, *argv):
@@ -261,7 +296,7 @@ class TestBeliefCommand:
             assert list(cell) == data["players"] and sum(cell.values()) == pytest.approx(1.0, abs=1e-9)
             for player, p in cell.items():
                 assert p * 5000 == pytest.approx(round(p * 5000), abs=1e-6)  # a frequency out of 5000 draws
-                assert (p == 0) == (exact[card][player] == 0)  or 0 < exact[card][player] < 2e-3
+                assert (p == 0) == (exact[card][player] == 0) or 0 < exact[card][player] < 2e-3
         assert self.run(capsys, *argv)[1] == out  # the seed fixes the draws
 
     def test_the_table(self, capsys):
@@ -290,5 +325,4 @@ def test_a_push_the_method_cannot_judge_changes_nothing():
     before = (dict(belief.model.allowed), list(belief.model.clauses), belief.public.history)
     with pytest.raises(inference.InferenceError):
         belief.push(game_record.events[0])
-    assert (dict(belief.model.allowed), list(belief.model.clauses),
-            belief.public.history) == before
+    assert (dict(belief.model.allowed), list(belief.model.clauses), belief.public.history) == before

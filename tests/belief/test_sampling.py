@@ -72,8 +72,16 @@ def late_state(deck: str, seed: int, observer: int | None) -> Record:
     raise AssertionError("no such point in the game")
 
 
-LATE = [("no-8s", 1, None), ("no-8s", 2, 0), ("no-2s", 3, 4), ("no-7s", 5, None), ("jokers", 1, None),
-        ("jokers", 3, 2), ("fours", 2, None), ("fours", 0, 0)]
+LATE = [
+    ("no-8s", 1, None),
+    ("no-8s", 2, 0),
+    ("no-2s", 3, 4),
+    ("no-7s", 5, None),
+    ("jokers", 1, None),
+    ("jokers", 3, 2),
+    ("fours", 2, None),
+    ("fours", 0, 0),
+]
 
 
 @pytest.mark.parametrize("deck, seed, observer", LATE)

@@ -22,8 +22,9 @@ HIGH = ["9S", "10S", "JS", "QS", "KS", "AS"]
 
 
 def game(rules: str = "") -> Game:
-    return Game(("Ann", "Bob", "Cat", "Dan"), deck=Deck.named("no-8s", sets=["LS", "HS"]), rules=Rules.parse(rules),
-                dealer=3)
+    return Game(
+        ("Ann", "Bob", "Cat", "Dan"), deck=Deck.named("no-8s", sets=["LS", "HS"]), rules=Rules.parse(rules), dealer=3
+    )
 
 
 def tracker(rules: str = "", observer: int | None = None, hand: str = "") -> LiteratureTracker:
@@ -49,8 +50,15 @@ def one_of(cards: list[str], holders: int) -> frozenset[tuple[str, int]]:
 
 def state(tracker: LiteratureTracker):
     public = tracker.public
-    return (allowed(tracker), clauses(tracker), public.history, dict(public.known), dict(public.claimed),
-            public.sizes, public.to_move)
+    return (
+        allowed(tracker),
+        clauses(tracker),
+        public.history,
+        dict(public.known),
+        dict(public.claimed),
+        public.sizes,
+        public.to_move,
+    )
 
 
 def changed(before: dict[str, int], after: dict[str, int]) -> dict[str, int]:
@@ -62,19 +70,19 @@ class TestAsks:
         t = tracker()
         push(t, "Dan asks Ann for 2S: no")
         # Dan lacked 2S (bluff=off) and Ann lacked it; Dan held another low spade, none of which has moved.
-        assert changed({c: EVERYONE for c in LOW + HIGH}, allowed(t)) == {"2S": BOB | CAT}
+        assert changed(dict.fromkeys(LOW + HIGH, EVERYONE), allowed(t)) == {"2S": BOB | CAT}
         assert clauses(t) == {one_of(LOW[1:], DAN)}
 
     def test_under_bluff_the_asker_may_hold_the_asked_card(self):
         t = tracker("bluff=on")
         push(t, "Dan asks Ann for 2S: no")
-        assert changed({c: EVERYONE for c in LOW + HIGH}, allowed(t)) == {"2S": BOB | CAT | DAN}
+        assert changed(dict.fromkeys(LOW + HIGH, EVERYONE), allowed(t)) == {"2S": BOB | CAT | DAN}
         assert clauses(t) == {one_of(LOW[1:], DAN)}
 
     def test_an_ask_answered_yes_places_the_card_where_it_was_dealt(self):
         t = tracker()
         push(t, "Dan asks Ann for 2S: yes")
-        assert changed({c: EVERYONE for c in LOW + HIGH}, allowed(t)) == {"2S": ANN}
+        assert changed(dict.fromkeys(LOW + HIGH, EVERYONE), allowed(t)) == {"2S": ANN}
         assert clauses(t) == {one_of(LOW[1:], DAN)}
         assert dict(t.public.known) == {Card.parse("2S"): 3}
 
@@ -129,16 +137,28 @@ class TestClaims:
     def test_a_wrong_claim_fixes_every_revealed_card(self):
         t = tracker()
         push(t, "Dan asks Ann for 2S: no", self.CLAIM)
-        assert {card: allowed(t)[card] for card in HIGH} == {"9S": ANN, "10S": ANN, "JS": BOB, "QS": BOB,
-                                                             "KS": DAN, "AS": DAN}
+        assert {card: allowed(t)[card] for card in HIGH} == {
+            "9S": ANN,
+            "10S": ANN,
+            "JS": BOB,
+            "QS": BOB,
+            "KS": DAN,
+            "AS": DAN,
+        }
         assert [str(card) for card in t.in_play()] == LOW
         assert t.public.claimed == {1: 1}
 
     def test_a_correct_claim_fixes_its_assignment(self):
         t = tracker()
         push(t, "Dan asks Ann for 2S: no", "Ann claims HS: Ann 9S 10S JS; Cat QS KS AS => correct")
-        assert {card: allowed(t)[card] for card in HIGH} == {"9S": ANN, "10S": ANN, "JS": ANN, "QS": CAT,
-                                                             "KS": CAT, "AS": CAT}
+        assert {card: allowed(t)[card] for card in HIGH} == {
+            "9S": ANN,
+            "10S": ANN,
+            "JS": ANN,
+            "QS": CAT,
+            "KS": CAT,
+            "AS": CAT,
+        }
 
     def test_a_moved_card_is_revealed_where_it_went(self):
         t = tracker()
@@ -146,8 +166,7 @@ class TestClaims:
         assert allowed(t)["9S"] == ANN
         push(t, "Dan claims HS: Dan 9S 10S JS; Bob QS KS AS => correct")
         assert allowed(t)["9S"] == ANN  # dealt to Ann, claimed from Dan
-        assert {card: allowed(t)[card] for card in HIGH[1:]} == {"10S": DAN, "JS": DAN, "QS": BOB, "KS": BOB,
-                                                                 "AS": BOB}
+        assert {card: allowed(t)[card] for card in HIGH[1:]} == {"10S": DAN, "JS": DAN, "QS": BOB, "KS": BOB, "AS": BOB}
 
     def test_a_claim_contradicting_the_model_changes_nothing(self):
         t = tracker()
@@ -159,8 +178,11 @@ class TestClaims:
 
     def test_a_pass_adds_nothing(self):
         t = tracker()
-        push(t, "Dan asks Ann for 2S: no",
-             "Ann claims HS: Ann 9S 10S JS; Cat QS KS AS => opponents (Ann 9S; Bob 10S JS; Dan QS; Cat KS AS)")
+        push(
+            t,
+            "Dan asks Ann for 2S: no",
+            "Ann claims HS: Ann 9S 10S JS; Cat QS KS AS => opponents (Ann 9S; Bob 10S JS; Dan QS; Cat KS AS)",
+        )
         before = state(t)
         push(t, "Ann passes to Cat")
         assert state(t)[:2] == before[:2] and t.public.to_move == 2
@@ -186,9 +208,13 @@ class TestObserverAndUndo:
     @pytest.mark.parametrize("rules", ["", "bluff=on", "must-declare=on", "wrong-claim=opponents"])
     def test_pop_restores_the_model_event_by_event(self, rules):
         t = tracker(rules)
-        lines = ["Dan asks Ann for 2S: yes", "Dan asks Ann for 9S: no", "Ann asks Dan for 3S: no",
-                 "Dan asks Cat for 4S: no",
-                 "Cat claims LS: Ann 2S 3S 4S; Cat 5S 6S 7S => opponents (Dan 2S 5S; Cat 3S; Bob 4S; Ann 6S 7S)"]
+        lines = [
+            "Dan asks Ann for 2S: yes",
+            "Dan asks Ann for 9S: no",
+            "Ann asks Dan for 3S: no",
+            "Dan asks Cat for 4S: no",
+            "Cat claims LS: Ann 2S 3S 4S; Cat 5S 6S 7S => opponents (Dan 2S 5S; Cat 3S; Bob 4S; Ann 6S 7S)",
+        ]
         states = [state(t)]
         for line in lines:
             push(t, line)
@@ -210,7 +236,16 @@ class TestExplain:
     def test_a_card_placed_through_a_clause_names_the_event_that_left_it_alone(self):
         t = tracker()
         # Dan held a low spade; asking for every other one but 7S leaves 7S as the one he held.
-        push(t, "Dan asks Ann for 2S: no", "Ann asks Dan for 9S: no", "Dan asks Ann for 3S: no",
-             "Ann asks Dan for 10S: no", "Dan asks Ann for 4S: no", "Ann asks Dan for JS: no",
-             "Dan asks Ann for 5S: no", "Ann asks Dan for QS: no", "Dan asks Ann for 6S: no")
+        push(
+            t,
+            "Dan asks Ann for 2S: no",
+            "Ann asks Dan for 9S: no",
+            "Dan asks Ann for 3S: no",
+            "Ann asks Dan for 10S: no",
+            "Dan asks Ann for 4S: no",
+            "Ann asks Dan for JS: no",
+            "Dan asks Ann for 5S: no",
+            "Ann asks Dan for QS: no",
+            "Dan asks Ann for 6S: no",
+        )
         assert t.explain(Card.parse("7S")) == [(8, ANN | BOB | CAT)]

@@ -6,8 +6,9 @@ from cardlogic.cards import iter_cards
 from cardlogic.literature import Ask, Event, Game, Record, format_event, play_random_game, write_record
 from cardlogic.literature.decks import Deck
 
-GAME = Game(("Ann", "Bob", "Cat", "Dan", "Eve", "Fay"), deck=Deck.named("no-8s", sets=["LS", "HS", "LH", "HH"]),
-            dealer=5)
+GAME = Game(
+    ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay"), deck=Deck.named("no-8s", sets=["LS", "HS", "LH", "HH"]), dealer=5
+)
 """Six players and four sets (four cards each), so every inference takes milliseconds."""
 SEED = 19
 """A 27-event game with a wrong and three correct claims, a pass, and seven asks by Ann."""
@@ -29,6 +30,8 @@ def typed(event: Event, game: Game) -> str:
     """How a hurried player types ``event``: asks in the short form (the asker by initial), the rest in full."""
     if isinstance(event, Ask):
         names = game.players
-        return f"{names[event.asker][0].lower()} {names[event.target].lower()} {str(event.card).lower()} " \
-               f"{'+' if event.yes else '-'}"
+        return (
+            f"{names[event.asker][0].lower()} {names[event.target].lower()} {str(event.card).lower()} "
+            f"{'+' if event.yes else '-'}"
+        )
     return format_event(event, game)

@@ -83,8 +83,10 @@ def test_the_cluster_and_the_cheat_are_in_the_help(capsys, monkeypatch, command)
 
 def test_simulate_help_lists_every_set_name(capsys, monkeypatch):
     text = " ".join(help_text(capsys, monkeypatch, "simulate").split())
-    assert "no-8s, no-2s, no-7s: LS HS LH HH LD HD LC HC; jokers: LS HS LH HH LD HD LC HC E; " \
-           "fours: 2 3 4 5 6 7 8 9 10 J Q K A" in text
+    assert (
+        "no-8s, no-2s, no-7s: LS HS LH HH LD HD LC HC; jokers: LS HS LH HH LD HD LC HC E; "
+        "fours: 2 3 4 5 6 7 8 9 10 J Q K A" in text
+    )
 
 
 def test_belief_help_states_the_csp_deal_limit(capsys, monkeypatch):
@@ -128,4 +130,3 @@ def test_bench_messages_keep_the_extra_in_brackets():
 def test_one_deal_is_singular(capsys):
     assert main(["belief", str(Path(MINI).with_name("six-players.txt"))]) == 0  # the end of the game
     assert capsys.readouterr().out.splitlines()[-1].rstrip() == "exact over 1 consistent deal"
-

@@ -26,22 +26,27 @@ def run_live(tmp_path, monkeypatch, capsys, typed: str, setup: str = SETUP):
 
 
 def test_accepted_events_report_new_certainties(tmp_path, monkeypatch, capsys):
-    code, out, err = run_live(tmp_path, monkeypatch, capsys,
-                              "Bob asks Ann for AS: yes\nBob asks Cat for 10S: no\nCat asks Dan for 3S: no\n"
-                              "Dan asks Ann for 3S: yes\n")
+    code, out, err = run_live(
+        tmp_path,
+        monkeypatch,
+        capsys,
+        "Bob asks Ann for AS: yes\nBob asks Cat for 10S: no\nCat asks Dan for 3S: no\nDan asks Ann for 3S: yes\n",
+    )
     assert code == 0 and err == ""
     assert "ok: Bob asks Ann for AS: yes; Bob to move (opponent) (line 9)\n  now certain: Bob holds AS\n" in out
     assert "ok: Dan asks Ann for 3S: yes; Dan to move (opponent) (line 12)\n  now certain: Dan holds 3S\n" in out
 
 
 def test_rejected_lines_are_numbered_and_change_nothing(tmp_path, monkeypatch, capsys):
-    typed = ("Ann asks Bob for 5H: yes\n"      # 1: not Ann's turn
-             "Bob asks Ann for 2D: no\n"       # 2: 2D is not in play
-             "Bob asks Ann for 3S: no\n"       # 3: Ann holds 3S, the answer must be yes
-             "Bob asks Cat for KS: no\n"       # 4: fine
-             "undo\nundo\n"                    # 5, 6: the second has nothing to undo
-             "save " + str(tmp_path / "out.txt") + "\n")
-    code, out, err = run_live(tmp_path, monkeypatch, capsys, typed)
+    typed = (
+        "Ann asks Bob for 5H: yes\n"  # 1: not Ann's turn
+        "Bob asks Ann for 2D: no\n"  # 2: 2D is not in play
+        "Bob asks Ann for 3S: no\n"  # 3: Ann holds 3S, the answer must be yes
+        "Bob asks Cat for KS: no\n"  # 4: fine
+        "undo\nundo\n"  # 5, 6: the second has nothing to undo
+        "save " + str(tmp_path / "out.txt") + "\n"
+    )
+    code, _out, err = run_live(tmp_path, monkeypatch, capsys, typed)
     assert code == 1
     lines = err.splitlines()
     assert [line.split(":")[1] for line in lines] == ["1", "2", "3", "6"]
@@ -52,27 +57,37 @@ def test_rejected_lines_are_numbered_and_change_nothing(tmp_path, monkeypatch, c
 
 # Bob and Ann ask each other in turn, all answered no: each ask rules a card out of Bob's hand, until the
 # eleventh leaves Bob fewer possible cards than he holds. Only counting deals finds that.
-CHAIN = ["Bob asks Ann for 2S: no", "Ann asks Bob for 4S: no", "Bob asks Ann for 9S: no", "Ann asks Bob for 10S: no",
-         "Bob asks Ann for 2H: no", "Ann asks Bob for JS: no", "Bob asks Ann for 3H: no", "Ann asks Bob for QS: no",
-         "Bob asks Ann for 4H: no", "Ann asks Bob for 6S: no", "Bob asks Ann for 7S: no"]
+CHAIN = [
+    "Bob asks Ann for 2S: no",
+    "Ann asks Bob for 4S: no",
+    "Bob asks Ann for 9S: no",
+    "Ann asks Bob for 10S: no",
+    "Bob asks Ann for 2H: no",
+    "Ann asks Bob for JS: no",
+    "Bob asks Ann for 3H: no",
+    "Ann asks Bob for QS: no",
+    "Bob asks Ann for 4H: no",
+    "Ann asks Bob for 6S: no",
+    "Bob asks Ann for 7S: no",
+]
 
 
 def test_contradiction_found_by_inference_is_rejected(tmp_path, monkeypatch, capsys):
     typed = "\n".join(CHAIN) + "\nsave " + str(tmp_path / "out.txt") + "\n"
-    code, out, err = run_live(tmp_path, monkeypatch, capsys, typed)
+    code, _out, err = run_live(tmp_path, monkeypatch, capsys, typed)
     assert code == 1 and err.startswith("<input>:11: no deal is consistent")
     assert len(read_record((tmp_path / "out.txt").read_text()).events) == 10
 
 
 @pytest.mark.parametrize("bad", ["Players: Ann\n", "Players: Ann Bob Cat Dan\nHand Zed: 2S\n"])
 def test_bad_setup_exits_1_with_file_and_line(tmp_path, monkeypatch, capsys, bad):
-    code, out, err = run_live(tmp_path, monkeypatch, capsys, "", setup=bad)
+    code, _out, err = run_live(tmp_path, monkeypatch, capsys, "", setup=bad)
     assert code == 1 and err.startswith(str(tmp_path / "game.txt") + ":")
 
 
 def test_a_full_record_is_followed_and_saved_as_what_the_observer_knows(tmp_path, monkeypatch, capsys):
     full = SETUP + "Hand Bob: 2S 4S 2H 3H\nHand Cat: 5S 6S 9S 4H 7H\nHand Dan: 7S 10S JS QS KS\n"
-    code, out, err = run_live(tmp_path, monkeypatch, capsys, "Bob asks Ann for 3S: yes\n", setup=full)
+    code, _out, err = run_live(tmp_path, monkeypatch, capsys, "Bob asks Ann for 3S: yes\n", setup=full)
     assert code == 0, err
     saved = read_record((tmp_path / "game.live.txt").read_text())
     assert list(saved.hands) == [0] and len(saved.events) == 1

@@ -25,8 +25,20 @@ def script(record: Record, save_to: str) -> tuple[list[str], int]:
     """The lines a player types for the whole game: a mistyped line first, ``undo 2`` and the two events again
     after the tenth, ``why`` and ``save``; and the input line number of the mistyped one."""
     events = [typed(event, GAME) for event in record.events]
-    lines = ["f ann 9x +", *events[:10], "undo 2", *events[8:10], "why 10h", "hand", "exposed", "grid",
-             f"save {save_to}", *events[10:], "advise", "quit"]
+    lines = [
+        "f ann 9x +",
+        *events[:10],
+        "undo 2",
+        *events[8:10],
+        "why 10h",
+        "hand",
+        "exposed",
+        "grid",
+        f"save {save_to}",
+        *events[10:],
+        "advise",
+        "quit",
+    ]
     return lines, 1
 
 
@@ -35,8 +47,14 @@ def test_whole_game_through_a_pipe_is_autosaved_and_matches_advise(tmp_path):
     setup, autosave, saved = tmp_path / "game.txt", tmp_path / "auto.txt", tmp_path / "saved.txt"
     setup.write_text(setup_text(view))
     lines, mistyped = script(view, str(saved))
-    done = subprocess.run([sys.executable, "-m", "cardlogic", "live", str(setup), "--autosave", str(autosave)],
-                          input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=120, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "cardlogic", "live", str(setup), "--autosave", str(autosave)],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 1  # the mistyped line
     assert done.stderr.splitlines() == [f"<input>:{mistyped}: unknown card '9x'"]
     assert read_record(autosave.read_text()) == view
@@ -77,13 +95,16 @@ def test_short_form_names_by_prefix_and_any_case():
     assert notation.parse("f passes to d") == notation.parse("Fay passes to Dan")
 
 
-@pytest.mark.parametrize("text, message", [
-    ("d a 5s", "could be Dan or Dave"),
-    ("z a 5s +", "unknown player 'z'"),
-    ("b a 9d +", "9D is not in play"),
-    ("b a 5s maybe", "the answer must be + (yes) or - (no)"),
-    ("hello", "not an event: 'hello'"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("d a 5s", "could be Dan or Dave"),
+        ("z a 5s +", "unknown player 'z'"),
+        ("b a 9d +", "9D is not in play"),
+        ("b a 5s maybe", "the answer must be + (yes) or - (no)"),
+        ("hello", "not an event: 'hello'"),
+    ],
+)
 def test_short_form_mistakes_say_what_is_wrong(text, message):
     game = Game(("Ann", "Bob", "Cat", "Dan", "Eve", "Dave"), deck=GAME.deck, dealer=5)
     with pytest.raises(InvalidEventError, match=re.escape(message)):
@@ -91,8 +112,20 @@ def test_short_form_mistakes_say_what_is_wrong(text, message):
 
 
 def test_setup_questions_check_each_answer_and_ask_again(tmp_path, monkeypatch, capsys):
-    answers = ["Ann Bob", "Ann Bob Cat Dan", "no-8s LS HS LH", "Zed", "bob", "bluff=maybe", "", "an",
-               "3S AS 5H", "3s as 5h 6h", "b a as +", "quit"]
+    answers = [
+        "Ann Bob",
+        "Ann Bob Cat Dan",
+        "no-8s LS HS LH",
+        "Zed",
+        "bob",
+        "bluff=maybe",
+        "",
+        "an",
+        "3S AS 5H",
+        "3s as 5h 6h",
+        "b a as +",
+        "quit",
+    ]
     monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(answers) + "\n"))
     autosave = tmp_path / "new.txt"
     assert main(["live", "--autosave", str(autosave)]) == 0  # refused answers are asked again, not errors
@@ -101,7 +134,8 @@ def test_setup_questions_check_each_answer_and_ask_again(tmp_path, monkeypatch, 
     assert "Your hand (4 cards):" in out
     assert read_record(autosave.read_text()) == read_record(
         "Players: Ann Bob Cat Dan\nSets: LS HS LH\nDealer: Bob\nMe: Ann\nHand Ann: 3S AS 5H 6H\n\n"
-        "Bob asks Ann for AS: yes\n")
+        "Bob asks Ann for AS: yes\n"
+    )
 
 
 def test_setup_cut_short_exits_1(monkeypatch, capsys, tmp_path):

@@ -16,10 +16,12 @@ from tests.cli.scripted import GAME, annes_view, setup_text, typed
 
 pexpect = pytest.importorskip("pexpect")
 
+
 def spawn(*args: str) -> pexpect.spawn:
     env = dict(os.environ, TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1")  # pexpect answers no cursor-position requests
-    return pexpect.spawn(sys.executable, ["-m", "cardlogic", "live", *args], env=env, dimensions=(50, 200),
-                         encoding="utf-8", timeout=60)
+    return pexpect.spawn(
+        sys.executable, ["-m", "cardlogic", "live", *args], env=env, dimensions=(50, 200), encoding="utf-8", timeout=60
+    )
 
 
 def accepted(child: pexpect.spawn, event_text: str) -> None:
@@ -86,8 +88,14 @@ def test_killed_session_resumes_from_its_autosave_with_nothing_lost(tmp_path, ca
     assert read_record(autosave.read_text()).events == view.events[:12]
     assert main(["check", str(autosave)]) == 0
     capsys.readouterr()
-    done = subprocess.run([sys.executable, "-m", "cardlogic", "live", str(autosave)], input="\n".join(lines[12:]),
-                          capture_output=True, text=True, timeout=120, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "cardlogic", "live", str(autosave)],
+        input="\n".join(lines[12:]),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert "12 events so far" in done.stdout and f"Autosaving to {autosave}" in done.stdout
     assert read_record(autosave.read_text()) == view

@@ -84,8 +84,11 @@ class TestTranslation:
         # the 4-player game of seed 2 with the shipped rules (judging its disagreements changes none of its moves)
         comparison = next(c for c in shipped if (c.players, c.seed) == (4, 2))
         ours = literature_replay(comparison.hands, comparison.first, comparison.events)
-        full = lit.Literature(4, lambda n: [[to_name(c) for c in peer._cards(h)] for h in comparison.hands],
-                              lambda: (comparison.first + 0.5) / 4)
+        full = lit.Literature(
+            4,
+            lambda n: [[to_name(c) for c in peer._cards(h)] for h in comparison.hands],
+            lambda: (comparison.first + 0.5) / 4,
+        )
         for event in comparison.events:
             _commit(lit, full, event)
         for mine, theirs in zip(ours.players, full.players):
@@ -120,7 +123,7 @@ class TestShippedRules:
         for game in shipped:
             for d in game.unconfirmed:
                 if d.verdict == "false":
-                    hands = peer._replay(game.game, game.hands, game.events[:d.step]).hands
+                    hands = peer._replay(game.game, game.hands, game.events[: d.step]).hands
                     assert bool(hands[d.fact.holder] >> d.fact.card & 1) != d.fact.has
 
     def test_counterexamples_fool_their_own_engine(self, shipped) -> None:
@@ -130,7 +133,7 @@ class TestShippedRules:
                 if d.verdict != "unsupported" or checked >= 10:
                     continue
                 checked += 1
-                history = game.events[:d.step]
+                history = game.events[: d.step]
                 # The deal is consistent with the history and the observer's hand ...
                 assert d.counterexample[d.observer] == game.hands[d.observer]
                 now = peer._replay(game.game, d.counterexample, history).hands

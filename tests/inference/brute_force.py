@@ -35,7 +35,7 @@ def _size_respecting(cards: list[int], sizes: tuple[int, ...]) -> Iterator[dict[
     for hand in combinations(cards, sizes[-1]):
         rest = [card for card in cards if card not in hand]
         for deal in _size_respecting(rest, sizes[:-1]):
-            yield deal | {card: holder for card in hand}
+            yield deal | dict.fromkeys(hand, holder)
 
 
 def _fits(model: DealModel, deal: Mapping[int, int]) -> bool:

@@ -8,6 +8,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import itertools
+
 from hypothesis import strategies as st
 
 from cardlogic.cards import CARD_COUNT
@@ -15,8 +18,15 @@ from cardlogic.constraints import DealModel, InconsistentError
 
 
 @st.composite
-def deal_models(draw: st.DrawFn, min_holders: int = 2, max_holders: int = 5, min_cards: int = 3,
-                max_cards: int = 10, max_restrictions: int = 8, max_clauses: int = 4) -> DealModel:
+def deal_models(
+    draw: st.DrawFn,
+    min_holders: int = 2,
+    max_holders: int = 5,
+    min_cards: int = 3,
+    max_cards: int = 10,
+    max_restrictions: int = 8,
+    max_clauses: int = 4,
+) -> DealModel:
     """A random :class:`DealModel` built only through its public narrowing methods.
 
     Holders and cards are drawn in the given ranges, the cards are distinct indices
@@ -32,21 +42,17 @@ def deal_models(draw: st.DrawFn, min_holders: int = 2, max_holders: int = 5, min
     cards = draw(st.lists(st.integers(0, CARD_COUNT - 1), min_size=min_cards, max_size=max_cards, unique=True))
     cuts = sorted(draw(st.lists(st.integers(0, len(cards)), min_size=holders - 1, max_size=holders - 1)))
     bounds = [0, *cuts, len(cards)]
-    sizes = [high - low for low, high in zip(bounds, bounds[1:])]
+    sizes = [high - low for low, high in itertools.pairwise(bounds)]
     model = DealModel([f"P{h}" for h in range(holders)], sizes, cards)
     every = (1 << holders) - 1
     masks = st.integers(1, every)
     singles = st.integers(0, holders - 1).map(lambda h: 1 << h)
     for _ in range(draw(st.integers(0, max_restrictions))):
         card, mask = draw(st.sampled_from(cards)), draw(st.one_of(masks, singles.map(lambda m: every ^ m)))
-        try:
+        with contextlib.suppress(InconsistentError):
             model.restrict(card, mask)
-        except InconsistentError:
-            pass
     for _ in range(draw(st.integers(0, max_clauses))):
         pairs = draw(st.lists(st.tuples(st.sampled_from(cards), st.one_of(singles, masks)), min_size=1, max_size=4))
-        try:
+        with contextlib.suppress(InconsistentError):
             model.require(pairs)
-        except InconsistentError:
-            pass
     return model

@@ -43,8 +43,9 @@ def test_posterior_matches_brute_force_marginals(model):
     counts = marginal_counts(model, truth)
     for i, card in enumerate(model.cards):
         for holder in range(len(model.holders)):
-            assert posterior.probability(card, holder) == pytest.approx(counts[i][holder] / len(truth),
-                                                                        abs=1e-12, rel=0)
+            assert posterior.probability(card, holder) == pytest.approx(
+                counts[i][holder] / len(truth), abs=1e-12, rel=0
+            )
 
 
 @SETTINGS
@@ -68,14 +69,18 @@ def test_chances_match_brute_force(data):
     model = data.draw(deal_models())
     truth = consistent_deals(model)
     every = (1 << len(model.holders)) - 1
-    restrictions = data.draw(st.lists(st.dictionaries(st.sampled_from(model.cards), st.integers(0, every),
-                                                      max_size=3), min_size=1, max_size=3))
+    restrictions = data.draw(
+        st.lists(
+            st.dictionaries(st.sampled_from(model.cards), st.integers(0, every), max_size=3), min_size=1, max_size=3
+        )
+    )
     if not truth:
         with pytest.raises(InconsistentError):
             CspBackend().chances(model, restrictions)
         return
-    expected = [sum(all(mask >> deal[c] & 1 for c, mask in r.items()) for deal in truth) / len(truth)
-                for r in restrictions]
+    expected = [
+        sum(all(mask >> deal[c] & 1 for c, mask in r.items()) for deal in truth) / len(truth) for r in restrictions
+    ]
     assert CspBackend().chances(model, restrictions) == pytest.approx(expected, abs=1e-12, rel=0)
 
 

@@ -86,8 +86,9 @@ def test_chances_by_the_frontier_program_match_brute_force(model: DealModel, dat
     every = (1 << len(model.holders)) - 1
     restriction = st.dictionaries(st.sampled_from(model.cards), st.integers(0, every), max_size=4)
     restrictions = data.draw(st.lists(restriction, min_size=1, max_size=4))
-    expected = [sum(all(mask >> deal[c] & 1 for c, mask in r.items()) for deal in deals) / len(deals)
-                for r in restrictions]
+    expected = [
+        sum(all(mask >> deal[c] & 1 for c, mask in r.items()) for deal in deals) / len(deals) for r in restrictions
+    ]
     assert FRONTIER.frontier_chances(model, restrictions) == pytest.approx(expected, abs=1e-12, rel=0)
     assert FRONTIER.chances(model, restrictions) == pytest.approx(expected, abs=1e-12, rel=0)
 
@@ -120,8 +121,9 @@ def test_an_unconstrained_deal_counts_in_closed_form(players: int) -> None:
 
 @settings(max_examples=25, deadline=None, derandomize=True, database=None)
 @given(games(min_players=8), seeds, guess_rates, st.data())
-def test_full_size_games_keep_the_true_deal_and_agree_with_the_box(game: Game, seed: int, guess_rate: float,
-                                                                  data: st.DataObject) -> None:
+def test_full_size_games_keep_the_true_deal_and_agree_with_the_box(
+    game: Game, seed: int, guess_rate: float, data: st.DataObject
+) -> None:
     truth = Truth.simulate(game, seed, guess_rate)
     model = truth.drawn_model(data, 1 / 3)
     try:

@@ -25,7 +25,8 @@ def test_methods_agree_on_a_small_model() -> None:
     sampled = inference.infer(model, method="sample", samples=40_000, seed=3)
     assert np.all(np.abs(sampled.marginals - exact.marginals) <= 5 * sampled.stderr + 1e-9)
     assert inference.joint(model, {0: 0, 3: 2}) == pytest.approx(
-        inference.joint(model, {0: 0, 3: 2}, method="csp"), abs=1e-12)
+        inference.joint(model, {0: 0, 3: 2}, method="csp"), abs=1e-12
+    )
 
 
 def test_auto_is_exact_when_cheap_and_samples_otherwise(monkeypatch: pytest.MonkeyPatch) -> None:

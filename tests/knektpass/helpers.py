@@ -8,8 +8,13 @@ from cardlogic.knektpass import Deal, Game, Rules, State
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve")
 
 
-def deal_of(players: int = 3, dealer: int | None = None, turned: str = "9H", rules: Rules | None = None,
-            points: tuple[int, ...] = ()) -> Deal:
+def deal_of(
+    players: int = 3,
+    dealer: int | None = None,
+    turned: str = "9H",
+    rules: Rules | None = None,
+    points: tuple[int, ...] = (),
+) -> Deal:
     """A deal of ``players`` from NAMES, dealt by the last of them unless told."""
     game = Game(NAMES[:players], rules or Rules())
     return Deal(game, players - 1 if dealer is None else dealer, Card.parse(turned), points)
@@ -27,8 +32,11 @@ def state_of(deal: Deal, *hands: str, stock: str | None = None) -> State:
     else:
         rest = parse_cards(stock)
         listed = card_mask(rest)
-        rest += [c for c in deal.game.deck if not listed >> c & 1 and c != deal.turned
-                 and not any(mask >> c & 1 for mask in masks)]
+        rest += [
+            c
+            for c in deal.game.deck
+            if not listed >> c & 1 and c != deal.turned and not any(mask >> c & 1 for mask in masks)
+        ]
     return State(deal, masks, rest)
 
 
@@ -46,8 +54,7 @@ def random_record(seed: int, players: int | None = None, rules: Rules | None = N
     rng = random.Random(seed)
     players = players or rng.choice((2, 3, 4, 5))
     game = Game(NAMES[:players], rules or Rules(must_trump=rng.random() < 0.7))
-    deal = Deal(game, rng.randrange(players), rng.choice(game.deck),
-                tuple(rng.randint(1, 30) for _ in range(players)))
+    deal = Deal(game, rng.randrange(players), rng.choice(game.deck), tuple(rng.randint(1, 30) for _ in range(players)))
     state = State.deal(deal, rng)
     hands = {p: tuple(iter_cards(h)) for p, h in enumerate(state.hands)}
     stock = state.stock

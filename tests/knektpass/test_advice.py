@@ -68,16 +68,29 @@ def test_a_lead_is_valued_for_every_card_in_hand():
     state = state_of(deal_of(players=2), "JC JS JH JD AH", "KS 6C 7C 8C 9C")
     belief = tracked(state, 0, [TakeTrump(1, False), Bid(0, True), Bid(1, True), Exchange(0, 0), Exchange(1, 0)])
     advice = advise(belief, samples=8)
-    assert {option.event for option in advice.options} == {Play(0, card) for card in
-                                                           (c("JC"), c("JS"), c("JH"), c("JD"), c("AH"))}
+    assert {option.event for option in advice.options} == {
+        Play(0, card) for card in (c("JC"), c("JS"), c("JH"), c("JD"), c("AH"))
+    }
     assert all((o.points, o.chance, o.tricks) == (-5.0, 1.0, 5.0) for o in advice.options)
     assert advice.best == Play(0, c("AH"))  # equal values: the lowest card goes first
 
 
 def test_a_player_who_must_follow_is_offered_only_the_legal_cards():
     state = state_of(deal_of(), "6C 7C AS 6D 7D", "6H 7H 8S 9S KD", "JC 8C 10S AD QD")
-    belief = tracked(state, 1, [TakeTrump(2, False), Bid(0, True), Bid(1, True), Bid(2, True), Exchange(0, 0),
-                                 Exchange(1, 0), Exchange(2, 0), Play(0, c("6D"))])
+    belief = tracked(
+        state,
+        1,
+        [
+            TakeTrump(2, False),
+            Bid(0, True),
+            Bid(1, True),
+            Bid(2, True),
+            Exchange(0, 0),
+            Exchange(1, 0),
+            Exchange(2, 0),
+            Play(0, c("6D")),
+        ],
+    )
     assert [option.event for option in advise(belief, samples=8).options] == [Play(1, c("KD"))]
 
 

@@ -64,8 +64,9 @@ def test_greedy_exchanges_its_non_trumps_below_a_queen_in_the_first_round_then_s
 
 def test_greedy_plays_the_lowest_card_that_takes_the_trick_else_the_lowest():
     table = Table(state_of(deal_of(), "6C 7C AS 6D 7D", "6H 7H 8S 9S KD", "JC QS KS 10S 8D"))
-    table.push(TakeTrump(2, False), Bid(0, True), Bid(1, True), Bid(2, True), Exchange(0, 0), Exchange(1, 0),
-               Exchange(2, 0))
+    table.push(
+        TakeTrump(2, False), Bid(0, True), Bid(1, True), Bid(2, True), Exchange(0, 0), Exchange(1, 0), Exchange(2, 0)
+    )
     assert table.greedy(0) == Play(0, c("6C"))  # leading: the lowest card
     table.push(Play(0, c("6C")))
     assert table.greedy(1) == Play(1, c("6H"))  # the lowest trump that takes it

@@ -25,6 +25,7 @@ def write(tmp_path):
         path = tmp_path / name
         path.write_text(text, encoding="utf-8")
         return str(path)
+
     return write
 
 
@@ -56,7 +57,9 @@ def test_check_finds_a_revoke_that_only_the_tracker_can_see(capsys, write):
     text = EXAMPLE.read_text() + "Bob plays 6H\nCat plays 9H\nCat plays 7S\n"  # Cat showed no spade: a revoke
     path = write(text)
     code, _, err = run(capsys, "check", path)
-    assert code == 1 and err == f"{path}:22: no deal explains 'Cat plays 7S' and the events before it: 7S can be nowhere\n"
+    assert (
+        code == 1 and err == f"{path}:22: no deal explains 'Cat plays 7S' and the events before it: 7S can be nowhere\n"
+    )
 
 
 def test_view_writes_one_players_record(capsys, write):
@@ -109,8 +112,7 @@ def test_a_missing_file_is_reported_without_a_traceback(capsys):
 
 
 def test_tournament_json_sums_wins_per_bot(capsys):
-    code, out, _ = run(capsys, "tournament", "--bots", "greedy,random,random", "--games", "3", "--seed", "1",
-                       "--json")
+    code, out, _ = run(capsys, "tournament", "--bots", "greedy,random,random", "--games", "3", "--seed", "1", "--json")
     data = json.loads(out)
     assert code == 0 and data["games"] == 3 and set(data["wins"]) == {"greedy", "random"}
     assert sum(data["wins"].values()) + data["unfinished"] == 3

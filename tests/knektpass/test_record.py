@@ -52,8 +52,9 @@ def c(text: str) -> Card:
 def test_the_example_reads_and_replays_as_anns_view():
     record = read_record(EXAMPLE)
     assert record.observer == 0 and not record.is_full and record.deal.points == (12, 7, 12)
-    assert record.events[0] == TakeTrump(2, True) and record.events[4] == Exchange(0, 2, (c("7D"), c("8C")),
-                                                                                    (c("QH"), c("6S")))
+    assert record.events[0] == TakeTrump(2, True) and record.events[4] == Exchange(
+        0, 2, (c("7D"), c("8C")), (c("QH"), c("6S"))
+    )
     assert record.lines[:2] == [9, 10]
     view = record.replay()
     assert view.hand == record.deal.game.deck_mask & (c("KS").mask | c("QH").mask | c("6S").mask | c("JD").mask)
@@ -81,12 +82,19 @@ def test_records_of_random_deals_round_trip_and_replay_for_every_observer(seed):
         assert view.replay().hand == state.hands[player]
 
 
-@pytest.mark.parametrize("line, event", [
-    ("Cat takes the trump for 8D", TakeTrump(2, True, c("8D"))), ("Cat leaves the trump", TakeTrump(2, False)),
-    ("Ann plays", Bid(0, True)), ("Ann folds", Bid(0, False)), ("Bob stands", Exchange(1, 0)),
-    ("Bob exchanges 3", Exchange(1, 3)), ("Ann plays 10S", Play(0, c("10S"))),
-    ("Ann exchanges 1: 7D for AH", Exchange(0, 1, (c("7D"),), (c("AH"),))),
-])
+@pytest.mark.parametrize(
+    "line, event",
+    [
+        ("Cat takes the trump for 8D", TakeTrump(2, True, c("8D"))),
+        ("Cat leaves the trump", TakeTrump(2, False)),
+        ("Ann plays", Bid(0, True)),
+        ("Ann folds", Bid(0, False)),
+        ("Bob stands", Exchange(1, 0)),
+        ("Bob exchanges 3", Exchange(1, 3)),
+        ("Ann plays 10S", Play(0, c("10S"))),
+        ("Ann exchanges 1: 7D for AH", Exchange(0, 1, (c("7D"),), (c("AH"),))),
+    ],
+)
 def test_every_event_has_one_canonical_line(line, event):
     deal = deal_of()
     assert parse_event(line, deal) == event
@@ -94,29 +102,38 @@ def test_every_event_has_one_canonical_line(line, event):
     assert parse_event(line.upper().replace("  ", " "), deal) == event
 
 
-@pytest.mark.parametrize("line, message", [
-    ("Dan plays", "unknown player"), ("Ann plays 5S", "not in the 36-card deck"), ("Ann plays XX", "unknown card"),
-    ("Ann exchanges 2: 7D for AH QH", "shows 1 cards put down"), ("Ann asks Bob", "not an event"),
-    ("Ann exchanges 2: 7D 7D for AH QH", "put down twice"),
-])
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("Dan plays", "unknown player"),
+        ("Ann plays 5S", "not in the 36-card deck"),
+        ("Ann plays XX", "unknown card"),
+        ("Ann exchanges 2: 7D for AH QH", "shows 1 cards put down"),
+        ("Ann asks Bob", "not an event"),
+        ("Ann exchanges 2: 7D 7D for AH QH", "put down twice"),
+    ],
+)
 def test_bad_event_lines_say_what_is_wrong(line, message):
     with pytest.raises(InvalidEventError, match=message):
         parse_event(line, deal_of())
 
 
-@pytest.mark.parametrize("change, line, message", [
-    (("Ann plays AS\n", "Ann plays XX\n"), 17, "unknown card"),
-    (("Dealer: Cat\n", ""), 1, "needs a Dealer header"),
-    (("Hand Ann: AS KS 7D 8C JD", "Hand Ann: AS KS 7D 8C"), 7, "dealt 5 cards, not 4"),
-    (("Hand Ann: AS KS 7D 8C JD", "Hand Ann: AS KS 7D 8C 9H"), 7, "9H is also the turned card"),
-    (("Me: Ann\n", "Me: Ann\nMe: Bob\n"), 7, "Me given twice"),
-    (("Bob plays 9S\n", "Bob plays 9S\nTrump: AS\n"), 19, "headers must come before"),
-    (("Points: Ann=12 Bob=7 Cat=12", "Points: Ann=12 Bob=7"), 5, "every player"),
-    (("Rules: must-trump=on", "Rules: must-trump=maybe"), 4, "on or off"),
-    (("Me: Ann\n", "Me: Dan\n"), 6, "unknown player"),
-    (("Trump: 9H", "Trump: 9H 10H"), 3, "one card"),
-    (("Me: Ann\n", "Me: Ann\nStock: 6H\n"), 7, "only a full record"),
-])
+@pytest.mark.parametrize(
+    "change, line, message",
+    [
+        (("Ann plays AS\n", "Ann plays XX\n"), 17, "unknown card"),
+        (("Dealer: Cat\n", ""), 1, "needs a Dealer header"),
+        (("Hand Ann: AS KS 7D 8C JD", "Hand Ann: AS KS 7D 8C"), 7, "dealt 5 cards, not 4"),
+        (("Hand Ann: AS KS 7D 8C JD", "Hand Ann: AS KS 7D 8C 9H"), 7, "9H is also the turned card"),
+        (("Me: Ann\n", "Me: Ann\nMe: Bob\n"), 7, "Me given twice"),
+        (("Bob plays 9S\n", "Bob plays 9S\nTrump: AS\n"), 19, "headers must come before"),
+        (("Points: Ann=12 Bob=7 Cat=12", "Points: Ann=12 Bob=7"), 5, "every player"),
+        (("Rules: must-trump=on", "Rules: must-trump=maybe"), 4, "on or off"),
+        (("Me: Ann\n", "Me: Dan\n"), 6, "unknown player"),
+        (("Trump: 9H", "Trump: 9H 10H"), 3, "one card"),
+        (("Me: Ann\n", "Me: Ann\nStock: 6H\n"), 7, "only a full record"),
+    ],
+)
 def test_problems_are_reported_at_their_line(change, line, message):
     old, new = change
     text = EXAMPLE.replace(old, new)

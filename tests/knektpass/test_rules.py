@@ -89,10 +89,17 @@ def test_rules_parse_and_print_every_switch():
     assert Rules.parse("deck=auto").deck is None
 
 
-@pytest.mark.parametrize("text, message", [
-    ("trump=on", "unknown house rule"), ("must-trump=yes", "on or off"), ("points=x", "must be a number"),
-    ("points=0", "at least 1"), ("deck=40", "auto, 36 or 52"), ("rounds=1 rounds=2", "given twice"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("trump=on", "unknown house rule"),
+        ("must-trump=yes", "on or off"),
+        ("points=x", "must be a number"),
+        ("points=0", "at least 1"),
+        ("deck=40", "auto, 36 or 52"),
+        ("rounds=1 rounds=2", "given twice"),
+    ],
+)
 def test_bad_rules_are_refused_with_the_reason(text, message):
     with pytest.raises(GameError, match=message) as error:
         Rules.parse(text)

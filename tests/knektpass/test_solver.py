@@ -47,12 +47,15 @@ def minimax(deal: Deal, hands: list[int], me: int, to_move: int, trick: list[tup
 def position(seed: int):
     rng = random.Random(seed)
     players = rng.choice((2, 3, 3, 4))
-    deal = deal_of(players=players, turned=rng.choice(("9H", "AS", "6C", "JD")) if players < 4 else "2D",
-                   rules=Rules(must_trump=rng.random() < 0.7))
+    deal = deal_of(
+        players=players,
+        turned=rng.choice(("9H", "AS", "6C", "JD")) if players < 4 else "2D",
+        rules=Rules(must_trump=rng.random() < 0.7),
+    )
     size = rng.randint(1, 4 if players < 4 else 3)
     cards = [card for card in deal.game.deck if card != deal.turned]
     rng.shuffle(cards)
-    hands = [card_mask(cards[size * p:size * (p + 1)]) for p in range(players)]
+    hands = [card_mask(cards[size * p : size * (p + 1)]) for p in range(players)]
     return rng, deal, hands
 
 
@@ -104,9 +107,9 @@ def test_a_batch_of_deals_shares_the_transposition_table_and_still_agrees_with_m
     size = rng.randint(2, 3)
     rows = []
     for _ in range(8):  # deals sharing cards, so that positions recur across rows
-        cards = [card for card in deal.game.deck if card != deal.turned][:size * players + 2]
+        cards = [card for card in deal.game.deck if card != deal.turned][: size * players + 2]
         rng.shuffle(cards)
-        rows.append([card_mask(cards[size * p:size * (p + 1)]) for p in range(players)])
+        rows.append([card_mask(cards[size * p : size * (p + 1)]) for p in range(players)])
     me, leader = rng.randrange(players), rng.randrange(players)
     values = TrickSolver(deal).start_values(np.array(rows), me, leader)
     assert list(values) == [minimax(deal, row, me, leader, []) for row in rows]

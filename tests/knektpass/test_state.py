@@ -220,8 +220,9 @@ def test_two_players_are_enough_for_a_deal_and_folded_players_sit_out_the_tricks
     assert state.tricks == (0, 0, 1) and state.to_move == 2
 
 
-@pytest.mark.parametrize("tricks, minimum, change", [(0, 0, 0), (2, 0, -2), (3, 3, -3), (1, 2, 5), (0, 2, 10),
-                                                     (0, 5, 25), (5, 1, -5)])
+@pytest.mark.parametrize(
+    "tricks, minimum, change", [(0, 0, 0), (2, 0, -2), (3, 3, -3), (1, 2, 5), (0, 2, 10), (0, 5, 25), (5, 1, -5)]
+)
 def test_scoring_takes_a_point_per_trick_off_or_adds_five_per_trick_short(tricks, minimum, change):
     assert points_change(tricks, minimum, 5) == change
 
@@ -309,8 +310,12 @@ def test_the_referee_plays_every_random_deal_to_the_end_with_legal_events_only()
     for seed in range(200):
         rng = random.Random(seed)
         players = rng.choice((2, 3, 4, 5))
-        deal = deal_of(players=players, dealer=rng.randrange(players), turned="9H" if players < 4 else "2S",
-                       rules=Rules(must_trump=rng.random() < 0.5))
+        deal = deal_of(
+            players=players,
+            dealer=rng.randrange(players),
+            turned="9H" if players < 4 else "2S",
+            rules=Rules(must_trump=rng.random() < 0.5),
+        )
         state = State.deal(deal, rng)
         while not state.is_over:
             events = state.legal_events()

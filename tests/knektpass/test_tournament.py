@@ -10,8 +10,11 @@ from cardlogic.knektpass.tournament import play_game, tournament
 
 def test_seats_rotate_between_games_and_every_game_is_played_to_the_end():
     result = tournament(("random", "random", "greedy"), games=6, seed=2)
-    assert [r.seats for r in result.results] == [("random", "random", "greedy"), ("random", "greedy", "random"),
-                                                 ("greedy", "random", "random")] * 2
+    assert [r.seats for r in result.results] == [
+        ("random", "random", "greedy"),
+        ("random", "greedy", "random"),
+        ("greedy", "random", "random"),
+    ] * 2
     for game in result.results:
         assert game.winner is not None and min(game.points) <= 0
         assert game.points[game.winner] == min(game.points)

@@ -44,8 +44,12 @@ def play_and_track(seed: int, players: int | None = None, check=None) -> int:
     every event. Returns the number of events."""
     rng = random.Random(seed)
     players = players or rng.choice((2, 3, 4))
-    deal = deal_of(players=players, dealer=rng.randrange(players), turned="9H" if players < 4 else "QD",
-                   rules=Rules(must_trump=rng.random() < 0.7))
+    deal = deal_of(
+        players=players,
+        dealer=rng.randrange(players),
+        turned="9H" if players < 4 else "QD",
+        rules=Rules(must_trump=rng.random() < 0.7),
+    )
     state = State.deal(deal, rng)
     observer = rng.choice([None, *range(players)])
     tracker = KnektpassTracker(deal, observer, 0 if observer is None else state.hands[observer])
@@ -71,6 +75,7 @@ def test_self_play_the_true_deal_is_always_consistent_with_the_tracker(seed):
 def test_self_play_every_certain_fact_of_the_belief_is_true(seed):
     """The belief (exact on these small deals) is checked after every event: its certain facts hold in the true
     deal, and the true deal has a positive probability at every card."""
+
     def check(state, tracker):
         truth = true_deal(state, tracker)
         belief = Belief(tracker, method="exact")
@@ -88,8 +93,15 @@ def playing(deal_hands: tuple[str, ...], observer: int = 0, rules: Rules | None 
     deal = deal_of(rules=rules)
     state = state_of(deal, *deal_hands)
     tracker = KnektpassTracker(deal, observer, state.hands[observer])
-    for event in [TakeTrump(2, False), Bid(0, True), Bid(1, True), Bid(2, True), Exchange(0, 0), Exchange(1, 0),
-                  Exchange(2, 0)]:
+    for event in [
+        TakeTrump(2, False),
+        Bid(0, True),
+        Bid(1, True),
+        Bid(2, True),
+        Exchange(0, 0),
+        Exchange(1, 0),
+        Exchange(2, 0),
+    ]:
         tracker.push(state.push(event).seen_by(observer))
     return state, tracker
 
@@ -145,8 +157,14 @@ def test_the_turned_card_taken_is_with_the_dealer_until_the_dealer_exchanges():
     deal = deal_of()
     state = state_of(deal, *HANDS)
     tracker = KnektpassTracker(deal, 0, state.hands[0])
-    for event in [TakeTrump(2, True, c("QD")), Bid(0, True), Bid(1, True), Bid(2, True), Exchange(0, 0),
-                  Exchange(1, 0)]:
+    for event in [
+        TakeTrump(2, True, c("QD")),
+        Bid(0, True),
+        Bid(1, True),
+        Bid(2, True),
+        Exchange(0, 0),
+        Exchange(1, 0),
+    ]:
         tracker.push(state.push(event).seen_by(0))
     assert tracker.model.certain_holder(c("9H")) == 2
     tracker.push(state.push(Exchange(2, 1, (c("9H"),))).seen_by(0))

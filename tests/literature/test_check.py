@@ -16,7 +16,7 @@ from .helpers import BRIEF
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 ANN_VIEW = (EXAMPLES / "ann-view.txt").read_text(encoding="utf-8")  # 57 lines, Ann to move
-MINI_VIEW = (EXAMPLES / "mini.txt").read_text(encoding="utf-8")      # 16 lines, Ann to move
+MINI_VIEW = (EXAMPLES / "mini.txt").read_text(encoding="utf-8")  # 16 lines, Ann to move
 
 # Ann's view of a four-player game dealt by Dan: Dan holds 4 of the 13 cards Ann does not.
 SHORT_HAND = """\
@@ -63,8 +63,11 @@ def test_a_reveal_that_contradicts_an_earlier_ask(tmp_path, capsys):
 def test_a_reveal_that_leaves_an_earlier_askers_set_empty(tmp_path, capsys):
     # The README's example before it was fixed: Dan asked for 9S (line 11), so held another high spade
     # (nothing has moved since), yet the reveal on line 14 gives Dan none.
-    assert check(tmp_path, capsys, BRIEF) == (1, "", "FILE:14: AS can be nowhere: it contradicts line 11 "
-                                                     "(Dan asks Cat for 9S: no)\n")
+    assert check(tmp_path, capsys, BRIEF) == (
+        1,
+        "",
+        "FILE:14: AS can be nowhere: it contradicts line 11 (Dan asks Cat for 9S: no)\n",
+    )
     fixed = BRIEF.replace("Cat QS KS AS; Bob JS)", "Cat QS KS; Dan AS; Bob JS)")
     assert check(tmp_path, capsys, fixed) == (0, "FILE: ok, 7 events\n", "")
 
@@ -74,9 +77,11 @@ def test_a_hand_size_that_cannot_be_met(tmp_path, capsys):
     # Now only 7S, KS and 4H can be among Dan's four cards.
     code, out, err = check(tmp_path, capsys, SHORT_HAND + "Ann asks Dan for 3H: no\nDan asks Ann for 4H: no\n")
     assert (code, out) == (1, "")
-    assert err == ("FILE:16: no deal is consistent with this event: Dan was dealt 4 cards, but lines 7-16 and "
-                   "Ann's hand leave only 3 that can have been Dan's "
-                   "(and 1 later event that follows from it was not checked)\n")
+    assert err == (
+        "FILE:16: no deal is consistent with this event: Dan was dealt 4 cards, but lines 7-16 and "
+        "Ann's hand leave only 3 that can have been Dan's "
+        "(and 1 later event that follows from it was not checked)\n"
+    )
 
 
 def test_one_wrong_pass_is_one_message_with_its_follow_on_count(tmp_path, capsys):
@@ -84,8 +89,9 @@ def test_one_wrong_pass_is_one_message_with_its_follow_on_count(tmp_path, capsys
     assert "\nEve passes to Cat\n" in full
     code, out, err = check(tmp_path, capsys, full.replace("\nEve passes to Cat\n", "\nEve passes to Bob\n"))
     assert (code, out) == (1, "")
-    assert err == ("FILE:75: Eve cannot pass to Bob: not a teammate "
-                   "(and 36 later events that follow from it were not checked)\n")
+    assert err == (
+        "FILE:75: Eve cannot pass to Bob: not a teammate (and 36 later events that follow from it were not checked)\n"
+    )
 
 
 def test_a_malformed_event_line_stops_the_replay_but_not_the_reading(tmp_path, capsys):
@@ -112,5 +118,11 @@ def test_a_record_inference_cannot_decide_is_not_passed(tmp_path, capsys, monkey
         raise InferenceError("no deal satisfying every clause found in 1000 repair steps")
 
     monkeypatch.setattr(LiteratureBelief, "from_record", undecided)
-    assert check(tmp_path, capsys, MINI_VIEW) == (1, "", "FILE: cannot tell whether some deal explains the record: "
-                                                         "no deal satisfying every clause found in 1000 repair steps\n")
+    assert check(tmp_path, capsys, MINI_VIEW) == (
+        1,
+        "",
+        (
+            "FILE: cannot tell whether some deal explains the record: "
+            "no deal satisfying every clause found in 1000 repair steps\n"
+        ),
+    )

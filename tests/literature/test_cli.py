@@ -24,6 +24,7 @@ def write(tmp_path):
         path = tmp_path / name
         path.write_text(text, encoding="utf-8")
         return str(path)
+
     return write
 
 
@@ -33,18 +34,23 @@ class TestCheck:
         assert run(capsys, "check", path) == (0, f"{path}: ok, 1 event\n", "")
 
     def test_every_malformed_line_and_the_first_illegal_event_are_reported(self, capsys, write):
-        path = write(MINI.format(rules="") + """
+        path = write(
+            MINI.format(rules="")
+            + """
 Dan asks Ann for 9S: no
 Dan asks Ann for 9X: yes
 Ann asks Bob for 4S: yes
 Ann asks Bob for 5S: yes
 Dan asks Cat for 6S
-""")
+"""
+        )
         code, out, err = run(capsys, "check", path)
         assert code == 1 and out == ""
         assert err.splitlines() == [
-            f"{path}:10: the answer no is impossible: 9S is with Ann (and 2 later events that follow from it were "
-            "not checked)",
+            (
+                f"{path}:10: the answer no is impossible: 9S is with Ann (and 2 later events that follow from it were "
+                "not checked)"
+            ),
             f"{path}:11: unknown card '9X'",
             f"{path}:14: the ask needs its answer: ': yes' or ': no'",
         ]
@@ -81,18 +87,35 @@ class TestSimulate:
         assert run(capsys, "check", write(out))[0] == 0
 
     def test_options(self, capsys):
-        code, out, _ = run(capsys, "simulate", "--players", "12", "--seed", "1", "--deck", "fours", "--sets",
-                           "2", "A", "k", "--rules", "wrong-claim=opponents bluff=on high-double=on")
+        code, out, _ = run(
+            capsys,
+            "simulate",
+            "--players",
+            "12",
+            "--seed",
+            "1",
+            "--deck",
+            "fours",
+            "--sets",
+            "2",
+            "A",
+            "k",
+            "--rules",
+            "wrong-claim=opponents bluff=on high-double=on",
+        )
         record = read_record(out)
         assert code == 0 and [s.name for s in record.game.deck.sets] == ["twos", "kings", "aces"]
         assert str(record.game.rules) == "wrong-claim=opponents bluff=on must-declare=off high-double=on"
         assert record.check() == []
 
-    @pytest.mark.parametrize("args, message", [
-        (["--sets", "XX"], "unknown set 'XX'"),
-        (["--rules", "bluff=maybe"], "bluff must be on or off"),
-        (["--players", "4", "--sets", "LS"], None),
-    ])
+    @pytest.mark.parametrize(
+        "args, message",
+        [
+            (["--sets", "XX"], "unknown set 'XX'"),
+            (["--rules", "bluff=maybe"], "bluff must be on or off"),
+            (["--players", "4", "--sets", "LS"], None),
+        ],
+    )
     def test_bad_options(self, capsys, args, message):
         code, out, err = run(capsys, "simulate", *args)
         if message is None:
@@ -118,8 +141,11 @@ class TestView:
 
     def test_problems(self, capsys, write, tmp_path):
         path = write(MINI.format(rules="") + "\nDan asks Ann for 9S\n")
-        assert run(capsys, "view", path, "--as", "Ann") == (1, "", f"{path}:10: the ask needs its answer: ': yes' "
-                                                                  "or ': no'\n")
+        assert run(capsys, "view", path, "--as", "Ann") == (
+            1,
+            "",
+            f"{path}:10: the ask needs its answer: ': yes' or ': no'\n",
+        )
         path = write(MINI.format(rules=""))
         expected = f"{path}: unknown player 'Zed' (players: Ann Bob Cat Dan)\n"
         assert run(capsys, "view", path, "--as", "Zed")[2] == expected
@@ -129,7 +155,7 @@ class TestView:
     def test_the_example_view_is_anns_turn_in_the_middle_of_the_game(self):
         full = read_record((EXAMPLES / "six-players.txt").read_text())
         view = read_record((EXAMPLES / "ann-view.txt").read_text())
-        assert view.observer == 0 and view.events == full.events[:len(view.events)]
+        assert view.observer == 0 and view.events == full.events[: len(view.events)]
         assert view.hands == {0: full.hands[0]}
         state = view.replay()
         assert state.to_move == 0 and not state.is_over and state.public.claimed

@@ -35,10 +35,15 @@ def games(draw: st.DrawFn, max_sets: int | None = None) -> Game:
     if max_sets is not None or draw(st.booleans()):  # half the games use only some of the sets
         count = draw(st.integers(max(1, smallest), min(len(sets), max_sets or len(sets))))
         deck = deck.restricted([deck.sets[i].short for i in sorted(draw(st.permutations(sets))[:count])])
-    teams = draw(st.one_of(st.just(()), st.lists(st.integers(0, 1), min_size=n, max_size=n)
-                           .filter(lambda t: 0 in t and 1 in t).map(tuple)))
-    rules = Rules(draw(st.sampled_from(["split", "opponents"])), draw(st.booleans()), draw(st.booleans()),
-                  draw(st.booleans()))
+    teams = draw(
+        st.one_of(
+            st.just(()),
+            st.lists(st.integers(0, 1), min_size=n, max_size=n).filter(lambda t: 0 in t and 1 in t).map(tuple),
+        )
+    )
+    rules = Rules(
+        draw(st.sampled_from(["split", "opponents"])), draw(st.booleans()), draw(st.booleans()), draw(st.booleans())
+    )
     players = tuple(f"P{i}" for i in range(n))
     if draw(st.booleans()):
         return Game(players, teams, deck, rules, dealer=draw(st.integers(0, n - 1)))
@@ -70,8 +75,9 @@ def check_invariants(state: State) -> None:
         out |= game.set_masks[index]
     assert held | out == game.deck.mask and not held & out, "cards are conserved"
     assert all(hands[holder] >> card & 1 for card, holder in public.known.items())
-    assert public.scores == tuple(sum(game.set_value(i) for i, t in public.claimed.items() if t == team)
-                                  for team in (0, 1))
+    assert public.scores == tuple(
+        sum(game.set_value(i) for i, t in public.claimed.items() if t == team) for team in (0, 1)
+    )
     if public.is_over:
         assert public.to_move is None and not held
     elif public.to_move is not None:

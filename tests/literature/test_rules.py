@@ -22,10 +22,16 @@ class TestRules:
         assert str(rules) == "wrong-claim=opponents bluff=on must-declare=off high-double=off"
         assert Rules.parse(str(rules)) == rules
 
-    @pytest.mark.parametrize("text, message", [
-        ("bluff", "unknown house rule"), ("cheat=on", "unknown house rule"), ("bluff=yes", "on or off"),
-        ("wrong-claim=void", "wrong-claim must be"), ("bluff=on bluff=off", "given twice"),
-    ])
+    @pytest.mark.parametrize(
+        "text, message",
+        [
+            ("bluff", "unknown house rule"),
+            ("cheat=on", "unknown house rule"),
+            ("bluff=yes", "on or off"),
+            ("wrong-claim=void", "wrong-claim must be"),
+            ("bluff=on bluff=off", "given twice"),
+        ],
+    )
     def test_bad_rules(self, text, message):
         with pytest.raises(GameError, match=message) as info:
             Rules.parse(text)
@@ -36,8 +42,9 @@ class TestDealing:
     def test_even_deal(self):
         assert dealt_sizes(48, 6, 5) == (8,) * 6
 
-    @pytest.mark.parametrize("dealer, sizes", [(4, (10, 10, 10, 9, 9)), (0, (9, 10, 10, 10, 9)),
-                                               (2, (10, 9, 9, 10, 10))])
+    @pytest.mark.parametrize(
+        "dealer, sizes", [(4, (10, 10, 10, 9, 9)), (0, (9, 10, 10, 10, 9)), (2, (10, 9, 9, 10, 10))]
+    )
     def test_players_after_the_dealer_get_the_extra_cards(self, dealer, sizes):
         assert dealt_sizes(48, 5, dealer) == sizes
 
@@ -90,23 +97,29 @@ class TestGame:
         doubled = Game(SIX, dealer=0, rules=Rules(high_double=True))
         assert (doubled.set_value(high), doubled.set_value(low)) == (2, 1)
 
-    @pytest.mark.parametrize("kwargs, field, message", [
-        (dict(players=SIX[:3]), "players", "4 to 12 players"),
-        (dict(players=tuple(f"P{i}" for i in range(13))), "players", "4 to 12 players"),
-        (dict(players=("Ann", "Bob", "ann", "Dan")), "players", "two players are called"),
-        (dict(players=("Ann", "Bob", "C:t", "Dan")), "players", "bad player name"),
-        (dict(players=("Ann", "Bob", "", "Dan")), "players", "bad player name"),
-        (dict(players=SIX, teams=(0, 0, 0, 0, 0, 0)), "teams", "both teams"),
-        (dict(players=SIX, teams=(0, 1, 2, 0, 1, 0)), "teams", "team 0 or 1"),
-        (dict(players=SIX, teams=(0, 1)), "teams", "team 0 or 1"),
-        (dict(players=SIX, dealer=6), "dealer", "no player has index 6"),
-        (dict(players=SIX, dealer=0, sizes=(9, 9, 9, 7, 7, 7)), "sizes", "dealing from Ann"),
-        (dict(players=SIX, sizes=(9, 9, 9, 9, 9, 9)), "sizes", "add up to 54"),
-        (dict(players=SIX, sizes=(48, 0, 0, 0, 0, 0)), "sizes", "at least one card"),
-        (dict(players=SIX, sizes=(8, 8, 8)), "sizes", "at least one card for every player"),
-        (dict(players=tuple(f"P{i}" for i in range(12)), deck=Deck.named("no-8s", sets=["LS"]), dealer=0),
-         "deck", "fewer than the 12 players"),
-    ])
+    @pytest.mark.parametrize(
+        "kwargs, field, message",
+        [
+            ({"players": SIX[:3]}, "players", "4 to 12 players"),
+            ({"players": tuple(f"P{i}" for i in range(13))}, "players", "4 to 12 players"),
+            ({"players": ("Ann", "Bob", "ann", "Dan")}, "players", "two players are called"),
+            ({"players": ("Ann", "Bob", "C:t", "Dan")}, "players", "bad player name"),
+            ({"players": ("Ann", "Bob", "", "Dan")}, "players", "bad player name"),
+            ({"players": SIX, "teams": (0, 0, 0, 0, 0, 0)}, "teams", "both teams"),
+            ({"players": SIX, "teams": (0, 1, 2, 0, 1, 0)}, "teams", "team 0 or 1"),
+            ({"players": SIX, "teams": (0, 1)}, "teams", "team 0 or 1"),
+            ({"players": SIX, "dealer": 6}, "dealer", "no player has index 6"),
+            ({"players": SIX, "dealer": 0, "sizes": (9, 9, 9, 7, 7, 7)}, "sizes", "dealing from Ann"),
+            ({"players": SIX, "sizes": (9, 9, 9, 9, 9, 9)}, "sizes", "add up to 54"),
+            ({"players": SIX, "sizes": (48, 0, 0, 0, 0, 0)}, "sizes", "at least one card"),
+            ({"players": SIX, "sizes": (8, 8, 8)}, "sizes", "at least one card for every player"),
+            (
+                {"players": tuple(f"P{i}" for i in range(12)), "deck": Deck.named("no-8s", sets=["LS"]), "dealer": 0},
+                "deck",
+                "fewer than the 12 players",
+            ),
+        ],
+    )
     def test_invalid_games(self, kwargs, field, message):
         with pytest.raises(GameError, match=message) as info:
             Game(**kwargs)

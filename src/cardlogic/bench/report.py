@@ -16,8 +16,12 @@ SAMPLER_TARGET = 1_000_000
 CSP_SPEEDUP_TARGET = 1_000
 CSP_MEANINGFUL_DEALS = 1_000
 """Enumerations shorter than this are mostly set-up; the per-deal comparison uses the longer ones."""
-EXACT_TARGETS = {6: (0.050, ("player",)), 8: (1.0, ("player",)), 10: (0.200, ("player", "spectator")),
-                 12: (0.200, ("player", "spectator"))}
+EXACT_TARGETS = {
+    6: (0.050, ("player",)),
+    8: (1.0, ("player",)),
+    10: (0.200, ("player", "spectator")),
+    12: (0.200, ("player", "spectator")),
+}
 """Per player count: the bar and the views it covers (the stored scenario's player to move; 10-12: a spectator too)."""
 ADVICE_TARGETS = {(6,): 0.100, (8, 10, 12): 0.200}
 ADVISE_COMMAND_TARGET = 2.0
@@ -28,6 +32,7 @@ Section = tuple[str, list[str], list[list[str]]]
 
 
 # -- targets -------------------------------------------------------------------------------------------------------
+
 
 def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
     """Each target with its measured value, same-run baseline, ratio and whether it is met (None: not measured)."""
@@ -40,11 +45,20 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def _target(name: str, target: str, measured: float | None, unit: str, ratio: float | None, baseline: str = "",
-            note: str = "") -> dict[str, Any]:
+def _target(
+    name: str, target: str, measured: float | None, unit: str, ratio: float | None, baseline: str = "", note: str = ""
+) -> dict[str, Any]:
     met = None if ratio is None else bool(ratio >= 1)
-    return {"name": name, "target": target, "measured": measured, "unit": unit, "baseline": baseline, "ratio": ratio,
-            "met": met, "note": note}
+    return {
+        "name": name,
+        "target": target,
+        "measured": measured,
+        "unit": unit,
+        "baseline": baseline,
+        "ratio": ratio,
+        "met": met,
+        "note": note,
+    }
 
 
 def _sampler_target(figures: dict[str, Any]) -> dict[str, Any]:
@@ -54,9 +68,15 @@ def _sampler_target(figures: dict[str, Any]) -> dict[str, Any]:
         return _target(name, ">= 1,000,000", None, "deals/s", None, note="no 6-player middle-game scenario run")
     worst = min(r["deals_per_cpu_second"]["median"] for r in rows)
     shuffle = figures["baseline"]["deals_per_cpu_second"]["median"]
-    return _target(name, ">= 1,000,000", worst, "deals/s", worst / SAMPLER_TARGET,
-                   f"unconstrained numpy shuffle dealer: {shuffle:,.0f} deals/s",
-                   f"slowest deck of {len(rows)}; {worst / shuffle:.2f}x the unconstrained shuffle")
+    return _target(
+        name,
+        ">= 1,000,000",
+        worst,
+        "deals/s",
+        worst / SAMPLER_TARGET,
+        f"unconstrained numpy shuffle dealer: {shuffle:,.0f} deals/s",
+        f"slowest deck of {len(rows)}; {worst / shuffle:.2f}x the unconstrained shuffle",
+    )
 
 
 def _csp_target(figures: dict[str, Any]) -> dict[str, Any]:
@@ -66,14 +86,22 @@ def _csp_target(figures: dict[str, Any]) -> dict[str, Any]:
     note = f"smallest ratio over {len(long)} scenarios with >= {CSP_MEANINGFUL_DEALS:,} consistent deals"
     if not long:
         long = both
-        note = (f"no scenario both handle has {CSP_MEANINGFUL_DEALS:,} deals: smallest ratio over {len(both)}, "
-                "whose CSP rate is mostly set-up")
+        note = (
+            f"no scenario both handle has {CSP_MEANINGFUL_DEALS:,} deals: smallest ratio over {len(both)}, "
+            "whose CSP rate is mostly set-up"
+        )
     if not long:
         return _target(name, ">= 1,000x", None, "x", None, note="no scenario both handle")
     worst = min(long, key=lambda r: r["sampler_ratio"])
-    return _target(name, ">= 1,000x", worst["sampler_ratio"], "x", worst["sampler_ratio"] / CSP_SPEEDUP_TARGET,
-                   f"CSP {worst['deals_per_second']['median']:,.0f} deals/s on {worst['scenario']} "
-                   f"({worst['deals']:,} deals)", note)
+    return _target(
+        name,
+        ">= 1,000x",
+        worst["sampler_ratio"],
+        "x",
+        worst["sampler_ratio"] / CSP_SPEEDUP_TARGET,
+        f"CSP {worst['deals_per_second']['median']:,.0f} deals/s on {worst['scenario']} ({worst['deals']:,} deals)",
+        note,
+    )
 
 
 def _exact_target(figures: dict[str, Any], players: int, limit: float, views: tuple[str, ...]) -> dict[str, Any]:
@@ -87,8 +115,15 @@ def _exact_target(figures: dict[str, Any], players: int, limit: float, views: tu
         return _target(name, bar, None, "ms", 0.0, note=f"beyond the exact limit (sampled): {', '.join(beyond)}")
     worst = max(rows, key=lambda r: r["seconds"]["median"])
     seconds = worst["seconds"]["median"]
-    return _target(name, bar, seconds * 1000, "ms", limit / seconds, f"slowest: {worst['scenario']} ({worst['view']})",
-                   f"max of medians over {len(rows)} views")
+    return _target(
+        name,
+        bar,
+        seconds * 1000,
+        "ms",
+        limit / seconds,
+        f"slowest: {worst['scenario']} ({worst['view']})",
+        f"max of medians over {len(rows)} views",
+    )
 
 
 def _advice_target(figures: dict[str, Any], players: tuple[int, ...], limit: float) -> dict[str, Any]:
@@ -101,8 +136,15 @@ def _advice_target(figures: dict[str, Any], players: tuple[int, ...], limit: flo
         return _target(name, bar, None, "ms", None, note=advice.get("note") or advice["status"])
     worst = max(rows, key=lambda r: r["seconds"]["median"])
     seconds = worst["seconds"]["median"]
-    return _target(name, bar, seconds * 1000, "ms", limit / seconds, f"slowest: {worst['scenario']}",
-                   f"max of medians over {len(rows)} scenarios")
+    return _target(
+        name,
+        bar,
+        seconds * 1000,
+        "ms",
+        limit / seconds,
+        f"slowest: {worst['scenario']}",
+        f"max of medians over {len(rows)} scenarios",
+    )
 
 
 def _advise_command_target(figures: dict[str, Any]) -> dict[str, Any]:
@@ -113,9 +155,15 @@ def _advise_command_target(figures: dict[str, Any]) -> dict[str, Any]:
         return _target(name, bar, None, "s", None, note="no scenario run")
     worst = max(command["rows"], key=lambda r: r["seconds"]["median"])
     seconds = worst["seconds"]["median"]
-    return _target(name, bar, seconds, "s", ADVISE_COMMAND_TARGET / seconds,
-                   f"importing alone: {command['imports_seconds']['median']:.2f} s",
-                   f"slowest: {worst['players']} players, {worst['stage']} (new process, warm numba cache)")
+    return _target(
+        name,
+        bar,
+        seconds,
+        "s",
+        ADVISE_COMMAND_TARGET / seconds,
+        f"importing alone: {command['imports_seconds']['median']:.2f} s",
+        f"slowest: {worst['players']} players, {worst['stage']} (new process, warm numba cache)",
+    )
 
 
 def _live_target(figures: dict[str, Any], players: int) -> dict[str, Any]:
@@ -126,12 +174,19 @@ def _live_target(figures: dict[str, Any], players: int) -> dict[str, Any]:
         return _target(name, bar, None, "ms", None, note="no scenario run")
     row = rows[0]
     slowest = row["seconds"]["max"]
-    return _target(name, bar, slowest * 1000, "ms", LIVE_TARGET / slowest,
-                   f"median {row['seconds']['median'] * 1000:.0f} ms",
-                   f"slowest of {row['events']} of {row['total_events']} events of {row['scenario']}")
+    return _target(
+        name,
+        bar,
+        slowest * 1000,
+        "ms",
+        LIVE_TARGET / slowest,
+        f"median {row['seconds']['median'] * 1000:.0f} ms",
+        f"slowest of {row['events']} of {row['total_events']} events of {row['scenario']}",
+    )
 
 
 # -- tables --------------------------------------------------------------------------------------------------------
+
 
 def _ms(stats: dict[str, float]) -> str:
     return f"{stats['median'] * 1000:.2f} ({stats['min'] * 1000:.2f}-{stats['max'] * 1000:.2f})"
@@ -159,10 +214,24 @@ def _met(met: bool | None) -> str:
 def sections(results: dict[str, Any]) -> list[Section]:
     """Every table of the report as (title, columns, rows of cells)."""
     f = results["figures"]
-    out: list[Section] = [(
-        "Targets (ratio >= 1 means met)", ["target", "bar", "measured", "same-run baseline", "ratio", "status", "note"],
-        [[t["name"], t["target"], _measured(t), t["baseline"], "" if t["ratio"] is None else f"{t['ratio']:.2f}",
-          _met(t["met"]), t["note"]] for t in results["targets"]])]
+    out: list[Section] = [
+        (
+            "Targets (ratio >= 1 means met)",
+            ["target", "bar", "measured", "same-run baseline", "ratio", "status", "note"],
+            [
+                [
+                    t["name"],
+                    t["target"],
+                    _measured(t),
+                    t["baseline"],
+                    "" if t["ratio"] is None else f"{t['ratio']:.2f}",
+                    _met(t["met"]),
+                    t["note"],
+                ]
+                for t in results["targets"]
+            ],
+        )
+    ]
 
     exact = {r["scenario"]: r for r in f["exact"] if r["view"] == "player"}
     spectator = {r["scenario"]: r for r in f["exact"] if r["view"] == "spectator"}
@@ -173,18 +242,34 @@ def sections(results: dict[str, Any]) -> list[Section]:
     for s in results["scenarios"]:
         name = s["name"]
         e, v, p, c, r = exact[name], spectator[name], sampler[name], csp[name], rejection[name]
-        rows.append([
-            name, f"{s['unplaced_cards']}", _ms(e["seconds"]) if e["status"] == "ok" else "beyond limit",
-            _ms(v["seconds"]) if v["status"] == "ok" else "beyond limit",
-            f"{_rate(p['deals_per_cpu_second']['median'])} ({p['method']})",
-            _rate(c["deals_per_second"]["median"]) if c["status"] == "ok" else "gave up",
-            f"{c['sampler_ratio']:,.0f}x" if c.get("sampler_ratio") else "",
-            f"{r['acceptance']:.2e}" if r["kept"] else f"< {r['acceptance_below']:.0e}",
-        ])
-    out.append(("Per scenario: exact ms median (min-max), player and spectator; deals/s per core; CSP; rejection",
-                ["scenario", "unplaced", "exact ms", "spectator exact ms", "sampler deals/s", "CSP deals/s",
-                 "sampler/CSP",
-                 "rejection accept"], rows))
+        rows.append(
+            [
+                name,
+                f"{s['unplaced_cards']}",
+                _ms(e["seconds"]) if e["status"] == "ok" else "beyond limit",
+                _ms(v["seconds"]) if v["status"] == "ok" else "beyond limit",
+                f"{_rate(p['deals_per_cpu_second']['median'])} ({p['method']})",
+                _rate(c["deals_per_second"]["median"]) if c["status"] == "ok" else "gave up",
+                f"{c['sampler_ratio']:,.0f}x" if c.get("sampler_ratio") else "",
+                f"{r['acceptance']:.2e}" if r["kept"] else f"< {r['acceptance_below']:.0e}",
+            ]
+        )
+    out.append(
+        (
+            "Per scenario: exact ms median (min-max), player and spectator; deals/s per core; CSP; rejection",
+            [
+                "scenario",
+                "unplaced",
+                "exact ms",
+                "spectator exact ms",
+                "sampler deals/s",
+                "CSP deals/s",
+                "sampler/CSP",
+                "rejection accept",
+            ],
+            rows,
+        )
+    )
 
     acceptance: dict[int, dict[str, list[float]]] = {}
     cap = max((r["tries"] for r in f["rejection"]), default=1)
@@ -192,59 +277,128 @@ def sections(results: dict[str, Any]) -> list[Section]:
     for r in f["rejection"]:
         acceptance.setdefault(players[r["scenario"]], {}).setdefault(r["stage"], []).append(r["acceptance"])
     stage_names = list(dict.fromkeys(r["stage"] for r in f["rejection"]))
-    out.append((f"Rejection sampler acceptance (kept / proposed, median over decks; at most {cap:,} proposals)",
-                ["players", *stage_names],
-                [[str(n), *(_acceptance(_median(by[stage]), cap) if stage in by else "" for stage in stage_names)]
-                 for n, by in sorted(acceptance.items())]))
+    out.append(
+        (
+            f"Rejection sampler acceptance (kept / proposed, median over decks; at most {cap:,} proposals)",
+            ["players", *stage_names],
+            [
+                [str(n), *(_acceptance(_median(by[stage]), cap) if stage in by else "" for stage in stage_names)]
+                for n, by in sorted(acceptance.items())
+            ],
+        )
+    )
 
-    out.append(("Sampler marginal error vs exact (total variation over uncertain cards, median over seeds)",
-                ["scenario", "method", "samples", "TV mean", "TV max"],
-                [[r["scenario"], r["method"], f"{r['samples']:,}", f"{r['tv_mean']['median']:.4f}",
-                  f"{r['tv_max']['median']:.4f}"] for r in f["accuracy"]]))
+    out.append(
+        (
+            "Sampler marginal error vs exact (total variation over uncertain cards, median over seeds)",
+            ["scenario", "method", "samples", "TV mean", "TV max"],
+            [
+                [
+                    r["scenario"],
+                    r["method"],
+                    f"{r['samples']:,}",
+                    f"{r['tv_mean']['median']:.4f}",
+                    f"{r['tv_max']['median']:.4f}",
+                ]
+                for r in f["accuracy"]
+            ],
+        )
+    )
 
     advice = f["advice"]
-    out.append(("Advice latency, warm, for the player to move: advise(belief); advise_record(record) from scratch",
-                ["scenario", "advise ms median (min-max)", "advise_record ms"],
-                [[r["scenario"], _ms(r["seconds"]) if r["status"] == "ok" else r["status"],
-                  _ms(r["record_seconds"]) if "record_seconds" in r else ""]
-                 for r in advice.get("rows", [])] or [["-", advice["status"], ""]]))
+    out.append(
+        (
+            "Advice latency, warm, for the player to move: advise(belief); advise_record(record) from scratch",
+            ["scenario", "advise ms median (min-max)", "advise_record ms"],
+            [
+                [
+                    r["scenario"],
+                    _ms(r["seconds"]) if r["status"] == "ok" else r["status"],
+                    _ms(r["record_seconds"]) if "record_seconds" in r else "",
+                ]
+                for r in advice.get("rows", [])
+            ]
+            or [["-", advice["status"], ""]],
+        )
+    )
 
     live = f["live"]
-    out.append(("Live advice per event, warm: push, autosave and (on my team's turn) advice, every event in order",
-                ["scenario", "events timed", "with advice", "ms median (min-max)", "ms p90"],
-                [[r["scenario"], f"{r['events']} of {r['total_events']}", str(r["advised"]), _ms(r["seconds"]),
-                  f"{r['p90'] * 1000:.2f}"] for r in live["rows"]] or [["-", "not measured", "", "", ""]]))
+    out.append(
+        (
+            "Live advice per event, warm: push, autosave and (on my team's turn) advice, every event in order",
+            ["scenario", "events timed", "with advice", "ms median (min-max)", "ms p90"],
+            [
+                [
+                    r["scenario"],
+                    f"{r['events']} of {r['total_events']}",
+                    str(r["advised"]),
+                    _ms(r["seconds"]),
+                    f"{r['p90'] * 1000:.2f}",
+                ]
+                for r in live["rows"]
+            ]
+            or [["-", "not measured", "", "", ""]],
+        )
+    )
 
     command = f.get("advise_command") or {"rows": []}
-    out.append(("cardlogic advise RECORD --json, new process, warm numba cache (importing alone: "
-                f"{command['imports_seconds']['median']:.2f} s)" if command["rows"] else "cardlogic advise RECORD",
-                ["players", "stage", "seconds median (min-max)", "peak RSS MB"],
-                [[str(r["players"]), r["stage"], _s(r["seconds"]), _mb(r["peak_mb"])] for r in command["rows"]]
-                or [["-", "not measured", "", ""]]))
+    out.append(
+        (
+            "cardlogic advise RECORD --json, new process, warm numba cache (importing alone: "
+            f"{command['imports_seconds']['median']:.2f} s)"
+            if command["rows"]
+            else "cardlogic advise RECORD",
+            ["players", "stage", "seconds median (min-max)", "peak RSS MB"],
+            [[str(r["players"]), r["stage"], _s(r["seconds"]), _mb(r["peak_mb"])] for r in command["rows"]]
+            or [["-", "not measured", "", ""]],
+        )
+    )
 
     cold = f["cold_start"]
-    out.append((f"CLI start: {cold['command']} (new process)", ["numba cache", "seconds median (min-max)",
-                                                                 "peak RSS MB"], [
-        ["empty (compiles)", _s(cold["cold_seconds"]), _mb(cold["cold_peak_mb"])],
-        ["warm", _s(cold["warm_seconds"]), _mb(cold["warm_peak_mb"])],
-        ["imports only (warm)", f"{cold['imports_seconds']:.2f}", _mb(cold["imports_mb"])],
-        ["cold / warm", f"{cold['cold_over_warm']:.1f}x", ""]]))
+    out.append(
+        (
+            f"CLI start: {cold['command']} (new process)",
+            ["numba cache", "seconds median (min-max)", "peak RSS MB"],
+            [
+                ["empty (compiles)", _s(cold["cold_seconds"]), _mb(cold["cold_peak_mb"])],
+                ["warm", _s(cold["warm_seconds"]), _mb(cold["warm_peak_mb"])],
+                ["imports only (warm)", f"{cold['imports_seconds']:.2f}", _mb(cold["imports_mb"])],
+                ["cold / warm", f"{cold['cold_over_warm']:.1f}x", ""],
+            ],
+        )
+    )
 
     memory = f["memory"]
-    out.append(("Peak memory", ["what", "scenario", "MB"],
-                [[m["what"] + " (tracemalloc)", m["scenario"], f"{m['peak_mb']:.1f}"] for m in memory["traced"]]
-                + [[m["what"] + " (process peak RSS)", m.get("scenario", ""),
-                    _mb(m["peak_mb"]) + (f" (+{m['over_imports_mb']:.0f})" if m.get("over_imports_mb") is not None
-                                         else "")]
-                   for m in memory["processes"]]))
+    out.append(
+        (
+            "Peak memory",
+            ["what", "scenario", "MB"],
+            [[m["what"] + " (tracemalloc)", m["scenario"], f"{m['peak_mb']:.1f}"] for m in memory["traced"]]
+            + [
+                [
+                    m["what"] + " (process peak RSS)",
+                    m.get("scenario", ""),
+                    _mb(m["peak_mb"])
+                    + (f" (+{m['over_imports_mb']:.0f})" if m.get("over_imports_mb") is not None else ""),
+                ]
+                for m in memory["processes"]
+            ],
+        )
+    )
 
     base = f["baseline"]
-    out.append(("Same-run baseline", ["what", "deals/s per core"],
-                [[base["what"], _rate(base["deals_per_cpu_second"]["median"])]]))
+    out.append(
+        (
+            "Same-run baseline",
+            ["what", "deals/s per core"],
+            [[base["what"], _rate(base["deals_per_cpu_second"]["median"])]],
+        )
+    )
 
     lit = f["literature_pkg"]
-    out.append(("PyPI literature package: its deductions vs our certain facts", ["figure", "value"],
-                _literature_rows(lit)))
+    out.append(
+        ("PyPI literature package: its deductions vs our certain facts", ["figure", "value"], _literature_rows(lit))
+    )
     return out
 
 
@@ -256,19 +410,27 @@ def _literature_rows(lit: dict[str, Any]) -> list[list[str]]:
     if {"moments", "their_facts", "our_facts", "own_facts"} <= r.keys():
         moments = max(r["moments"], 1)
         theirs, ours = r["their_facts"] - r["own_facts"], r["our_facts"] - r["own_facts"]
-        rows += [["events / moments compared", f"{r.get('events', '')} / {r['moments']:,}"],
-                 ["facts beyond own hand, theirs (per moment, all observers)", f"{theirs:,} ({theirs / moments:.1f})"],
-                 ["facts beyond own hand, ours (per moment, all observers)", f"{ours:,} ({ours / moments:.1f})"],
-                 ["ours / theirs", f"{ours / theirs:.2f}x" if theirs else "n/a"],
-                 ["our certain facts they lack", f"{r.get('extra', '')}"],
-                 ["their facts not certain for us", f"{r.get('unconfirmed', '')} {r.get('verdicts') or ''}"]]
+        rows += [
+            ["events / moments compared", f"{r.get('events', '')} / {r['moments']:,}"],
+            ["facts beyond own hand, theirs (per moment, all observers)", f"{theirs:,} ({theirs / moments:.1f})"],
+            ["facts beyond own hand, ours (per moment, all observers)", f"{ours:,} ({ours / moments:.1f})"],
+            ["ours / theirs", f"{ours / theirs:.2f}x" if theirs else "n/a"],
+            ["our certain facts they lack", f"{r.get('extra', '')}"],
+            ["their facts not certain for us", f"{r.get('unconfirmed', '')} {r.get('verdicts') or ''}"],
+        ]
         if "their_seconds_per_game" in r:
-            rows += [["deduction s/game, theirs", f"{r['their_seconds_per_game']:.3f}"],
-                     ["deduction s/game, ours (exact inference)", f"{r['our_seconds_per_game']:.3f}"]]
+            rows += [
+                ["deduction s/game, theirs", f"{r['their_seconds_per_game']:.3f}"],
+                ["deduction s/game, ours (exact inference)", f"{r['our_seconds_per_game']:.3f}"],
+            ]
     else:
         rows += [[key, _short(value)] for key, value in _flat(r)]
-    rows.append(["wall s/game (play + both engines{})".format(", judged" if lit["options"].get("judge") else ""),
-                 f"{lit['seconds_per_game']:.2f}"])
+    rows.append(
+        [
+            "wall s/game (play + both engines{})".format(", judged" if lit["options"].get("judge") else ""),
+            f"{lit['seconds_per_game']:.2f}",
+        ]
+    )
     return rows
 
 
@@ -307,9 +469,11 @@ def _short(value: Any) -> str:
 
 def _footer(results: dict[str, Any]) -> str:
     m = results["machine"]
-    return (f"{results['mode']} mode, {results['elapsed_seconds']:.0f} s, {results['date']}, commit "
-            f"{results['commit']}; Python {m['python']}, numba {m['numba']}, {m['cpus']} CPUs, load "
-            f"{', '.join(f'{x:.1f}' for x in m['load_average'] or [])}")
+    return (
+        f"{results['mode']} mode, {results['elapsed_seconds']:.0f} s, {results['date']}, commit "
+        f"{results['commit']}; Python {m['python']}, numba {m['numba']}, {m['cpus']} CPUs, load "
+        f"{', '.join(f'{x:.1f}' for x in m['load_average'] or [])}"
+    )
 
 
 def print_report(results: dict[str, Any]) -> None:

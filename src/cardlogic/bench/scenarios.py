@@ -73,7 +73,7 @@ class Scenario:
 
 def make_scenario(spec: Spec) -> Scenario:
     """Play the spec's game and cut it: the record as the player to move after the cut saw it."""
-    players = NAMES[:spec.players]
+    players = NAMES[: spec.players]
     game = Game(players, deck=Deck.named(spec.deck), dealer=random.Random(spec.seed).randrange(len(players)))
     hands, events = play_random_game(game, spec.seed)
     cut = round(STAGES[spec.stage] * len(events))
@@ -88,8 +88,10 @@ def make_scenario(spec: Spec) -> Scenario:
 def scenario_text(scenario: Scenario) -> str:
     """The scenario's file: the ``# bench:`` line, then the record."""
     s = scenario.spec
-    header = (f"# bench: players={s.players} deck={s.deck} stage={s.stage} seed={s.seed} "
-              f"events={scenario.events}/{scenario.total_events}\n")
+    header = (
+        f"# bench: players={s.players} deck={s.deck} stage={s.stage} seed={s.seed} "
+        f"events={scenario.events}/{scenario.total_events}\n"
+    )
     return header + write_record(scenario.record)
 
 

@@ -78,25 +78,66 @@ class Plan:
 
 
 PLANS = {
-    "full": Plan("full", repeats=7, sampler_deals=1_000_000, chain_deals=50_000,
-                 accuracy_sizes=(1_000, 10_000, 100_000, 1_000_000), accuracy_seeds=5,
-                 accuracy_scenarios=("06p-no-8s-early", "06p-no-8s-middle", "06p-jokers-middle", "08p-no-8s-early",
-                                     "10p-no-8s-middle"),
-                 chain_sizes=(1_000, 10_000, 100_000), csp_max_deals=50_000_000, rejection_deals=10_000,
-                 rejection_tries=2_000_000, cold_repeats=3, warm_repeats=5, literature_games=6,
-                 literature_judge=True),
-    "quick": Plan("quick", repeats=3, sampler_deals=100_000, chain_deals=10_000,
-                  accuracy_sizes=(1_000, 10_000, 100_000), accuracy_seeds=3,
-                  accuracy_scenarios=("06p-no-8s-early", "06p-no-8s-middle", "08p-no-8s-early"),
-                  chain_sizes=(1_000, 10_000), csp_max_deals=50_000_000, rejection_deals=1_000,
-                  rejection_tries=100_000, cold_repeats=1, warm_repeats=2, literature_games=2,
-                  literature_players=(4, 6)),
-    "smoke": Plan("smoke", repeats=2, sampler_deals=10_000, chain_deals=1_000, accuracy_sizes=(1_000, 10_000),
-                  accuracy_seeds=2, accuracy_scenarios=("06p-no-8s-middle",), chain_sizes=(1_000,),
-                  csp_max_deals=20_000, rejection_deals=200, rejection_tries=50_000, cold_repeats=1,
-                  warm_repeats=1, literature_games=1, literature_players=(4,),
-                  only=("04p-no-8s-early", "04p-no-8s-middle", "04p-no-8s-late", "06p-no-8s-middle")),
+    "full": Plan(
+        "full",
+        repeats=7,
+        sampler_deals=1_000_000,
+        chain_deals=50_000,
+        accuracy_sizes=(1_000, 10_000, 100_000, 1_000_000),
+        accuracy_seeds=5,
+        accuracy_scenarios=(
+            "06p-no-8s-early",
+            "06p-no-8s-middle",
+            "06p-jokers-middle",
+            "08p-no-8s-early",
+            "10p-no-8s-middle",
+        ),
+        chain_sizes=(1_000, 10_000, 100_000),
+        csp_max_deals=50_000_000,
+        rejection_deals=10_000,
+        rejection_tries=2_000_000,
+        cold_repeats=3,
+        warm_repeats=5,
+        literature_games=6,
+        literature_judge=True,
+    ),
+    "quick": Plan(
+        "quick",
+        repeats=3,
+        sampler_deals=100_000,
+        chain_deals=10_000,
+        accuracy_sizes=(1_000, 10_000, 100_000),
+        accuracy_seeds=3,
+        accuracy_scenarios=("06p-no-8s-early", "06p-no-8s-middle", "08p-no-8s-early"),
+        chain_sizes=(1_000, 10_000),
+        csp_max_deals=50_000_000,
+        rejection_deals=1_000,
+        rejection_tries=100_000,
+        cold_repeats=1,
+        warm_repeats=2,
+        literature_games=2,
+        literature_players=(4, 6),
+    ),
+    "smoke": Plan(
+        "smoke",
+        repeats=2,
+        sampler_deals=10_000,
+        chain_deals=1_000,
+        accuracy_sizes=(1_000, 10_000),
+        accuracy_seeds=2,
+        accuracy_scenarios=("06p-no-8s-middle",),
+        chain_sizes=(1_000,),
+        csp_max_deals=20_000,
+        rejection_deals=200,
+        rejection_tries=50_000,
+        cold_repeats=1,
+        warm_repeats=1,
+        literature_games=1,
+        literature_players=(4,),
+        only=("04p-no-8s-early", "04p-no-8s-middle", "04p-no-8s-late", "06p-no-8s-middle"),
+    ),
 }
+
 
 @dataclass
 class Case:
@@ -120,15 +161,19 @@ class Case:
 
 # -- the figures ---------------------------------------------------------------------------------------------------
 
+
 def measure_baseline(plan: Plan, tick: Tick) -> dict[str, Any]:
     """Unconstrained deals per second: the rejection sampler's numpy shuffle on a 4 x 13 bridge deal (all kept)."""
     model = DealModel(("N", "E", "S", "W"), (13, 13, 13, 13), range(52))
     n = plan.sampler_deals
     wall, cpu = repeat(lambda: RejectionSampler().sample(model, n, seed=1), plan.repeats)
     tick("baseline")
-    return {"what": "numpy shuffle dealer, 4 hands x 13 cards, unconstrained", "deals": n,
-            "deals_per_second": summarize([n / t for t in wall]),
-            "deals_per_cpu_second": summarize([n / t for t in cpu])}
+    return {
+        "what": "numpy shuffle dealer, 4 hands x 13 cards, unconstrained",
+        "deals": n,
+        "deals_per_second": summarize([n / t for t in wall]),
+        "deals_per_cpu_second": summarize([n / t for t in cpu]),
+    }
 
 
 def measure_exact(cases: list[Case], plan: Plan, tick: Tick) -> list[dict[str, Any]]:
@@ -137,8 +182,13 @@ def measure_exact(cases: list[Case], plan: Plan, tick: Tick) -> list[dict[str, A
     for case in cases:
         for view, model in (("player", case.model), ("spectator", case.spectator)):
             packed = pack(model)
-            row: dict[str, Any] = {"scenario": case.name, "view": view, "operations": float(packed.operations),
-                                   "states": packed.box_size, "holders": len(packed.caps)}
+            row: dict[str, Any] = {
+                "scenario": case.name,
+                "view": view,
+                "operations": float(packed.operations),
+                "states": packed.box_size,
+                "holders": len(packed.caps),
+            }
             if exact_is_practical(model, marginals=True):
                 backend = ExactBackend()
                 tables = backend.tables(packed, backward=True, exact_count=True, frontier=True)
@@ -172,9 +222,15 @@ def measure_sampler(cases: list[Case], plan: Plan, tick: Tick) -> list[dict[str,
         tables = backend.uses_tables(pack(case.model))
         n = plan.sampler_deals if tables else plan.chain_deals
         wall, cpu = repeat(lambda b=backend, m=case.model, n=n: b.sample(m, n, 7), plan.repeats)
-        rows.append({"scenario": case.name, "method": "tables" if tables else "chain", "deals": n,
-                     "deals_per_second": summarize([n / t for t in wall]),
-                     "deals_per_cpu_second": summarize([n / t for t in cpu if t > 0])})
+        rows.append(
+            {
+                "scenario": case.name,
+                "method": "tables" if tables else "chain",
+                "deals": n,
+                "deals_per_second": summarize([n / t for t in wall]),
+                "deals_per_cpu_second": summarize([n / t for t in cpu if t > 0]),
+            }
+        )
         tick(f"sampler {case.name}")
     return rows
 
@@ -194,8 +250,10 @@ def measure_accuracy(cases: list[Case], plan: Plan, tick: Tick) -> list[dict[str
     wanted = [c for c in cases if c.name in plan.accuracy_scenarios and c.exact is not None]
     for case in wanted:
         holders = len(case.model.holders)
-        for method, sizes, backend in (("tables", plan.accuracy_sizes, SamplerBackend()),
-                                       ("chain", plan.chain_sizes, SamplerBackend(max_operations=-1))):
+        for method, sizes, backend in (
+            ("tables", plan.accuracy_sizes, SamplerBackend()),
+            ("chain", plan.chain_sizes, SamplerBackend(max_operations=-1)),
+        ):
             for n in sizes:
                 means, maxima = [], []
                 for seed in range(plan.accuracy_seeds):
@@ -203,8 +261,15 @@ def measure_accuracy(cases: list[Case], plan: Plan, tick: Tick) -> list[dict[str
                     mean, most = total_variation(frequencies(deals, holders), case.exact)
                     means.append(mean)
                     maxima.append(most)
-                rows.append({"scenario": case.name, "method": method, "samples": n, "tv_mean": summarize(means),
-                             "tv_max": summarize(maxima)})
+                rows.append(
+                    {
+                        "scenario": case.name,
+                        "method": method,
+                        "samples": n,
+                        "tv_mean": summarize(means),
+                        "tv_max": summarize(maxima),
+                    }
+                )
                 tick(f"accuracy {case.name} {method} {n:,}")
     return rows
 
@@ -227,8 +292,13 @@ def measure_csp(cases: list[Case], sampler: list[dict[str, Any]], plan: Plan, ti
                 seconds.append(backend.last.seconds)
                 rates.append(backend.last.rate)
             csp_rate = summarize(rates)
-            row.update(status="ok", deals=backend.last.deals, seconds=summarize(seconds), deals_per_second=csp_rate,
-                       sampler_ratio=rate[case.name] / csp_rate["median"] if case.name in rate else None)
+            row.update(
+                status="ok",
+                deals=backend.last.deals,
+                seconds=summarize(seconds),
+                deals_per_second=csp_rate,
+                sampler_ratio=rate[case.name] / csp_rate["median"] if case.name in rate else None,
+            )
         except InferenceError:
             row.update(status="gave up", note=f"deal bound {bound:.2g} > max_deals {plan.csp_max_deals:,}")
         rows.append(row)
@@ -244,9 +314,18 @@ def measure_rejection(cases: list[Case], plan: Plan, tick: Tick) -> list[dict[st
         result = RejectionSampler().sample(case.model, plan.rejection_deals, seed=3, max_tries=plan.rejection_tries)
         seconds = time.perf_counter() - start
         kept = len(result.deals)
-        rows.append({"scenario": case.name, "stage": case.scenario.spec.stage, "kept": kept, "tries": result.tries,
-                     "acceptance": result.acceptance, "acceptance_below": None if kept else 1 / result.tries,
-                     "seconds": seconds, "kept_per_second": kept / seconds})
+        rows.append(
+            {
+                "scenario": case.name,
+                "stage": case.scenario.spec.stage,
+                "kept": kept,
+                "tries": result.tries,
+                "acceptance": result.acceptance,
+                "acceptance_below": None if kept else 1 / result.tries,
+                "seconds": seconds,
+                "kept_per_second": kept / seconds,
+            }
+        )
         tick(f"rejection {case.name}")
     return rows
 
@@ -318,9 +397,17 @@ def measure_live(cases: list[Case], plan: Plan, tick: Tick) -> dict[str, Any]:
                     live.advice()
                     advised += 1
                 times.append(time.perf_counter() - start)
-        rows.append({"players": players, "scenario": longest.name, "events": len(times),
-                     "total_events": len(record.events), "advised": advised, "seconds": summarize(times),
-                     "p90": float(np.percentile(times, 90)) if times else float("nan")})
+        rows.append(
+            {
+                "players": players,
+                "scenario": longest.name,
+                "events": len(times),
+                "total_events": len(record.events),
+                "advised": advised,
+                "seconds": summarize(times),
+                "p90": float(np.percentile(times, 90)) if times else float("nan"),
+            }
+        )
         tick(f"live {players} players")
     return {"status": "ok", "budget_seconds": budget, "rows": rows}
 
@@ -380,10 +467,16 @@ def measure_cold_start(record: Path, warm_cache: Path, plan: Plan, tick: Tick) -
         tick("cold start (warm numba cache)")
     imports, imports_memory = run_child([], warm_env)
     cold_stats, warm_stats = summarize(cold), summarize(warm)
-    return {"command": f"cardlogic belief {record.name}", "cold_seconds": cold_stats, "warm_seconds": warm_stats,
-            "imports_seconds": imports, "imports_mb": imports_memory,
-            "cold_over_warm": cold_stats["median"] / warm_stats["median"],
-            "cold_peak_mb": _maybe(cold_memory), "warm_peak_mb": _maybe(warm_memory)}
+    return {
+        "command": f"cardlogic belief {record.name}",
+        "cold_seconds": cold_stats,
+        "warm_seconds": warm_stats,
+        "imports_seconds": imports,
+        "imports_mb": imports_memory,
+        "cold_over_warm": cold_stats["median"] / warm_stats["median"],
+        "cold_peak_mb": _maybe(cold_memory),
+        "warm_peak_mb": _maybe(warm_memory),
+    }
 
 
 ADVISE_PLAYERS = (8, 10, 12)
@@ -424,35 +517,51 @@ def _maybe(values: list[float | None]) -> dict[str, float | int] | None:
     return summarize([v for v in values if v is not None]) if all(v is not None for v in values) else None
 
 
-def measure_memory(cases: list[Case], warm_cache: Path, imports_mb: float | None, plan: Plan,
-                   tick: Tick) -> dict[str, Any]:
+def measure_memory(
+    cases: list[Case], warm_cache: Path, imports_mb: float | None, plan: Plan, tick: Tick
+) -> dict[str, Any]:
     """Peak memory: Python allocations (tracemalloc) in process, and a whole CLI process's peak resident set."""
     exact = [c for c in cases if c.exact is not None]
     largest = max(exact, key=lambda c: pack(c.model).operations)
     middle = next((c for c in cases if c.name == "06p-no-8s-middle"), cases[0])
     traced = []
     for what, case, call in (
-            ("exact marginals", largest, lambda c: ExactBackend().posterior(c.model)),
-            (f"sampler, {plan.sampler_deals:,} deals", middle,
-             lambda c: SamplerBackend().sample(c.model, plan.sampler_deals, 1))):
+        ("exact marginals", largest, lambda c: ExactBackend().posterior(c.model)),
+        (
+            f"sampler, {plan.sampler_deals:,} deals",
+            middle,
+            lambda c: SamplerBackend().sample(c.model, plan.sampler_deals, 1),
+        ),
+    ):
         tracemalloc.start()
         call(case)
         peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
-        traced.append({"what": what, "scenario": case.name, "peak_mb": peak / 2 ** 20})
+        traced.append({"what": what, "scenario": case.name, "peak_mb": peak / 2**20})
         tick(f"memory {case.name}")
     env = {**os.environ, "NUMBA_CACHE_DIR": str(warm_cache)}
     processes: list[dict[str, Any]] = [{"what": "python + cardlogic imports", "peak_mb": imports_mb}]
     chain = [c for c in cases if c.exact is None]
-    for label, case, args in (("cardlogic belief --method exact", largest, ["--method", "exact"]),
-                              ("cardlogic belief (auto)", chain[0] if chain else middle, [])):
+    for label, case, args in (
+        ("cardlogic belief --method exact", largest, ["--method", "exact"]),
+        ("cardlogic belief (auto)", chain[0] if chain else middle, []),
+    ):
         _, memory = run_child(["belief", *args, str(case.scenario.path)], env)
-        processes.append({"what": label, "scenario": case.name, "peak_mb": memory,
-                          "over_imports_mb": None if memory is None or imports_mb is None else memory - imports_mb})
+        processes.append(
+            {
+                "what": label,
+                "scenario": case.name,
+                "peak_mb": memory,
+                "over_imports_mb": None if memory is None or imports_mb is None else memory - imports_mb,
+            }
+        )
         tick(f"memory {label}")
-    return {"traced": traced, "processes": processes,
-            "note": "tracemalloc sees numpy arrays, not numba's internal allocations; a process's peak resident "
-                    "set (VmHWM) sees everything"}
+    return {
+        "traced": traced,
+        "processes": processes,
+        "note": "tracemalloc sees numpy arrays, not numba's internal allocations; a process's peak resident "
+        "set (VmHWM) sees everything",
+    }
 
 
 def literature_adapter() -> Callable[..., Any] | None:
@@ -490,8 +599,14 @@ def measure_literature_pkg(plan: Plan, tick: Tick) -> dict[str, Any]:
     tick("literature package")
     if isinstance(result, dict) and isinstance(result.get("disagreements"), list):
         result = {**result, "disagreements": len(result["disagreements"])}
-    return {"status": "ok", "games": plan.literature_games, "options": options, "seconds": seconds,
-            "seconds_per_game": seconds / max(plan.literature_games, 1), "result": _jsonable(result)}
+    return {
+        "status": "ok",
+        "games": plan.literature_games,
+        "options": options,
+        "seconds": seconds,
+        "seconds_per_game": seconds / max(plan.literature_games, 1),
+        "result": _jsonable(result),
+    }
 
 
 def _jsonable(value: Any) -> Any:
@@ -510,16 +625,19 @@ def _jsonable(value: Any) -> Any:
 
 # -- the run -------------------------------------------------------------------------------------------------------
 
+
 def _work(plan: Plan, loaded: list[Scenario]) -> int:
     """Progress units of a run over the ``loaded`` scenarios."""
     names = {s.name for s in loaded}
-    accuracy = sum(1 for n in plan.accuracy_scenarios if n in names) * (len(plan.accuracy_sizes)
-                                                                       + len(plan.chain_sizes))
+    accuracy = sum(1 for n in plan.accuracy_scenarios if n in names) * (
+        len(plan.accuracy_sizes) + len(plan.chain_sizes)
+    )
     advice = sum(1 for s in loaded if s.spec.players >= 6)
     live = len({s.spec.players for s in loaded if s.spec.players in LIVE_PLAYERS and s.spec.deck == "no-8s"})
     command = 2 * sum(1 for s in loaded if s.name in {f"{n:02d}p-no-8s-early" for n in ADVISE_PLAYERS})
-    return (5 * len(loaded) + 1 + accuracy + advice + live + command + max(plan.cold_repeats, 1) + plan.warm_repeats
-            + 4 + 1)
+    return (
+        5 * len(loaded) + 1 + accuracy + advice + live + command + max(plan.cold_repeats, 1) + plan.warm_repeats + 4 + 1
+    )
 
 
 def run_suite(scenarios: Path, plan: Plan, progress: bool = True) -> dict[str, Any]:
@@ -556,9 +674,17 @@ def run_suite(scenarios: Path, plan: Plan, progress: bool = True) -> dict[str, A
                 start = time.perf_counter()
                 figures[name] = step()
                 spent[name] = time.perf_counter() - start
-    results = {"suite": "cardlogic-bench", "format": 1, "mode": plan.mode, "date": _now(), "commit": _commit(),
-               "machine": _machine(), "plan": dataclasses.asdict(plan),
-               "scenarios": [_scenario_row(c) for c in cases], "figures": figures}
+    results = {
+        "suite": "cardlogic-bench",
+        "format": 1,
+        "mode": plan.mode,
+        "date": _now(),
+        "commit": _commit(),
+        "machine": _machine(),
+        "plan": dataclasses.asdict(plan),
+        "scenarios": [_scenario_row(c) for c in cases],
+        "figures": figures,
+    }
     results["targets"] = targets(results)
     results["figure_seconds"] = spent
     results["elapsed_seconds"] = time.perf_counter() - started
@@ -568,10 +694,18 @@ def run_suite(scenarios: Path, plan: Plan, progress: bool = True) -> dict[str, A
 def _scenario_row(case: Case) -> dict[str, Any]:
     spec = case.scenario.spec
     free = sum(1 for card in case.model.cards if case.model.certain_holder(card) is None)
-    return {"name": case.name, "players": spec.players, "deck": spec.deck, "stage": spec.stage, "seed": spec.seed,
-            "events": case.scenario.events, "total_events": case.scenario.total_events,
-            "observer": case.belief.game.players[case.belief.observer] if case.belief.observer is not None else None,
-            "unplaced_cards": free, "clauses": len(case.model.clauses)}
+    return {
+        "name": case.name,
+        "players": spec.players,
+        "deck": spec.deck,
+        "stage": spec.stage,
+        "seed": spec.seed,
+        "events": case.scenario.events,
+        "total_events": case.scenario.total_events,
+        "observer": case.belief.game.players[case.belief.observer] if case.belief.observer is not None else None,
+        "unplaced_cards": free,
+        "clauses": len(case.model.clauses),
+    }
 
 
 def _now() -> str:
@@ -580,8 +714,13 @@ def _now() -> str:
 
 def _commit() -> str | None:
     try:
-        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True,
-                             cwd=Path(__file__).parent)
+        out = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=Path(__file__).parent,
+        )
         return out.stdout.strip() or None
     except (OSError, subprocess.CalledProcessError):
         return None
@@ -590,9 +729,15 @@ def _commit() -> str | None:
 def _machine() -> dict[str, Any]:
     import numba
 
-    return {"python": platform.python_version(), "numpy": np.__version__, "numba": numba.__version__,
-            "platform": platform.platform(), "processor": platform.processor() or platform.machine(),
-            "cpus": os.cpu_count(), "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None}
+    return {
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "numba": numba.__version__,
+        "platform": platform.platform(),
+        "processor": platform.processor() or platform.machine(),
+        "cpus": os.cpu_count(),
+        "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
+    }
 
 
 class _Progress:
@@ -607,8 +752,15 @@ class _Progress:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-        self.bar = Progress(TextColumn("[bold]bench[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                            TextColumn("{task.description}"), console=Console(stderr=True), transient=True)
+        self.bar = Progress(
+            TextColumn("[bold]bench[/]"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("{task.description}"),
+            console=Console(stderr=True),
+            transient=True,
+        )
         self.bar.__enter__()
         task = self.bar.add_task("", total=self.total)
         return lambda description: self.bar.update(task, advance=1, description=description)

@@ -16,12 +16,24 @@ import numpy as np
 def summarize(values: Sequence[float]) -> dict[str, float | int]:
     """Median, quartiles, extremes and count of ``values`` (empty: count 0 and NaNs)."""
     if not len(values):
-        return {"median": float("nan"), "q1": float("nan"), "q3": float("nan"), "min": float("nan"),
-                "max": float("nan"), "n": 0}
+        return {
+            "median": float("nan"),
+            "q1": float("nan"),
+            "q3": float("nan"),
+            "min": float("nan"),
+            "max": float("nan"),
+            "n": 0,
+        }
     a = np.asarray(values, dtype=float)
     q1, median, q3 = np.percentile(a, [25, 50, 75])
-    return {"median": float(median), "q1": float(q1), "q3": float(q3), "min": float(a.min()),
-            "max": float(a.max()), "n": len(a)}
+    return {
+        "median": float(median),
+        "q1": float(q1),
+        "q3": float(q3),
+        "min": float(a.min()),
+        "max": float(a.max()),
+        "n": len(a),
+    }
 
 
 def repeat(call: Callable[[], object], repeats: int, warmup: int = 1) -> tuple[list[float], list[float]]:

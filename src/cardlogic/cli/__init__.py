@@ -16,14 +16,26 @@ from cardlogic import __version__
 from cardlogic.cli.common import Parser
 
 # Subcommand modules under cardlogic.cli, in the order ``--help`` lists them.
-COMMANDS: tuple[str, ...] = ("check", "simulate", "view", "belief", "live", "advise", "tournament", "sprt", "bench",
-                             "knektpass")
+COMMANDS: tuple[str, ...] = (
+    "check",
+    "simulate",
+    "view",
+    "belief",
+    "live",
+    "advise",
+    "tournament",
+    "sprt",
+    "bench",
+    "knektpass",
+)
 
 
 def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     """The parser of every subcommand, or only of the one ``argv`` starts with (its module alone is imported: the
     others' imports cost a tenth of a second or more at start-up)."""
-    parser = Parser(prog="cardlogic", description="Exact reasoning about hidden cards in Literature (Fish) and Knektpass.")
+    parser = Parser(
+        prog="cardlogic", description="Exact reasoning about hidden cards in Literature (Fish) and Knektpass."
+    )
     parser.add_argument("--version", action="version", version=f"cardlogic {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     named = argv[0] if argv else None
@@ -59,4 +71,3 @@ def _import_numba_arrays_without_scipy() -> None:
         importlib.import_module("numba.np.arraymath")
     finally:
         del sys.modules["scipy.linalg"]
-

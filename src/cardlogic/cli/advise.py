@@ -19,10 +19,12 @@ from cardlogic.literature.advice import Advice, AskAdvice, ClaimAdvice, advise_r
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "advise", help="claim safety, the value of every question, and what to do now",
+        "advise",
+        help="claim safety, the value of every question, and what to do now",
         description="For the record's observer (Me:): every unclaimed set's claim (P(team holds it), the most likely "
-                    "assignment and P(it is correct), expected points), every legal ask when the observer is to move "
-                    "(P(yes), bits gained, bits leaked to the table, look-ahead value), and one recommendation.")
+        "assignment and P(it is correct), expected points), every legal ask when the observer is to move "
+        "(P(yes), bits gained, bits leaked to the table, look-ahead value), and one recommendation.",
+    )
     parser.add_argument("record", metavar="RECORD", help=f"{RECORD_HELP} (a player's view: it must name Me)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
     parser.set_defaults(handler=run)
@@ -59,8 +61,12 @@ def event_json(event: Ask | Claim | Pass | None, game: Game) -> dict:
     if isinstance(event, Ask):
         return {"action": "ask", "player": names[event.asker], "target": names[event.target], "card": str(event.card)}
     if isinstance(event, Claim):
-        return {"action": "claim", "player": names[event.claimer], "set": game.deck.sets[event.set_index].name,
-                "assignment": {str(card): names[holder] for card, holder in event.assignment}}
+        return {
+            "action": "claim",
+            "player": names[event.claimer],
+            "set": game.deck.sets[event.set_index].name,
+            "assignment": {str(card): names[holder] for card, holder in event.assignment},
+        }
     if isinstance(event, Pass):
         return {"action": "pass", "player": names[event.giver], "receiver": names[event.receiver]}
     return {"action": "wait"}
@@ -71,11 +77,29 @@ def as_json(advice: Advice, game: Game) -> dict:
     return {
         "observer": names[advice.observer],
         "to_move": None if advice.to_move is None else names[advice.to_move],
-        "asks": [{"target": names[a.target], "card": str(a.card), "p_yes": a.p_yes, "info_bits": a.info_bits,
-                  "leak_bits": _bits(a.leak_bits), "value": a.value} for a in advice.asks],
-        "claims": [{"set": c.name, "assignment": {str(card): names[holder] for card, holder in c.assignment},
-                    "p_correct": c.p_correct, "p_team_holds": c.p_team_holds, "expected_points": c.expected_points,
-                    "certain": c.certain, "forced": c.forced} for c in advice.claims],
+        "asks": [
+            {
+                "target": names[a.target],
+                "card": str(a.card),
+                "p_yes": a.p_yes,
+                "info_bits": a.info_bits,
+                "leak_bits": _bits(a.leak_bits),
+                "value": a.value,
+            }
+            for a in advice.asks
+        ],
+        "claims": [
+            {
+                "set": c.name,
+                "assignment": {str(card): names[holder] for card, holder in c.assignment},
+                "p_correct": c.p_correct,
+                "p_team_holds": c.p_team_holds,
+                "expected_points": c.expected_points,
+                "certain": c.certain,
+                "forced": c.forced,
+            }
+            for c in advice.claims
+        ],
         "hold": [game.deck.sets[index].name for index in advice.hold],
         "recommendation": {**event_json(advice.recommendation.event, game), "reason": advice.recommendation.reason},
         "method": advice.method,
@@ -100,8 +124,10 @@ def method_caption(advice: Advice) -> str:
     if not advice.samples:
         return f"{advice.method}: every probability is exact"
     how = "an MCMC chain" if advice.method == "mcmc" else "exact uniform sampling"
-    return (f"sampled from {advice.samples:,} deals by {how} (exact tables would not fit): probabilities within "
-            f"about ±{2 * advice.stderr:.3f} (two standard errors)")
+    return (
+        f"sampled from {advice.samples:,} deals by {how} (exact tables would not fit): probabilities within "
+        f"about ±{2 * advice.stderr:.3f} (two standard errors)"
+    )
 
 
 def print_recommendation(advice: Advice, console: Console) -> None:
@@ -120,10 +146,12 @@ def claims_table(advice: Advice, game: Game, claims: Sequence[ClaimAdvice], titl
         for card, holder in c.assignment:
             by_holder.setdefault(holder, []).append(str(card))
         placed = "; ".join(f"{names[h]} {' '.join(cards)}" for h, cards in by_holder.items())
-        flags = " ".join(flag for flag, on in (("certain", c.certain), ("forced", c.forced),
-                                                ("hold", c.set_index in advice.hold)) if on)
-        table.add_row(c.name, f"{c.p_team_holds:.3f}", placed, f"{c.p_correct:.3f}", f"{c.expected_points:+.2f}",
-                      flags)
+        flags = " ".join(
+            flag
+            for flag, on in (("certain", c.certain), ("forced", c.forced), ("hold", c.set_index in advice.hold))
+            if on
+        )
+        table.add_row(c.name, f"{c.p_team_holds:.3f}", placed, f"{c.p_correct:.3f}", f"{c.expected_points:+.2f}", flags)
     return table
 
 
@@ -135,6 +163,11 @@ def asks_table(game: Game, asks: Sequence[AskAdvice], title: str) -> Table:
         table.add_column(column, justify="left" if column == "ask" else "right")
     for a in asks:
         leak = _bits(a.leak_bits)
-        table.add_row(f"{names[a.target]} for {a.card}", f"{a.p_yes:.3f}", f"{a.info_bits:.3f}",
-                      "-" if leak is None else f"{leak:.3f}", f"{a.value:.3f}")
+        table.add_row(
+            f"{names[a.target]} for {a.card}",
+            f"{a.p_yes:.3f}",
+            f"{a.info_bits:.3f}",
+            "-" if leak is None else f"{leak:.3f}",
+            f"{a.value:.3f}",
+        )
     return table

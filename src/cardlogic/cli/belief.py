@@ -18,16 +18,24 @@ CSP_MAX_DEALS = 2_000_000
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("belief", help="probability of every card at every player",
-                                   description="Print P(player holds card) for every card in play, as the record's "
-                                               "observer (Me:) sees it, or as a spectator when the record names none.")
+    parser = subparsers.add_parser(
+        "belief",
+        help="probability of every card at every player",
+        description="Print P(player holds card) for every card in play, as the record's "
+        "observer (Me:) sees it, or as a spectator when the record names none.",
+    )
     parser.add_argument("record", metavar="RECORD", help=RECORD_HELP)
-    parser.add_argument("--method", choices=("auto", "exact", "sample", "csp"), default="auto",
-                        help="inference backend: exact counting, sampling, or csp, which enumerates every deal and "
-                             f"refuses a game with a bound of over {CSP_MAX_DEALS:,} deals (default auto: exact where "
-                             "practical, else sampling)")
-    parser.add_argument("--samples", type=SAMPLES, default=20000, metavar="N",
-                        help="deals to draw when sampling (default 20000)")
+    parser.add_argument(
+        "--method",
+        choices=("auto", "exact", "sample", "csp"),
+        default="auto",
+        help="inference backend: exact counting, sampling, or csp, which enumerates every deal and "
+        f"refuses a game with a bound of over {CSP_MAX_DEALS:,} deals (default auto: exact where "
+        "practical, else sampling)",
+    )
+    parser.add_argument(
+        "--samples", type=SAMPLES, default=20000, metavar="N", help="deals to draw when sampling (default 20000)"
+    )
     parser.add_argument("--seed", type=SEED, default=0, help="random seed for sampling (default 0)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.set_defaults(handler=run)
@@ -55,8 +63,10 @@ def as_json(marginals: Marginals, observer: str | None) -> dict:
         "deals": None if marginals.count is None else str(marginals.count),
         "samples": marginals.samples,
         "players": list(marginals.holders),
-        "cards": {str(card): {player: float(p) for player, p in zip(marginals.holders, row)}
-                  for card, row in zip(marginals.cards, marginals.probabilities)},
+        "cards": {
+            str(card): {player: float(p) for player, p in zip(marginals.holders, row)}
+            for card, row in zip(marginals.cards, marginals.probabilities)
+        },
     }
 
 
@@ -77,8 +87,9 @@ def print_table(marginals: Marginals, observer: str | None, belief: LiteratureBe
     previous_set = None
     for card, row in zip(marginals.cards, marginals.probabilities):
         card_set = deck.set_of(card).name
-        table.add_row(card_set if card_set != previous_set else "", str(card), *(_cell(p) for p in row),
-                      end_section=False)
+        table.add_row(
+            card_set if card_set != previous_set else "", str(card), *(_cell(p) for p in row), end_section=False
+        )
         previous_set = card_set
     Console().print(table)
 

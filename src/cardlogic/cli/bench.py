@@ -13,26 +13,43 @@ DEFAULT_SCENARIOS = Path("benchmarks") / "scenarios"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The suite's options, shared by ``cardlogic bench`` and ``benchmarks/run.py``."""
     mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--quick", action="store_const", const="quick", dest="mode",
-                      help="fewer repeats and smaller samples: under 2 minutes on 2 cores")
-    mode.add_argument("--smoke", action="store_const", const="smoke", dest="mode",
-                      help="a few scenarios, a few seconds: checks that the suite runs (for tests and CI)")
+    mode.add_argument(
+        "--quick",
+        action="store_const",
+        const="quick",
+        dest="mode",
+        help="fewer repeats and smaller samples: under 2 minutes on 2 cores",
+    )
+    mode.add_argument(
+        "--smoke",
+        action="store_const",
+        const="smoke",
+        dest="mode",
+        help="a few scenarios, a few seconds: checks that the suite runs (for tests and CI)",
+    )
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON to FILE")
     parser.add_argument("--markdown", action="store_true", help="print the tables as Markdown (for the README)")
-    parser.add_argument("--scenarios", metavar="DIR", type=Path, default=DEFAULT_SCENARIOS,
-                        help=f"directory of scenario records (default {DEFAULT_SCENARIOS})")
+    parser.add_argument(
+        "--scenarios",
+        metavar="DIR",
+        type=Path,
+        default=DEFAULT_SCENARIOS,
+        help=f"directory of scenario records (default {DEFAULT_SCENARIOS})",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(mode="full", handler=run)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "bench", help="run the benchmark suite",
+        "bench",
+        help="run the benchmark suite",
         description="Measure the exact backend, the numba sampler, the python-constraint2 oracle, a naive rejection "
-                    "sampler, advice latency, CLI cold start and peak memory on the stored scenario records, print "
-                    "the targets (met or not) and every figure. Run it from a checkout (it reads "
-                    "benchmarks/scenarios). The comparison with the PyPI literature package needs the test extra: "
-                    "pip install 'cardlogic[test]'.")
+        "sampler, advice latency, CLI cold start and peak memory on the stored scenario records, print "
+        "the targets (met or not) and every figure. Run it from a checkout (it reads "
+        "benchmarks/scenarios). The comparison with the PyPI literature package needs the test extra: "
+        "pip install 'cardlogic[test]'.",
+    )
     add_arguments(parser)
 
 
@@ -41,8 +58,10 @@ def run(args: argparse.Namespace) -> int:
     from cardlogic.bench.suite import PLANS, run_suite
 
     if not args.scenarios.is_dir():
-        print(f"cardlogic bench: no scenario directory {args.scenarios} (run from a checkout, or give --scenarios)",
-              file=sys.stderr)
+        print(
+            f"cardlogic bench: no scenario directory {args.scenarios} (run from a checkout, or give --scenarios)",
+            file=sys.stderr,
+        )
         return 1
     results = run_suite(args.scenarios, PLANS[args.mode], progress=not args.no_progress)
     if args.json:

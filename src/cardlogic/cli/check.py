@@ -14,13 +14,15 @@ from cardlogic.literature.belief import LiteratureBelief
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "check", help="check a game record's notation, the legality of every event and that some deal explains it",
+        "check",
+        help="check a game record's notation, the legality of every event and that some deal explains it",
         description="Read a game record and replay it: with every hand (full record) under all the rules, with the "
-                    "Me player's hand (a view) as far as that hand tells, else as far as public information tells; "
-                    "for a view or a spectator's record, also check that some deal of the cards explains every "
-                    "event. Prints RECORD:LINE: message for every malformed line and for the first event that is "
-                    "illegal or that no deal explains (saying how many later events, which follow from it, were not "
-                    "checked) and exits 1; otherwise prints a short ok line.")
+        "Me player's hand (a view) as far as that hand tells, else as far as public information tells; "
+        "for a view or a spectator's record, also check that some deal of the cards explains every "
+        "event. Prints RECORD:LINE: message for every malformed line and for the first event that is "
+        "illegal or that no deal explains (saying how many later events, which follow from it, were not "
+        "checked) and exits 1; otherwise prints a short ok line.",
+    )
     parser.add_argument("record", metavar="RECORD", help=RECORD_HELP)
     parser.set_defaults(handler=run)
 
@@ -67,6 +69,7 @@ def first_problems(record: Record, notation: list[Problem]) -> list[Problem]:
         later = sum(1 for line in record.lines if line > stop.line)
         if later:
             follow = "that follows from it was" if later == 1 else "that follow from it were"
-            problems[0] = Problem(stop.line, f"{stop.message} (and {plural(later, 'later event')} {follow} "
-                                             "not checked)")
+            problems[0] = Problem(
+                stop.line, f"{stop.message} (and {plural(later, 'later event')} {follow} not checked)"
+            )
     return problems

@@ -86,6 +86,7 @@ def at_least(minimum: int, what: str, maximum: int | None = None) -> Callable[[s
     >>> at_least(1, "a positive number of games")("3")
     3
     """
+
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -94,6 +95,7 @@ def at_least(minimum: int, what: str, maximum: int | None = None) -> Callable[[s
         if value is None or value < minimum or (maximum is not None and value > maximum):
             raise argparse.ArgumentTypeError(f"expected {what}, not {text!r}")
         return value
+
     return parse
 
 
@@ -113,8 +115,13 @@ class HelpFormatter(argparse.HelpFormatter):
         return textwrap.wrap(self._whitespace_matcher.sub(" ", text).strip(), width, break_on_hyphens=False)
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
-        return textwrap.fill(self._whitespace_matcher.sub(" ", text).strip(), width, initial_indent=indent,
-                             subsequent_indent=indent, break_on_hyphens=False)
+        return textwrap.fill(
+            self._whitespace_matcher.sub(" ", text).strip(),
+            width,
+            initial_indent=indent,
+            subsequent_indent=indent,
+            break_on_hyphens=False,
+        )
 
 
 class Parser(argparse.ArgumentParser):
@@ -128,10 +135,16 @@ class Parser(argparse.ArgumentParser):
 def add_workers_arguments(parser: argparse.ArgumentParser, default_jobs: int) -> None:
     """``--jobs N`` or ``--scheduler ADDRESS``: where a command plays its games (see :class:`cardlogic.dispatch.Workers`)."""
     where = parser.add_mutually_exclusive_group()
-    where.add_argument("--jobs", type=at_least(1, "a number of processes, 1 or more"), default=default_jobs,
-                       metavar="N", help=f"local processes to play in parallel (default {default_jobs}); results do "
-                                         "not depend on it")
-    where.add_argument("--scheduler", metavar="ADDRESS",
-                       help="play on the Dask cluster whose scheduler is at ADDRESS (e.g. tcp://10.0.0.5:8786 or "
-                            "tls://...); results are the same as locally. Needs pip install 'cardlogic[cluster]'")
-
+    where.add_argument(
+        "--jobs",
+        type=at_least(1, "a number of processes, 1 or more"),
+        default=default_jobs,
+        metavar="N",
+        help=f"local processes to play in parallel (default {default_jobs}); results do not depend on it",
+    )
+    where.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="play on the Dask cluster whose scheduler is at ADDRESS (e.g. tcp://10.0.0.5:8786 or "
+        "tls://...); results are the same as locally. Needs pip install 'cardlogic[cluster]'",
+    )

@@ -45,38 +45,55 @@ BOT_NAMES = ("random", "greedy", "advisor")  # cardlogic.knektpass.bots.BOTS, wi
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("knektpass", help="Knektpass: check, simulate, view, belief, advise, tournament",
-                                   description="Knektpass, the Swedish trick-taking game with the four jacks as "
-                                               "permanent top trumps: deal records, belief, advice and bots.")
+    parser = subparsers.add_parser(
+        "knektpass",
+        help="Knektpass: check, simulate, view, belief, advise, tournament",
+        description="Knektpass, the Swedish trick-taking game with the four jacks as "
+        "permanent top trumps: deal records, belief, advice and bots.",
+    )
     commands = parser.add_subparsers(dest="knektpass_command", required=True, metavar="COMMAND")
 
-    check = commands.add_parser("check", help="check a deal record: notation, legality, and that some deal "
-                                              "explains it")
+    check = commands.add_parser("check", help="check a deal record: notation, legality, and that some deal explains it")
     check.add_argument("record", metavar="RECORD", help=RECORD_HELP)
     check.set_defaults(handler=run_check)
 
     simulate = commands.add_parser("simulate", help="play one deal with bots and write its full record")
-    simulate.add_argument("--players", type=at_least(MIN_PLAYERS, f"a number of players, {MIN_PLAYERS} or more"),
-                          default=3, metavar="N", help="players (default 3)")
-    simulate.add_argument("--bots", default="random", metavar="BOT[,BOT...]",
-                          help=f"one bot for every seat or one per seat, out of {', '.join(BOT_NAMES)} "
-                               "(default random)")
+    simulate.add_argument(
+        "--players",
+        type=at_least(MIN_PLAYERS, f"a number of players, {MIN_PLAYERS} or more"),
+        default=3,
+        metavar="N",
+        help="players (default 3)",
+    )
+    simulate.add_argument(
+        "--bots",
+        default="random",
+        metavar="BOT[,BOT...]",
+        help=f"one bot for every seat or one per seat, out of {', '.join(BOT_NAMES)} (default random)",
+    )
     simulate.add_argument("--seed", type=SEED, default=0, help="seed for the deal and the bots (default 0)")
-    simulate.add_argument("--rules", default="", help="house rules, e.g. \"must-trump=off deck=52\"")
+    simulate.add_argument("--rules", default="", help='house rules, e.g. "must-trump=off deck=52"')
     simulate.set_defaults(handler=run_simulate)
 
     view = commands.add_parser("view", help="write the record as one player saw it")
     view.add_argument("record", metavar="RECORD", help=RECORD_HELP)
     view.add_argument("--as", dest="player", required=True, metavar="NAME", help="the player whose view to write")
-    view.add_argument("--events", type=at_least(0, "a number of events, 0 or more"), metavar="N",
-                      help="keep only the first N events")
+    view.add_argument(
+        "--events", type=at_least(0, "a number of events, 0 or more"), metavar="N", help="keep only the first N events"
+    )
     view.set_defaults(handler=run_view)
 
-    belief = commands.add_parser("belief", help="where every card still in play lies, from the record's observer's "
-                                                "view (a spectator's without Me)")
+    belief = commands.add_parser(
+        "belief",
+        help="where every card still in play lies, from the record's observer's view (a spectator's without Me)",
+    )
     belief.add_argument("record", metavar="RECORD", help=RECORD_HELP)
-    belief.add_argument("--method", choices=("auto", "exact", "sample"), default="auto",
-                        help="inference backend (default auto: exact where practical, else sampling)")
+    belief.add_argument(
+        "--method",
+        choices=("auto", "exact", "sample"),
+        default="auto",
+        help="inference backend (default auto: exact where practical, else sampling)",
+    )
     belief.add_argument("--samples", type=SAMPLES, default=20000, metavar="N", help="deals to draw when sampling")
     belief.add_argument("--seed", type=SEED, default=0, help="random seed for sampling (default 0)")
     belief.add_argument("--json", action="store_true", help="print JSON instead of a table")
@@ -84,23 +101,36 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     advise = commands.add_parser("advise", help="advice for the record's observer (Me), who must be to move")
     advise.add_argument("record", metavar="RECORD", help=RECORD_HELP)
-    advise.add_argument("--samples", type=at_least(1, "a number of deals, 1 or more"), default=None, metavar="N",
-                        help="deals drawn and solved per choice (default 32)")
+    advise.add_argument(
+        "--samples",
+        type=at_least(1, "a number of deals, 1 or more"),
+        default=None,
+        metavar="N",
+        help="deals drawn and solved per choice (default 32)",
+    )
     advise.add_argument("--seed", type=SEED, default=0, help="random seed (default 0)")
     advise.add_argument("--json", action="store_true", help="print JSON instead of a table")
     advise.set_defaults(handler=run_advise)
 
     tournament = commands.add_parser(
-        "tournament", help="whole games between bots, one seat per bot, seats rotated between games",
+        "tournament",
+        help="whole games between bots, one seat per bot, seats rotated between games",
         description="Play GAMES games (deal after deal until someone reaches 0 points) with one seat per listed "
-                    "bot, the seats rotated between games, and print each bot's wins (summed over its seats) with "
-                    "95%% Wilson intervals. Bots: " + ", ".join(BOT_NAMES) + ".")
-    tournament.add_argument("--bots", required=True, metavar="BOT,BOT[,...]",
-                            help="one bot per seat, e.g. advisor,greedy,greedy")
-    tournament.add_argument("--games", type=at_least(1, "a number of games, 1 or more"), default=100,
-                            metavar="GAMES", help="games to play (default 100)")
+        "bot, the seats rotated between games, and print each bot's wins (summed over its seats) with "
+        "95%% Wilson intervals. Bots: " + ", ".join(BOT_NAMES) + ".",
+    )
+    tournament.add_argument(
+        "--bots", required=True, metavar="BOT,BOT[,...]", help="one bot per seat, e.g. advisor,greedy,greedy"
+    )
+    tournament.add_argument(
+        "--games",
+        type=at_least(1, "a number of games, 1 or more"),
+        default=100,
+        metavar="GAMES",
+        help="games to play (default 100)",
+    )
     tournament.add_argument("--seed", type=SEED, default=0, help="seed for the games (default 0)")
-    tournament.add_argument("--rules", default="", help="house rules, e.g. \"must-trump=off points=10\"")
+    tournament.add_argument("--rules", default="", help='house rules, e.g. "must-trump=off points=10"')
     add_workers_arguments(tournament, 1)
     tournament.add_argument("--json", action="store_true", help="print JSON instead of a table")
     tournament.set_defaults(handler=run_tournament)
@@ -129,6 +159,7 @@ def _load(path: str) -> Record | None:
 def _belief(path: str, record: Record, **options):  # -> KnektpassBelief | None, importing numba only here
     from cardlogic.inference import InferenceError
     from cardlogic.knektpass.belief import KnektpassBelief
+
     try:
         return KnektpassBelief.from_record(record, **options)
     except RecordError as error:
@@ -165,12 +196,13 @@ def run_check(args: argparse.Namespace) -> int:
 def run_simulate(args: argparse.Namespace) -> int:
     from cardlogic.knektpass.bots import make_bot
     from cardlogic.knektpass.state import PlayerState
+
     try:
         rules = Rules.parse(args.rules)
         names = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon")
         if args.players > len(names):
             raise GameError(f"at most {len(names)} players")
-        game = Game(names[:args.players], rules)
+        game = Game(names[: args.players], rules)
     except GameError as error:
         print(f"cardlogic knektpass simulate: {error}", file=sys.stderr)
         return 2
@@ -178,8 +210,10 @@ def run_simulate(args: argparse.Namespace) -> int:
     if len(bots) == 1:
         bots *= args.players
     if len(bots) != args.players or any(name not in BOT_NAMES for name in bots):
-        print(f"cardlogic knektpass simulate: --bots wants one bot or {args.players}, out of {', '.join(BOT_NAMES)}",
-              file=sys.stderr)
+        print(
+            f"cardlogic knektpass simulate: --bots wants one bot or {args.players}, out of {', '.join(BOT_NAMES)}",
+            file=sys.stderr,
+        )
         return 2
     rng = random.Random(args.seed)
     deal = Deal(game, rng.randrange(args.players), rng.choice(game.deck))
@@ -225,7 +259,7 @@ def run_view(args: argparse.Namespace) -> int:
     except RecordError as error:
         return _fail(args.record, 0, error.message)
     if args.events is not None:
-        view = replace(view, events=view.events[:args.events], lines=view.lines[:args.events])
+        view = replace(view, events=view.events[: args.events], lines=view.lines[: args.events])
     sys.stdout.write(write_record(view))
     return 0
 
@@ -242,15 +276,24 @@ def run_belief(args: argparse.Namespace) -> int:
     table = {card: tuple(float(p) for p in row) for card, row in zip(marginals.cards, marginals.probabilities)}
     observer = None if belief.observer is None else record.deal.game.players[belief.observer]
     if args.json:
-        json.dump({"observer": observer, "method": method, "deals": None if count is None else str(count),
-                   "holders": list(holders),
-                   "cards": {str(card): dict(zip(holders, row)) for card, row in table.items()}}, sys.stdout)
+        json.dump(
+            {
+                "observer": observer,
+                "method": method,
+                "deals": None if count is None else str(count),
+                "holders": list(holders),
+                "cards": {str(card): dict(zip(holders, row)) for card, row in table.items()},
+            },
+            sys.stdout,
+        )
         print()
         return 0
     from rich.console import Console
     from rich.table import Table
-    title = (f"Where the cards lie, as {observer or 'a spectator'} sees it ({method}"
-             + (f", {plural(count, 'consistent deal')})" if count is not None else ")"))
+
+    title = f"Where the cards lie, as {observer or 'a spectator'} sees it ({method}" + (
+        f", {plural(count, 'consistent deal')})" if count is not None else ")"
+    )
     out = Table(title=title, title_justify="left")
     out.add_column("card")
     for holder in holders:
@@ -264,6 +307,7 @@ def run_belief(args: argparse.Namespace) -> int:
 def run_advise(args: argparse.Namespace) -> int:
     from cardlogic.knektpass.advice import SAMPLES as DEFAULT_SAMPLES
     from cardlogic.knektpass.advice import AdviceError, advise
+
     record = _load(args.record)
     if record is None:
         return 1
@@ -277,24 +321,36 @@ def run_advise(args: argparse.Namespace) -> int:
     except AdviceError as error:
         return _fail(args.record, 0, str(error))
     deal = record.deal
-    options = [{"event": format_event(o.event, deal), "points": o.points, "chance": o.chance, "tricks": o.tricks}
-               for o in advice.options]
+    options = [
+        {"event": format_event(o.event, deal), "points": o.points, "chance": o.chance, "tricks": o.tricks}
+        for o in advice.options
+    ]
     if args.json:
-        json.dump({"player": deal.game.players[advice.player], "phase": advice.phase, "samples": advice.samples,
-                   "best": options[0]["event"], "options": options}, sys.stdout)
+        json.dump(
+            {
+                "player": deal.game.players[advice.player],
+                "phase": advice.phase,
+                "samples": advice.samples,
+                "best": options[0]["event"],
+                "options": options,
+            },
+            sys.stdout,
+        )
         print()
         return 0
     from rich.console import Console
     from rich.table import Table
+
     hand = belief.hand
-    out = Table(title=f"{deal.game.players[advice.player]} holds {format_cards(deal.ranked(hand))}; trumps "
-                      f"{'SHDC'[deal.trump_suit]}; {advice.phase}; {advice.samples} deals solved",
-                title_justify="left")
+    out = Table(
+        title=f"{deal.game.players[advice.player]} holds {format_cards(deal.ranked(hand))}; trumps "
+        f"{'SHDC'[deal.trump_suit]}; {advice.phase}; {advice.samples} deals solved",
+        title_justify="left",
+    )
     for column in ("choice", "expected points", "P(minimum)", "expected tricks"):
         out.add_column(column, justify="left" if column == "choice" else "right")
     for option in options:
-        out.add_row(option["event"], f"{option['points']:+.2f}", f"{option['chance']:.2f}",
-                    f"{option['tricks']:.2f}")
+        out.add_row(option["event"], f"{option['points']:+.2f}", f"{option['chance']:.2f}", f"{option['tricks']:.2f}")
     console = Console()
     console.print(out)
     console.print(f"best: {options[0]['event']}")
@@ -304,8 +360,10 @@ def run_advise(args: argparse.Namespace) -> int:
 def run_tournament(args: argparse.Namespace) -> int:
     bots = tuple(name.strip() for name in args.bots.split(","))
     if any(name not in BOT_NAMES for name in bots):
-        print(f"cardlogic knektpass tournament: --bots wants one bot per seat out of {', '.join(BOT_NAMES)}",
-              file=sys.stderr)
+        print(
+            f"cardlogic knektpass tournament: --bots wants one bot per seat out of {', '.join(BOT_NAMES)}",
+            file=sys.stderr,
+        )
         return 2
     try:
         rules = Rules.parse(args.rules)
@@ -318,12 +376,14 @@ def run_tournament(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     from cardlogic.knektpass.tournament import tournament
+
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     try:
         with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
             task = progress.add_task(",".join(bots), total=args.games)
-            result = tournament(bots, args.games, args.seed, rules, args.jobs, lambda n: progress.advance(task, n),
-                                args.scheduler)
+            result = tournament(
+                bots, args.games, args.seed, rules, args.jobs, lambda n: progress.advance(task, n), args.scheduler
+            )
     except ClusterError as error:
         print(f"cardlogic knektpass tournament: {error}", file=sys.stderr)
         return 1
@@ -336,11 +396,15 @@ def run_tournament(args: argparse.Namespace) -> int:
     for column in ("bot", "seats", "wins", "rate", "95% interval", "fair share"):
         out.add_column(column, justify="left" if column == "bot" else "right")
     for name, rate in summary["rates"].items():
-        out.add_row(name, str(bots.count(name)), str(summary["wins"][name]), f"{rate['rate']:.1%}",
-                    f"{rate['low']:.1%} - {rate['high']:.1%}", f"{rate['share']:.1%}")
+        out.add_row(
+            name,
+            str(bots.count(name)),
+            str(summary["wins"][name]),
+            f"{rate['rate']:.1%}",
+            f"{rate['low']:.1%} - {rate['high']:.1%}",
+            f"{rate['share']:.1%}",
+        )
     console = Console()
     console.print(out)
-    console.print(f"{summary['unfinished']} unfinished; {summary['deals']:.1f} deals a game; "
-                  f"{result.seconds:.1f} s")
+    console.print(f"{summary['unfinished']} unfinished; {summary['deals']:.1f} deals a game; {result.seconds:.1f} s")
     return 0
-

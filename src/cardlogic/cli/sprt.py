@@ -28,22 +28,28 @@ def _rate(text: str) -> float:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "sprt", help="test whether bot A is stronger than bot B, with as many paired games as it takes",
+        "sprt",
+        help="test whether bot A is stronger than bot B, with as many paired games as it takes",
         description="A sequential probability ratio test (as Stockfish's Fishtest runs them) of H1: A is ELO1 Elo "
-                    "stronger than B, against H0: ELO0. Games come in pairs on the same deal with the teams "
-                    "swapped; a pair's score is A's mean (win 1, tie 1/2, loss 0). After each pair the "
-                    "log-likelihood ratio (the generalized SPRT's normal approximation) is compared with "
-                    "ln(beta/(1-alpha)) and ln((1-beta)/alpha); the test stops when it leaves that band (after at "
-                    f"least {MIN_PAIRS} pairs) or after MAX games. Games are played ahead in parallel, locally or "
-                    "on a Dask cluster, and read in order, so the result depends only on the seed. Bots: "
-                    + BOTS_HELP + ".")
+        "stronger than B, against H0: ELO0. Games come in pairs on the same deal with the teams "
+        "swapped; a pair's score is A's mean (win 1, tie 1/2, loss 0). After each pair the "
+        "log-likelihood ratio (the generalized SPRT's normal approximation) is compared with "
+        "ln(beta/(1-alpha)) and ln((1-beta)/alpha); the test stops when it leaves that band (after at "
+        f"least {MIN_PAIRS} pairs) or after MAX games. Games are played ahead in parallel, locally or "
+        "on a Dask cluster, and read in order, so the result depends only on the seed. Bots: " + BOTS_HELP + ".",
+    )
     add_match_arguments(parser)
     parser.add_argument("--elo0", type=float, default=0.0, help="H0: A's Elo advantage (default 0)")
     parser.add_argument("--elo1", type=float, default=20.0, help="H1: A's Elo advantage (default 20)")
     parser.add_argument("--alpha", type=_rate, default=0.05, help="P(accept H1 | H0) (default 0.05)")
     parser.add_argument("--beta", type=_rate, default=0.05, help="P(accept H0 | H1) (default 0.05)")
-    parser.add_argument("--max-games", type=at_least(2 * MIN_PAIRS, f"a number of games, {2 * MIN_PAIRS} or more"),
-                        default=20_000, metavar="MAX", help="stop undecided after MAX games (default 20000)")
+    parser.add_argument(
+        "--max-games",
+        type=at_least(2 * MIN_PAIRS, f"a number of games, {2 * MIN_PAIRS} or more"),
+        default=20_000,
+        metavar="MAX",
+        help="stop undecided after MAX games (default 20000)",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -57,16 +63,27 @@ def run(args: argparse.Namespace) -> int:
         print(f"cardlogic sprt: {error}", file=sys.stderr)
         return 2
     lower, upper = test.bounds
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-               TextColumn("LLR {task.fields[llr]:+.2f} in [{task.fields[lower]:.2f}, {task.fields[upper]:.2f}]"))
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("LLR {task.fields[llr]:+.2f} in [{task.fields[lower]:.2f}, {task.fields[upper]:.2f}]"),
+    )
     try:
-        with Workers(args.jobs, args.scheduler) as workers, \
-                Progress(*columns, console=Console(stderr=True), transient=True) as progress:
-            task = progress.add_task(f"{args.bots[0]} v {args.bots[1]}", total=args.max_games, llr=0.0,
-                                     lower=lower, upper=upper)
-            outcome, played = match.sprt(test, workers, args.max_games,
-                                         progress=lambda games, value: progress.update(task, completed=games,
-                                                                                       llr=value))
+        with (
+            Workers(args.jobs, args.scheduler) as workers,
+            Progress(*columns, console=Console(stderr=True), transient=True) as progress,
+        ):
+            task = progress.add_task(
+                f"{args.bots[0]} v {args.bots[1]}", total=args.max_games, llr=0.0, lower=lower, upper=upper
+            )
+            outcome, played = match.sprt(
+                test,
+                workers,
+                args.max_games,
+                progress=lambda games, value: progress.update(task, completed=games, llr=value),
+            )
     except ClusterError as error:
         print(f"cardlogic sprt: {error}", file=sys.stderr)
         return 1
@@ -84,10 +101,19 @@ def as_json(outcome: SPRTResult) -> dict:
     test = outcome.test
     estimate, low, high = outcome.elo_interval()
     lower, upper = test.bounds
-    return {"elo0": test.elo0, "elo1": test.elo1, "alpha": test.alpha, "beta": test.beta,
-            "bounds": [lower, upper], "llr": outcome.llr, "decision": outcome.decision,
-            "pairs": len(outcome.pairs), "games": 2 * len(outcome.pairs), "score": outcome.mean,
-            "elo": [x if math.isfinite(x) else None for x in (estimate, low, high)]}
+    return {
+        "elo0": test.elo0,
+        "elo1": test.elo1,
+        "alpha": test.alpha,
+        "beta": test.beta,
+        "bounds": [lower, upper],
+        "llr": outcome.llr,
+        "decision": outcome.decision,
+        "pairs": len(outcome.pairs),
+        "games": 2 * len(outcome.pairs),
+        "score": outcome.mean,
+        "elo": [x if math.isfinite(x) else None for x in (estimate, low, high)],
+    }
 
 
 def verdict(outcome: SPRTResult, bots: tuple[str, str]) -> str:
@@ -95,9 +121,11 @@ def verdict(outcome: SPRTResult, bots: tuple[str, str]) -> str:
     test = outcome.test
     lower, upper = test.bounds
     estimate, low, high = outcome.elo_interval()
-    evidence = (f"LLR {outcome.llr:+.3f}, bounds [{lower:.3f}, {upper:.3f}], alpha {test.alpha:g}, beta {test.beta:g}, "
-                f"{len(outcome.pairs)} pairs; {bots[0]} scores {outcome.mean:.3f}, Elo {estimate:+.0f} "
-                f"(95% {low:+.0f} to {high:+.0f})")
+    evidence = (
+        f"LLR {outcome.llr:+.3f}, bounds [{lower:.3f}, {upper:.3f}], alpha {test.alpha:g}, beta {test.beta:g}, "
+        f"{len(outcome.pairs)} pairs; {bots[0]} scores {outcome.mean:.3f}, Elo {estimate:+.0f} "
+        f"(95% {low:+.0f} to {high:+.0f})"
+    )
     if outcome.decision == "H1":
         return f"H1 accepted: {bots[0]} is stronger than {bots[1]} by {test.elo1:g} Elo or more ({evidence})"
     if outcome.decision == "H0":

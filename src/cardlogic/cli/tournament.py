@@ -27,20 +27,30 @@ def _bots(text: str) -> tuple[str, str]:
     return names  # type: ignore[return-value]
 
 
-BOTS_HELP = ", ".join(f"{name}, which CHEATS (it is given every hand: a reference for the ceiling, not a player)"
-                      if getattr(bot, "sees_every_hand", False) else name for name, bot in BOTS.items())
+BOTS_HELP = ", ".join(
+    f"{name}, which CHEATS (it is given every hand: a reference for the ceiling, not a player)"
+    if getattr(bot, "sees_every_hand", False)
+    else name
+    for name, bot in BOTS.items()
+)
 """The bots by name for the help, the cheat labelled as such."""
 
 
 def add_match_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of a match between two bots and where its games are played (shared with ``cardlogic sprt``)."""
-    parser.add_argument("--bots", type=_bots, required=True, metavar="A,B",
-                        help="the two bots, e.g. advisor,counting; out of " + BOTS_HELP)
-    parser.add_argument("--players", type=PLAYERS, default=6, metavar="N",
-                        help=f"players, {MIN_PLAYERS} to {MAX_PLAYERS} (default 6)")
+    parser.add_argument(
+        "--bots",
+        type=_bots,
+        required=True,
+        metavar="A,B",
+        help="the two bots, e.g. advisor,counting; out of " + BOTS_HELP,
+    )
+    parser.add_argument(
+        "--players", type=PLAYERS, default=6, metavar="N", help=f"players, {MIN_PLAYERS} to {MAX_PLAYERS} (default 6)"
+    )
     parser.add_argument("--seed", type=SEED, default=0, help="seed for the deals and the bots (default 0)")
     parser.add_argument("--deck", default="no-8s", choices=DECK_NAMES, help="deck variant (default no-8s)")
-    parser.add_argument("--rules", default="", help="house rules, e.g. \"wrong-claim=opponents high-double=on\"")
+    parser.add_argument("--rules", default="", help='house rules, e.g. "wrong-claim=opponents high-double=on"')
     add_workers_arguments(parser, os.cpu_count() or 1)
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
@@ -57,14 +67,22 @@ def match_from(args: argparse.Namespace, command: str) -> Match | None:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "tournament", help="play two bots' teams against each other and report win rates",
+        "tournament",
+        help="play two bots' teams against each other and report win rates",
         description="Play GAMES games between a team of bot A and a team of bot B (one bot per team, every seat of "
-                    "the team), in pairs on the same deal with the teams (so seats and the first move) swapped, and "
-                    "print win, tie and loss rates with 95% Wilson intervals, locally or on a Dask cluster. Bots: "
-                    + BOTS_HELP + ".")
+        "the team), in pairs on the same deal with the teams (so seats and the first move) swapped, and "
+        "print win, tie and loss rates with 95% Wilson intervals, locally or on a Dask cluster. Bots: "
+        + BOTS_HELP
+        + ".",
+    )
     add_match_arguments(parser)
-    parser.add_argument("--games", type=at_least(1, "a number of games, 1 or more"), default=100, metavar="GAMES",
-                        help="games to play (default 100)")
+    parser.add_argument(
+        "--games",
+        type=at_least(1, "a number of games, 1 or more"),
+        default=100,
+        metavar="GAMES",
+        help="games to play (default 100)",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -72,11 +90,18 @@ def run(args: argparse.Namespace) -> int:
     match = match_from(args, "tournament")
     if match is None:
         return 2
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-               TimeRemainingColumn())
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
     try:
-        with Workers(args.jobs, args.scheduler) as workers, \
-                Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        with (
+            Workers(args.jobs, args.scheduler) as workers,
+            Progress(*columns, console=Console(stderr=True), transient=True) as progress,
+        ):
             task = progress.add_task(f"{args.bots[0]} v {args.bots[1]}", total=args.games)
             result = match.tournament(args.games, workers, progress=lambda n: progress.advance(task, n))
     except ClusterError as error:
@@ -93,8 +118,11 @@ def run(args: argparse.Namespace) -> int:
 def print_result(result: TournamentResult) -> None:
     summary = result.as_json()
     first, second = result.bots
-    table = Table(title=f"{first} v {second}: {result.games} games, {result.players} players, deck {result.deck}, "
-                        f"seed {result.seed}", title_justify="left")
+    table = Table(
+        title=f"{first} v {second}: {result.games} games, {result.players} players, deck {result.deck}, "
+        f"seed {result.seed}",
+        title_justify="left",
+    )
     for column in ("result", "games", "rate", "95% interval"):
         table.add_column(column, justify="left" if column == "result" else "right")
     wins = summary["wins"]
@@ -103,5 +131,7 @@ def print_result(result: TournamentResult) -> None:
         table.add_row(label, str(counts[label]), f"{rate['rate']:.1%}", f"{rate['low']:.1%} - {rate['high']:.1%}")
     console = Console()
     console.print(table)
-    console.print(f"average sets: {first} {result.points(first):.2f}, {second} {result.points(second):.2f}; "
-                  f"{summary['unfinished']} unfinished; {result.seconds:.1f} s")
+    console.print(
+        f"average sets: {first} {result.points(first):.2f}, {second} {result.points(second):.2f}; "
+        f"{summary['unfinished']} unfinished; {result.seconds:.1f} s"
+    )

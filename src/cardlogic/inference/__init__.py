@@ -27,9 +27,24 @@ from cardlogic.inference.frontier import frontier_tables
 from cardlogic.inference.sampler import SamplerBackend
 from cardlogic.inference.sparse import walk
 
-__all__ = ["Backend", "CspBackend", "ExactBackend", "InferenceError", "Posterior", "SamplerBackend", "backend",
-           "budget_scale", "budgeted", "chances", "count", "exact_is_practical", "infer", "joint", "placements",
-           "sample"]
+__all__ = [
+    "Backend",
+    "CspBackend",
+    "ExactBackend",
+    "InferenceError",
+    "Posterior",
+    "SamplerBackend",
+    "backend",
+    "budget_scale",
+    "budgeted",
+    "chances",
+    "count",
+    "exact_is_practical",
+    "infer",
+    "joint",
+    "placements",
+    "sample",
+]
 
 METHODS = ("auto", "exact", "sample", "csp")
 AUTO_MAX_OPERATIONS = 6e7
@@ -52,6 +67,7 @@ every marginal: at most about 0.6 s; the stored scenarios need at most 0.7 milli
 def __getattr__(name: str) -> Any:
     if name == "CspBackend":  # python-constraint2 is loaded only when asked for
         from cardlogic.inference.csp import CspBackend
+
         return CspBackend
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
@@ -92,10 +108,13 @@ def budgeted(max_operations: float | None = None) -> ExactBackend:
     scaled by ``max_operations`` likewise): their packings keep more holders apart than the one that budget was
     judged on, and advice asks several, so the dense tables stop at :data:`AUTO_JOINT_MAX_OPERATIONS`."""
     scale = budget_scale(max_operations)
-    return ExactBackend(max_bytes=AUTO_MAX_BYTES, max_states=AUTO_MAX_STATES * scale,
-                        dense_max_operations=min(AUTO_JOINT_MAX_OPERATIONS * scale, DENSE_MAX_OPERATIONS),
-                        max_operations=AUTO_JOINT_MAX_OPERATIONS * scale,
-                        max_transitions=AUTO_FRONTIER_TRANSITIONS * scale)
+    return ExactBackend(
+        max_bytes=AUTO_MAX_BYTES,
+        max_states=AUTO_MAX_STATES * scale,
+        dense_max_operations=min(AUTO_JOINT_MAX_OPERATIONS * scale, DENSE_MAX_OPERATIONS),
+        max_operations=AUTO_JOINT_MAX_OPERATIONS * scale,
+        max_transitions=AUTO_FRONTIER_TRANSITIONS * scale,
+    )
 
 
 def budget_scale(max_operations: float | None) -> float:
@@ -114,6 +133,7 @@ def backend(model: DealModel, method: str = "auto", samples: int = 20_000, seed:
         return SamplerBackend(samples, seed)
     if method == "csp":
         from cardlogic.inference.csp import CspBackend
+
         return CspBackend()
     raise ValueError(f"unknown inference method {method!r}; expected one of {', '.join(METHODS)}")
 
@@ -125,14 +145,20 @@ def infer(model: DealModel, method: str = "auto", samples: int = 20_000, seed: i
     return backend(model, method, samples, seed).posterior(model)
 
 
-def joint(model: DealModel, placements: Mapping[int, int], method: str = "auto", samples: int = 20_000,
-          seed: int = 0) -> float:
+def joint(
+    model: DealModel, placements: Mapping[int, int], method: str = "auto", samples: int = 20_000, seed: int = 0
+) -> float:
     """P(every card of ``placements`` was dealt to its holder), by ``method``."""
     return backend(model, method, samples, seed).joint(model, placements)
 
 
-def chances(model: DealModel, restrictions: Sequence[Mapping[int, int]], method: str = "auto", samples: int = 20_000,
-            seed: int = 0) -> list[float]:
+def chances(
+    model: DealModel,
+    restrictions: Sequence[Mapping[int, int]],
+    method: str = "auto",
+    samples: int = 20_000,
+    seed: int = 0,
+) -> list[float]:
     """P(every card of ``restrictions[i]`` was dealt to a holder in its bitmask), for each ``i``, by ``method``."""
     return backend(model, method, samples, seed).chances(model, restrictions)
 

@@ -127,8 +127,10 @@ class CspBackend:
         self._check_size(model)
         if not model.cards:
             yield {}
-        elif all(size == 0 or any(mask >> holder & 1 for mask in model.allowed.values())
-                 for holder, size in enumerate(model.sizes)):
+        elif all(
+            size == 0 or any(mask >> holder & 1 for mask in model.allowed.values())
+            for holder, size in enumerate(model.sizes)
+        ):
             yield from _problem(model).getSolutionIter()
 
     # -- internals -------------------------------------------------------------------------------------------------

@@ -85,8 +85,12 @@ class PackedModel:
     @property
     def fingerprint(self) -> bytes:
         """A digest of the arrays the dynamic programs read: equal for models they cannot tell apart."""
-        return hashlib.blake2b(b"".join(np.ascontiguousarray(a).tobytes() for a in (
-            self.caps, self.choices, self.nchoices, self.sat, self.last, self.full))).digest()
+        return hashlib.blake2b(
+            b"".join(
+                np.ascontiguousarray(a).tobytes()
+                for a in (self.caps, self.choices, self.nchoices, self.sat, self.last, self.full)
+            )
+        ).digest()
 
     @property
     def box_size(self) -> int:
@@ -136,7 +140,7 @@ class PackedModel:
     @property
     def strides(self) -> np.ndarray:
         """Place value of each local holder's digit in a box index."""
-        return np.concatenate([[1], np.cumprod(self.caps[:-1] + 1)]).astype(np.int64)[:len(self.caps)]
+        return np.concatenate([[1], np.cumprod(self.caps[:-1] + 1)]).astype(np.int64)[: len(self.caps)]
 
     def spread(self, local: np.ndarray) -> np.ndarray:
         """Model cards x holders marginals from ``local`` ones (free cards x local holders) and the known cards.
@@ -157,8 +161,12 @@ class PackedModel:
         return int(self.box_size * 16 + self.entries * per_entry)
 
 
-def pack(model: DealModel, closing: Iterable[int] = (), segments: Sequence[Iterable[int]] = (),
-         separating: Iterable[int] = ()) -> PackedModel:
+def pack(
+    model: DealModel,
+    closing: Iterable[int] = (),
+    segments: Sequence[Iterable[int]] = (),
+    separating: Iterable[int] = (),
+) -> PackedModel:
     """Pack ``model`` for the kernels: known cards out, interchangeable holders grouped, free cards ordered.
 
     Holders that no card or clause tells apart (every free card is allowed at all
@@ -211,9 +219,12 @@ def pack(model: DealModel, closing: Iterable[int] = (), segments: Sequence[Itera
             continue
         clauses.append(pairs)
 
-    groups = _interchangeable(active, [allowed[card] for card in free],
-                              [mask for pairs in clauses for mask in pairs.values()] + list(separating),
-                              functools.reduce(operator.or_, (allowed.get(card, 0) for card in closing), 0))
+    groups = _interchangeable(
+        active,
+        [allowed[card] for card in free],
+        [mask for pairs in clauses for mask in pairs.values()] + list(separating),
+        functools.reduce(operator.or_, (allowed.get(card, 0) for card in closing), 0),
+    )
     first_of = [group[0] for group in groups]
 
     def to_local(mask: int) -> int:
@@ -240,9 +251,10 @@ def pack(model: DealModel, closing: Iterable[int] = (), segments: Sequence[Itera
         units.setdefault(unit[r], []).append(r)
     # Layers are narrowest at both ends of the order: put the units with most clauses there.
     closing_roots = {root[card] for card in closing if card in root}
-    ranked = sorted((u for u in units if not closing_roots & set(units[u])),
-                    key=lambda u: (-sum(len(block_clauses[r]) for r in units[u]),
-                                   min(min(members[r]) for r in units[u])))
+    ranked = sorted(
+        (u for u in units if not closing_roots & set(units[u])),
+        key=lambda u: (-sum(len(block_clauses[r]) for r in units[u]), min(min(members[r]) for r in units[u])),
+    )
     front, back = ranked[0::2], ranked[1::2]
     block_order = [r for u in front + back[::-1] for r in units[u]]
     block_order += sorted(closing_roots, key=lambda r: min(members[r]))
@@ -269,7 +281,7 @@ def pack(model: DealModel, closing: Iterable[int] = (), segments: Sequence[Itera
             columns[k] = column[card]
             allow_arr[k] = allow[card]
             options = [j for j in range(h_count) if allow[card] >> j & 1]
-            choices[k, :len(options)] = options
+            choices[k, : len(options)] = options
             nchoices[k] = len(options)
             for q, pairs in enumerate(block_clauses[r]):
                 mask = pairs.get(card, 0)
@@ -309,14 +321,30 @@ def pack(model: DealModel, closing: Iterable[int] = (), segments: Sequence[Itera
     offsets[1:] = np.cumsum(layer_sizes * widths)
 
     return PackedModel(
-        holders=model.holders, cards=cards, template=template, columns=columns,
-        groups=tuple(groups), member_caps=tuple(tuple(caps[h] for h in group) for group in groups), caps=cap_arr,
-        segment_bounds=tuple(segment_bounds), choices=choices, nchoices=nchoices, allow=allow_arr,
-        sat=sat, last=last, full=full, widths=widths, offsets=offsets, layer_sizes=layer_sizes,
-        clause_cards=np.array(clause_cards, np.int64), clause_holders=np.array(clause_holders, np.int64),
+        holders=model.holders,
+        cards=cards,
+        template=template,
+        columns=columns,
+        groups=tuple(groups),
+        member_caps=tuple(tuple(caps[h] for h in group) for group in groups),
+        caps=cap_arr,
+        segment_bounds=tuple(segment_bounds),
+        choices=choices,
+        nchoices=nchoices,
+        allow=allow_arr,
+        sat=sat,
+        last=last,
+        full=full,
+        widths=widths,
+        offsets=offsets,
+        layer_sizes=layer_sizes,
+        clause_cards=np.array(clause_cards, np.int64),
+        clause_holders=np.array(clause_holders, np.int64),
         clause_start=np.array(clause_start, np.int64),
         card_clauses=np.array([q for qs in by_card for q in qs], np.int64),
-        card_clause_start=np.asarray(card_clause_start, np.int64), empty=empty)
+        card_clause_start=np.asarray(card_clause_start, np.int64),
+        empty=empty,
+    )
 
 
 def _components(items: Iterable[Card], links: Iterable[Iterable[Card]]) -> dict[Card, Card]:
@@ -336,13 +364,17 @@ def _components(items: Iterable[Card], links: Iterable[Iterable[Card]]) -> dict[
     return {item: find(item) for item in parent}
 
 
-def _interchangeable(holders: Sequence[int], card_masks: Sequence[int], pair_masks: Sequence[int],
-                     distinct: int) -> list[tuple[int, ...]]:
+def _interchangeable(
+    holders: Sequence[int], card_masks: Sequence[int], pair_masks: Sequence[int], distinct: int
+) -> list[tuple[int, ...]]:
     """``holders`` grouped by what the masks say of them (in order of first member); ``distinct`` ones stay alone."""
     groups: dict[tuple, list[int]] = {}
     for h in holders:
-        key = ((h,) if distinct >> h & 1
-               else (tuple(m >> h & 1 for m in card_masks), tuple(m >> h & 1 for m in pair_masks)))
+        key = (
+            (h,)
+            if distinct >> h & 1
+            else (tuple(m >> h & 1 for m in card_masks), tuple(m >> h & 1 for m in pair_masks))
+        )
         groups.setdefault(key, []).append(h)
     return [tuple(group) for group in groups.values()]
 
@@ -403,8 +435,8 @@ class DealTables:
         p = self.packed
         choices, nchoices = p.choices.copy(), p.nchoices.copy()
         for k in range(first, stop):
-            options = [j for j in p.choices[k, :p.nchoices[k]] if allowed[k - first] >> j & 1]
-            choices[k, :len(options)] = options
+            options = [j for j in p.choices[k, : p.nchoices[k]] if allowed[k - first] >> j & 1]
+            choices[k, : len(options)] = options
             nchoices[k] = len(options)
         steps = (p.offsets, p.widths, choices, nchoices, p.sat, p.last, p.full)
         return kernels.segment_mass(self.box, steps, self.forward, self.backward, first, stop)
@@ -439,9 +471,15 @@ class ExactBackend:
 
     name = "exact"
 
-    def __init__(self, max_bytes: int = 2_000_000_000, max_states: float = 4_000_000,
-                 dense_max_operations: float = DENSE_MAX_OPERATIONS, frontier: bool = True,
-                 max_operations: float = math.inf, max_transitions: float = MAX_TRANSITIONS) -> None:
+    def __init__(
+        self,
+        max_bytes: int = 2_000_000_000,
+        max_states: float = 4_000_000,
+        dense_max_operations: float = DENSE_MAX_OPERATIONS,
+        frontier: bool = True,
+        max_operations: float = math.inf,
+        max_transitions: float = MAX_TRANSITIONS,
+    ) -> None:
         self.max_bytes = max_bytes
         self.max_states = min(max_states, max_bytes // BYTES_PER_STATE)
         self.dense_max_operations = dense_max_operations
@@ -449,12 +487,14 @@ class ExactBackend:
         self.max_operations = max_operations
         self.max_transitions = max_transitions
 
-    def _tables(self, model: DealModel, *, backward: bool,
-                exact_count: bool) -> DealTables | SparseTables | FrontierTables:
+    def _tables(
+        self, model: DealModel, *, backward: bool, exact_count: bool
+    ) -> DealTables | SparseTables | FrontierTables:
         return self.tables(pack(model), backward=backward, exact_count=exact_count, frontier=self.frontier)
 
-    def tables(self, packed: PackedModel, *, backward: bool, exact_count: bool,
-               frontier: bool = False) -> DealTables | SparseTables | FrontierTables:
+    def tables(
+        self, packed: PackedModel, *, backward: bool, exact_count: bool, frontier: bool = False
+    ) -> DealTables | SparseTables | FrontierTables:
         """The cheaper tables of ``packed`` that fit: dense while a pass is cheap; else (with ``frontier``, for
         counts and marginals) the frontier program first (before dense passes of more than
         :data:`FRONTIER_FIRST_OPERATIONS`), then the reachable states."""
@@ -511,7 +551,7 @@ class ExactBackend:
         marginals = None
         for restriction in restrictions:
             if len(restriction) == 1:
-                (card, mask), = restriction.items()
+                ((card, mask),) = restriction.items()
                 marginals = whole.marginals() if marginals is None else marginals
                 row = marginals[model.cards.index(card)]
                 result.append(float(sum(row[h] for h in range(len(row)) if mask >> h & 1)))
@@ -531,8 +571,9 @@ class ExactBackend:
             result.append(tables.count / deals)
         return result
 
-    def placements(self, model: DealModel, cards: Sequence[int],
-                   limit: int = 2_000_000) -> tuple[np.ndarray, np.ndarray]:
+    def placements(
+        self, model: DealModel, cards: Sequence[int], limit: int = 2_000_000
+    ) -> tuple[np.ndarray, np.ndarray]:
         """The exact joint distribution of the dealt holders of ``cards``.
 
         Returns ``(holders, probabilities)``: one row of holder indices (in the order
@@ -546,14 +587,17 @@ class ExactBackend:
         if packed.empty:
             raise InconsistentError("no deal satisfies the constraints")
         wanted = set(cards)
-        first = min((k for k in range(packed.free_count) if packed.cards[packed.columns[k]] in wanted),
-                    default=packed.free_count)
+        first = min(
+            (k for k in range(packed.free_count) if packed.cards[packed.columns[k]] in wanted),
+            default=packed.free_count,
+        )
         while first > 0 and not packed.last[first - 1]:  # back to the start of the first closing block
             first -= 1
         if float(np.prod(packed.nchoices[first:], dtype=np.float64)) > limit:
             raise InferenceError(f"more than {limit} placements of {len(cards)} cards")
-        local, states = kernels.closing_placements(packed.strides, packed.caps, packed.choices, packed.nchoices,
-                                                   packed.sat, packed.last, packed.full, first)
+        local, states = kernels.closing_placements(
+            packed.strides, packed.caps, packed.choices, packed.nchoices, packed.sat, packed.last, packed.full, first
+        )
         weights = None
         if self.frontier and not self._dense_is_cheap(packed, False, frontier=True):
             valid = states >= 0
@@ -597,8 +641,11 @@ class ExactBackend:
         Where those tables are costly, the frontier program counts the model under
         each restriction instead (:meth:`frontier_chances`).
         """
-        packed = pack(model, segments=[list(r) for r in restrictions],
-                      separating=[mask for r in restrictions for mask in r.values()])
+        packed = pack(
+            model,
+            segments=[list(r) for r in restrictions],
+            separating=[mask for r in restrictions for mask in r.values()],
+        )
         if packed.empty:
             raise InconsistentError("no deal satisfies the constraints")
         if self.frontier and not self._dense_is_cheap(packed, False, frontier=True):
@@ -623,7 +670,7 @@ class ExactBackend:
                     possible = possible and bool(mask >> known & 1)
                     continue
                 k = step[column[card]]
-                options = [j for j in packed.choices[k, :packed.nchoices[k]] if mask >> leaders[j] & 1]
+                options = [j for j in packed.choices[k, : packed.nchoices[k]] if mask >> leaders[j] & 1]
                 allowed[k - first] = sum(1 << int(j) for j in options)
                 narrowed.append((k, options))
             if not possible:

@@ -182,8 +182,10 @@ def plan(packed: PackedModel, closing_from: int | None = None, *, probes: bool =
     _merge_blocks(blocks, ends, named, [block[0] >= closing_from for block in blocks])
     block_named = [_union(named[k] for k in block) for block in blocks]
     # Each block's polynomial over the holders it names: its size orders the blocks.
-    work = [len(_LocalWalk(p, block, ends[b], _bits(block_named[b]), named, positive, probes=False).monomials)
-            for b, block in enumerate(blocks)]
+    work = [
+        len(_LocalWalk(p, block, ends[b], _bits(block_named[b]), named, positive, probes=False).monomials)
+        for b, block in enumerate(blocks)
+    ]
     order = _block_order(block_named, work, caps)
 
     first = [-1] * n_local
@@ -196,8 +198,10 @@ def plan(packed: PackedModel, closing_from: int | None = None, *, probes: bool =
 
     def layer(position: int) -> tuple[list[int], int]:
         """The layer before block ``position``: the holders open across it, and the width of its closed count."""
-        return ([j for j in range(n_local) if 0 <= first[j] < position <= last[j]],
-                1 + sum(caps[j] for j in range(n_local) if 0 <= last[j] < position))
+        return (
+            [j for j in range(n_local) if 0 <= first[j] < position <= last[j]],
+            1 + sum(caps[j] for j in range(n_local) if 0 <= last[j] < position),
+        )
 
     laid_out = []
     for position, b in enumerate(order):
@@ -205,14 +209,26 @@ def plan(packed: PackedModel, closing_from: int | None = None, *, probes: bool =
         (digits_in, kw_in), (digits_out, kw_out) = layer(position), layer(position + 1)
         local = _LocalWalk(p, blocks[b], ends[b], holders, named, positive, probes=probes)
         in_radix = np.array([caps[j] + 1 for j in digits_in], np.int64)
-        laid_out.append(Block(
-            steps=local.steps, holders=tuple(holders), values=local.values, edges=local.edges,
-            monomials=local.monomials, coefficients=local.values[-1], in_kw=kw_in, in_radix=in_radix, out_kw=kw_out,
-            out_stride=np.cumprod([1] + [caps[j] + 1 for j in digits_out])[:len(digits_out)].astype(np.int64),
-            slots=(np.array([digits_in.index(j) if j in digits_in else -1 for j in holders], np.int64),
-                   np.array([digits_out.index(j) if j in digits_out else -1 for j in holders], np.int64),
-                   np.array([caps[j] for j in holders], np.int64)),
-            closing=tuple(j for j in holders if last[j] == position)))
+        laid_out.append(
+            Block(
+                steps=local.steps,
+                holders=tuple(holders),
+                values=local.values,
+                edges=local.edges,
+                monomials=local.monomials,
+                coefficients=local.values[-1],
+                in_kw=kw_in,
+                in_radix=in_radix,
+                out_kw=kw_out,
+                out_stride=np.cumprod([1] + [caps[j] + 1 for j in digits_out])[: len(digits_out)].astype(np.int64),
+                slots=(
+                    np.array([digits_in.index(j) if j in digits_in else -1 for j in holders], np.int64),
+                    np.array([digits_out.index(j) if j in digits_out else -1 for j in holders], np.int64),
+                    np.array([caps[j] for j in holders], np.int64),
+                ),
+                closing=tuple(j for j in holders if last[j] == position),
+            )
+        )
     unnamed = 1.0
     for j in range(n_local):
         if first[j] < 0:
@@ -225,11 +241,20 @@ class _LocalWalk:
     """The local walk of one block's ``cards`` (``ends``: the card ends clauses' block, whose bits must then all be
     set) over its ``holders`` (slots in that order): steps, layers, edges, and the polynomial's monomials."""
 
-    def __init__(self, p: PackedModel, cards: list[int], ends: list[bool], holders: list[int], named: list[int],
-                 positive: list[bool], *, probes: bool) -> None:
+    def __init__(
+        self,
+        p: PackedModel,
+        cards: list[int],
+        ends: list[bool],
+        holders: list[int],
+        named: list[int],
+        positive: list[bool],
+        *,
+        probes: bool,
+    ) -> None:
         slot = {j: q for q, j in enumerate(holders)}
         caps = np.array([int(p.caps[j]) for j in holders], np.int64)
-        strides = np.cumprod([1] + [int(c) + 1 for c in caps])[:len(holders)].astype(np.int64)
+        strides = np.cumprod([1] + [int(c) + 1 for c in caps])[: len(holders)].astype(np.int64)
         keys, values = np.zeros(1, np.int64), [np.ones(1)]
         steps, edges = [], []
         for i, k in enumerate(cards):
@@ -245,13 +270,17 @@ class _LocalWalk:
             probe_holders = tuple(j for j in holders if allow >> j & 1) if probes else ()
             probe_moves = [(slot[j], 1.0, int(p.sat[k, j])) for j in probe_holders]
             step = Step(
-                free=k, shape=np.array([1 if starts else full + 1, 1 if ends[i] else full + 1, ends[i], full], np.int64),
-                options=_options(options), moves=_options(options + probe_moves),
+                free=k,
+                shape=np.array([1 if starts else full + 1, 1 if ends[i] else full + 1, ends[i], full], np.int64),
+                options=_options(options),
+                moves=_options(options + probe_moves),
                 is_option=np.array([1.0] * len(options) + [0.0] * len(probe_moves)),
                 probe_holders=probe_holders,
-                elsewhere=() if positive[k] else tuple(j for j in _bits(allow) if j not in slot))
-            keys, walked, *card_edges = kernels.frontier_local_walk(keys, values[-1], step.shape, strides, caps,
-                                                                    step.moves, len(options))
+                elsewhere=() if positive[k] else tuple(j for j in _bits(allow) if j not in slot),
+            )
+            keys, walked, *card_edges = kernels.frontier_local_walk(
+                keys, values[-1], step.shape, strides, caps, step.moves, len(options)
+            )
             steps.append(step)
             values.append(walked)
             edges.append(tuple(card_edges))
@@ -262,8 +291,11 @@ class _LocalWalk:
 
 
 def _options(options: list[tuple[int, float, int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    return (np.array([o[0] for o in options], np.int64), np.array([o[1] for o in options], np.float64),
-            np.array([o[2] for o in options], np.int64))
+    return (
+        np.array([o[0] for o in options], np.int64),
+        np.array([o[1] for o in options], np.float64),
+        np.array([o[2] for o in options], np.int64),
+    )
 
 
 def _bits(mask: int) -> list[int]:
@@ -309,16 +341,22 @@ def _block_order(named: list[int], work: list[int], caps: list[int]) -> list[int
     order = [b for b, mask in enumerate(named) if not mask]
     left = [b for b, mask in enumerate(named) if mask]
     if len(left) <= ORDER_SEARCH:
-        chosen = kernels.frontier_order(np.array([named[b] for b in left], np.int64),
-                                        np.array([work[b] for b in left], np.float64), np.array(caps, np.int64))
+        chosen = kernels.frontier_order(
+            np.array([named[b] for b in left], np.int64),
+            np.array([work[b] for b in left], np.float64),
+            np.array(caps, np.int64),
+        )
         return order + [left[int(i)] for i in chosen]
     done = 0
     while left:
         best = None
         for b in left:
             later = named[b] | _union(named[c] for c in left if c != b)
-            size = work[b] * math.prod(caps[j] + 1 for j in _bits(done & later)) * (
-                1 + sum(caps[j] for j in _bits(done & ~later)))
+            size = (
+                work[b]
+                * math.prod(caps[j] + 1 for j in _bits(done & later))
+                * (1 + sum(caps[j] for j in _bits(done & ~later)))
+            )
             key = (size, b)
             if best is None or key < best[0]:
                 best = (key, b)
@@ -358,8 +396,17 @@ class FrontierTables:
             if self.transitions > max_transitions:
                 raise InferenceError(f"the frontier program passed {max_transitions:,.0f} transitions")
             keys, values, *edges = kernels.frontier_block_walk(
-                keys, self.forward[-1], block.in_kw, block.in_radix, block.out_kw, block.out_stride, block.slots,
-                block.monomials, block.coefficients, inv_fact)
+                keys,
+                self.forward[-1],
+                block.in_kw,
+                block.in_radix,
+                block.out_kw,
+                block.out_stride,
+                block.slots,
+                block.monomials,
+                block.coefficients,
+                inv_fact,
+            )
             self.forward.append(values)
             self.edges.append(tuple(edges))
             self.states += len(keys)
@@ -401,8 +448,7 @@ class FrontierTables:
         closes)."""
         block = self.plan.blocks[b]
         scaled, cap = self._scaling(block, reduced)
-        return kernels.frontier_push(values, len(self.forward[b + 1]), self.edges[b], block.coefficients, scaled,
-                                     cap)
+        return kernels.frontier_push(values, len(self.forward[b + 1]), self.edges[b], block.coefficients, scaled, cap)
 
     def pull(self, after: np.ndarray, b: int, reduced: int = -1) -> np.ndarray:
         """Block ``b`` backward (see :meth:`_push`)."""
@@ -450,7 +496,8 @@ class FrontierTables:
                 if step.probe_holders:
                     real = len(step.options[0])
                     raw[step.free, list(step.probe_holders)] = kernels.frontier_contract(
-                        block.values[i], local[i + 1], block.edges[i], real, real + len(step.probe_holders))
+                        block.values[i], local[i + 1], block.edges[i], real, real + len(step.probe_holders)
+                    )
             unnamed = [(i, [j for j in step.elsewhere if pl.first[j] < 0]) for i, step in enumerate(block.steps)]
             if any(holders for _, holders in unnamed):
                 local_short = self._local_backward(b, forward[b], after_short)
@@ -529,11 +576,13 @@ class FrontierTables:
             coefficients = np.ones(1, np.int64)  # the block's polynomial modulo prime, by its local walk
             for i, step in enumerate(block.steps):
                 signs = (np.where(step.moves[1] < 0, prime - 1, 1) * step.is_option).astype(np.int64)
-                coefficients = kernels.frontier_push_modulo(coefficients, len(block.values[i + 1]), block.edges[i],
-                                                            signs, nothing, inv_fact, prime)
+                coefficients = kernels.frontier_push_modulo(
+                    coefficients, len(block.values[i + 1]), block.edges[i], signs, nothing, inv_fact, prime
+                )
             closing_caps = np.array([caps[j] for j in block.closing], np.int64)
-            values = kernels.frontier_push_modulo(values, len(self.forward[b + 1]), self.edges[b], coefficients,
-                                                  closing_caps, inv_fact, prime)
+            values = kernels.frontier_push_modulo(
+                values, len(self.forward[b + 1]), self.edges[b], coefficients, closing_caps, inv_fact, prime
+            )
         total = 0
         for closed, value in zip(self.closed.tolist(), values.tolist()):
             total = (total + value * fact[n - closed]) % prime
@@ -543,8 +592,9 @@ class FrontierTables:
         return total
 
 
-def closing_weights(packed: PackedModel, first: int, placements: np.ndarray,
-                    max_transitions: float = MAX_TRANSITIONS) -> np.ndarray:
+def closing_weights(
+    packed: PackedModel, first: int, placements: np.ndarray, max_transitions: float = MAX_TRANSITIONS
+) -> np.ndarray:
     """The deals of ``packed`` that each placement of its closing cards completes, in the units of
     ``FrontierTables.paths``: ``placements`` holds the local holder of every free card from ``first`` on (whole
     blocks, each placement satisfying their clauses and capacities).
@@ -581,15 +631,25 @@ _TABLES: BudgetCache[FrontierTables] = BudgetCache(4)
 
 def _key(packed: PackedModel) -> tuple:
     # The tables carry their packed model, whose holders and known cards (not in the fingerprint) they answer for.
-    return (packed.fingerprint, packed.holders, packed.cards, packed.template.tobytes(), packed.columns.tobytes(),
-            packed.groups, packed.member_caps)
+    return (
+        packed.fingerprint,
+        packed.holders,
+        packed.cards,
+        packed.template.tobytes(),
+        packed.columns.tobytes(),
+        packed.groups,
+        packed.member_caps,
+    )
 
 
 def frontier_tables(packed: PackedModel, max_transitions: float = MAX_TRANSITIONS) -> FrontierTables:
     """The frontier program's tables of ``packed`` (cached), InferenceError beyond ``max_transitions`` (or
     :data:`MAX_LOCAL_STATES` in a block)."""
-    return _TABLES.get(_key(packed), max_transitions,
-                       lambda budget: FrontierTables(plan(packed), exact_count=False, max_transitions=budget))
+    return _TABLES.get(
+        _key(packed),
+        max_transitions,
+        lambda budget: FrontierTables(plan(packed), exact_count=False, max_transitions=budget),
+    )
 
 
 def forget_tables() -> None:

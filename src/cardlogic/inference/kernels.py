@@ -184,7 +184,7 @@ def segment_mass(box, steps, fwd, bwd, first, stop):
     offsets = steps[0]
     base = offsets[first]
     table = np.zeros(offsets[stop + 1] - base, np.float64)
-    table[:offsets[first + 1] - base] = fwd[base:offsets[first + 1]]
+    table[: offsets[first + 1] - base] = fwd[base : offsets[first + 1]]
     _propagate(table, np.zeros((0, 1), np.int64), 0, base, first, stop, box, steps)
     total = 0.0
     for e in range(offsets[stop], offsets[stop + 1]):
@@ -591,7 +591,7 @@ def repair_deal(deal, allow, clauses, seed, max_steps):
     deal = deal.copy()
     broken = np.empty(clause_start.shape[0] - 1, np.int64)
     at_hb = np.empty(n, np.int64)
-    for step in range(max_steps):
+    for _step in range(max_steps):
         n_broken = _broken_clauses(deal, clauses, broken)
         if n_broken == 0:
             return deal, True
@@ -692,17 +692,18 @@ def sample_mcmc(deal, allow, clauses, count, burn_in, thin, seed):
                     deal[a] = hb
                     deal[b] = hc
                     deal[c] = ha
-                    if not (clauses_hold(deal, clauses, a)
-                            and clauses_hold(deal, clauses, b)
-                            and clauses_hold(deal, clauses, c)):
+                    if not (
+                        clauses_hold(deal, clauses, a)
+                        and clauses_hold(deal, clauses, b)
+                        and clauses_hold(deal, clauses, c)
+                    ):
                         deal[a] = ha
                         deal[b] = hb
                         deal[c] = hc
             elif (allow[a] >> hb) & 1 and (allow[b] >> ha) & 1:
                 deal[a] = hb
                 deal[b] = ha
-                if not (clauses_hold(deal, clauses, a)
-                        and clauses_hold(deal, clauses, b)):
+                if not (clauses_hold(deal, clauses, a) and clauses_hold(deal, clauses, b)):
                     deal[a] = ha
                     deal[b] = hb
         wait -= 1
@@ -753,7 +754,6 @@ def share_out(local, columns, template, group_start, members, member_caps, seed)
                     out[i, held[j, position]] = members[q]
                     position += 1
     return out
-
 
 
 # -- the same dynamic program over reachable states only (see cardlogic.inference.sparse) -----------------------------
@@ -840,8 +840,7 @@ def card_step(keys, digits, box, strides, caps, choices, nchoices, sat, last, fu
             edge_holder[e] = j
             e += 1
     edge_start[n] = e
-    return (new_keys[:found].copy(), new_digits[:found].copy(), edge_start, edge_dst[:e].copy(),
-            edge_holder[:e].copy())
+    return (new_keys[:found].copy(), new_digits[:found].copy(), edge_start, edge_dst[:e].copy(), edge_holder[:e].copy())
 
 
 @njit(cache=True, nogil=True)
@@ -877,7 +876,7 @@ def sparse_backward(layer_start, edge_start, edge_dst, edge_holder, fwd, h_count
     the sum of forward ``fwd`` times backward over each edge."""
     layers = layer_start.shape[0] - 1
     table = np.zeros(layer_start[layers], np.float64)
-    table[layer_start[layers - 1]:] = 1.0
+    table[layer_start[layers - 1] :] = 1.0
     marginals = np.zeros((layers - 1, h_count), np.float64)
     for k in range(layers - 2, -1, -1):
         after = layer_start[k + 1]
@@ -896,7 +895,7 @@ def sparse_segment_mass(layer_start, edge_start, edge_dst, edge_holder, fwd, bwd
     """The deals through layers ``first..stop`` when card ``k`` of them may go only to the local holders of mask
     ``allowed[k - first]``: the forward values at ``first`` walked on over the edges allowed, met with the
     backward values ``bwd`` at ``stop`` (:func:`sparse_backward`)."""
-    here = fwd[layer_start[first]:layer_start[first + 1]].copy()
+    here = fwd[layer_start[first] : layer_start[first + 1]].copy()
     for k in range(first, stop):
         there = np.zeros(layer_start[k + 2] - layer_start[k + 1], np.float64)
         mask = allowed[k - first]
@@ -937,9 +936,16 @@ def _layer_room(states, moves):
     while room < 4 * states:
         room *= 2
     capacity = max(states * moves, 1)
-    return (np.full(room, -1, np.int64), np.zeros(room, np.int64), np.zeros(max(states, 1), np.int64),
-            np.zeros(max(states, 1), np.float64), np.zeros(states + 1, np.int64), np.empty(capacity, np.int32),
-            np.empty(capacity, np.int32), np.empty(capacity, np.float64))
+    return (
+        np.full(room, -1, np.int64),
+        np.zeros(room, np.int64),
+        np.zeros(max(states, 1), np.int64),
+        np.zeros(max(states, 1), np.float64),
+        np.zeros(states + 1, np.int64),
+        np.empty(capacity, np.int32),
+        np.empty(capacity, np.int32),
+        np.empty(capacity, np.float64),
+    )
 
 
 @njit(cache=True)
@@ -980,7 +986,8 @@ def frontier_local_walk(keys, values, shape, strides, caps, moves, real):
     in_w, out_w, ends, full = shape[0], shape[1], shape[2], shape[3]
     opt_slot, opt_sign, opt_sat = moves
     table, index, out_keys, out_values, edge_start, edge_dst, edge_move, edge_weight = _layer_room(
-        keys.shape[0], opt_slot.shape[0])
+        keys.shape[0], opt_slot.shape[0]
+    )
     count = 0
     edges = 0
     for s in range(keys.shape[0]):
@@ -1002,8 +1009,9 @@ def frontier_local_walk(keys, values, shape, strides, caps, moves, real):
             target = new_bits + out_w * target
             where = _slot(table, target)
             if table[where] != target:
-                table, index, out_keys, out_values, where = _add(table, index, out_keys, out_values, count, target,
-                                                                 where)
+                table, index, out_keys, out_values, where = _add(
+                    table, index, out_keys, out_values, count, target, where
+                )
                 count += 1
             t = index[where]
             if o < real:
@@ -1013,13 +1021,19 @@ def frontier_local_walk(keys, values, shape, strides, caps, moves, real):
             edge_weight[edges] = opt_sign[o]
             edges += 1
     edge_start[keys.shape[0]] = edges
-    return (out_keys[:count].copy(), out_values[:count].copy(), edge_start, edge_dst[:edges].copy(),
-            edge_move[:edges].copy(), edge_weight[:edges].copy(), np.zeros((edges, 0), np.int8))
+    return (
+        out_keys[:count].copy(),
+        out_values[:count].copy(),
+        edge_start,
+        edge_dst[:edges].copy(),
+        edge_move[:edges].copy(),
+        edge_weight[:edges].copy(),
+        np.zeros((edges, 0), np.int8),
+    )
 
 
 @njit(cache=True, nogil=True)
-def frontier_block_walk(keys, values, in_kw, in_radix, out_kw, out_stride, slots, monomials, coefficients,
-                        inv_fact):
+def frontier_block_walk(keys, values, in_kw, in_radix, out_kw, out_stride, slots, monomials, coefficients, inv_fact):
     """A block's polynomial (``monomials`` x slots, ``coefficients``) applied to the reached states ``keys`` of
     the layer before it (with ``values``): the next layer's keys, their values, and the edges, whose moves are
     the monomials and whose weights are the closing slots' ``1/(cap - k)!`` (without the coefficients)."""
@@ -1030,7 +1044,8 @@ def frontier_block_walk(keys, values, in_kw, in_radix, out_kw, out_stride, slots
         if slot_to[q] < 0:
             closing += 1
     table, index, out_keys, out_values, edge_start, edge_dst, edge_move, edge_weight = _layer_room(
-        keys.shape[0], monomials.shape[0])
+        keys.shape[0], monomials.shape[0]
+    )
     edge_closing = np.empty((edge_dst.shape[0], max(closing, 1)), np.int8)
     count = 0
     edges = 0
@@ -1070,8 +1085,9 @@ def frontier_block_walk(keys, values, in_kw, in_radix, out_kw, out_stride, slots
             target = total + out_kw * target
             where = _slot(table, target)
             if table[where] != target:
-                table, index, out_keys, out_values, where = _add(table, index, out_keys, out_values, count, target,
-                                                                 where)
+                table, index, out_keys, out_values, where = _add(
+                    table, index, out_keys, out_values, count, target, where
+                )
                 count += 1
             t = index[where]
             out_values[t] += values[s] * weight * coefficients[m]
@@ -1080,8 +1096,15 @@ def frontier_block_walk(keys, values, in_kw, in_radix, out_kw, out_stride, slots
             edge_weight[edges] = weight
             edges += 1
     edge_start[keys.shape[0]] = edges
-    return (out_keys[:count].copy(), out_values[:count].copy(), edge_start, edge_dst[:edges].copy(),
-            edge_move[:edges].copy(), edge_weight[:edges].copy(), edge_closing[:edges].copy())
+    return (
+        out_keys[:count].copy(),
+        out_values[:count].copy(),
+        edge_start,
+        edge_dst[:edges].copy(),
+        edge_move[:edges].copy(),
+        edge_weight[:edges].copy(),
+        edge_closing[:edges].copy(),
+    )
 
 
 @njit(cache=True)

@@ -59,8 +59,9 @@ class RejectionSampler:
         cards = model.cards
         holders = len(model.holders)
         columns = np.arange(len(cards))
-        allowed = np.array([[mask >> h & 1 for h in range(holders)] for mask in model.allowed.values()],
-                           dtype=bool).reshape(len(cards), holders)
+        allowed = np.array(
+            [[mask >> h & 1 for h in range(holders)] for mask in model.allowed.values()], dtype=bool
+        ).reshape(len(cards), holders)
         index = {card: i for i, card in enumerate(cards)}
         clauses = np.zeros((len(model.clauses), len(cards), holders), dtype=bool)
         for k, clause in enumerate(model.clauses):

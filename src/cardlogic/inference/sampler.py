@@ -50,8 +50,16 @@ class SamplerBackend:
 
     name = "sample"
 
-    def __init__(self, samples: int = 20_000, seed: int = 0, *, max_bytes: int = 1_000_000_000,
-                 max_operations: float = 6e7, burn_in: int = 500, thin: int = 4) -> None:
+    def __init__(
+        self,
+        samples: int = 20_000,
+        seed: int = 0,
+        *,
+        max_bytes: int = 1_000_000_000,
+        max_operations: float = 6e7,
+        burn_in: int = 500,
+        thin: int = 4,
+    ) -> None:
         self.samples = samples
         self.seed = seed
         self.max_bytes = max_bytes
@@ -62,8 +70,9 @@ class SamplerBackend:
     def uses_tables(self, packed: PackedModel) -> bool:
         """Whether ``packed`` is sampled exactly (else by the chain)."""
         cdf_bytes = 8 * packed.entries * max(len(packed.caps), 1)
-        return packed.empty or (packed.memory(exact_count=False) + cdf_bytes <= self.max_bytes
-                                and packed.operations <= self.max_operations)
+        return packed.empty or (
+            packed.memory(exact_count=False) + cdf_bytes <= self.max_bytes and packed.operations <= self.max_operations
+        )
 
     def sample(self, model: DealModel, n: int, seed: int) -> np.ndarray:
         """``n`` deals as an int8 array ``n x len(model.cards)`` of holder indices (known cards included)."""
@@ -153,8 +162,9 @@ def sample_mcmc(packed: PackedModel, n: int, seed: int, *, burn_in: int = 500, t
     return share_out(packed, local, seed)
 
 
-def starting_deal(packed: PackedModel, seed: int, search_nodes: int = 20_000, repair_steps: int = 2_000_000
-                  ) -> np.ndarray:
+def starting_deal(
+    packed: PackedModel, seed: int, search_nodes: int = 20_000, repair_steps: int = 2_000_000
+) -> np.ndarray:
     """A consistent deal (local holder per free card) to start the chain from.
 
     A short depth-first search settles small models either way; otherwise a

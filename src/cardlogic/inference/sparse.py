@@ -66,6 +66,7 @@ _WALKS: BudgetCache[Walk] = BudgetCache(4)
 
 def walk(packed: PackedModel, max_states: float = math.inf) -> Walk:
     """The reachable states of ``packed`` (see :class:`Walk`); InferenceError beyond ``max_states`` in all."""
+
     def build(budget: float) -> Walk:
         try:
             return _walk(packed, budget)
@@ -81,8 +82,10 @@ def forget_walks() -> None:
 
 
 def _too_large(packed: PackedModel, max_states: float) -> InferenceError:
-    return InferenceError(f"exact tables would take {packed.memory() / 1e9:.1f} GB as a box and more than "
-                          f"{max_states:,.0f} reachable states (about {max_states * BYTES_PER_STATE / 1e9:.1f} GB)")
+    return InferenceError(
+        f"exact tables would take {packed.memory() / 1e9:.1f} GB as a box and more than "
+        f"{max_states:,.0f} reachable states (about {max_states * BYTES_PER_STATE / 1e9:.1f} GB)"
+    )
 
 
 def _walk(packed: PackedModel, max_states: float) -> Walk:
@@ -99,9 +102,19 @@ def _walk(packed: PackedModel, max_states: float) -> Walk:
     starts, dsts, holders = [], [], []
     states = 1
     for k in range(p.free_count):
-        layer, digits, start, dst, holder = kernels.card_step(keys[-1], digits, box, strides, p.caps, p.choices[k],
-                                                              p.nchoices[k], p.sat[k], p.last[k], p.full[k],
-                                                              room[k + 1])
+        layer, digits, start, dst, holder = kernels.card_step(
+            keys[-1],
+            digits,
+            box,
+            strides,
+            p.caps,
+            p.choices[k],
+            p.nchoices[k],
+            p.sat[k],
+            p.last[k],
+            p.full[k],
+            room[k + 1],
+        )
         keys.append(layer)
         starts.append(start)
         dsts.append(dst)
@@ -110,10 +123,16 @@ def _walk(packed: PackedModel, max_states: float) -> Walk:
         if states > max_states:
             raise InferenceError(f"more than {max_states:.0f} reachable states")
     offsets = np.cumsum([0] + [len(d) for d in dsts])
-    edge_start = np.concatenate([start[:-1] + offset for start, offset in zip(starts, offsets)]
-                                + [np.full(len(keys[-1]) + 1, offsets[-1])]).astype(np.int64)
-    return Walk(tuple(keys), np.cumsum([0] + [len(k) for k in keys]).astype(np.int64), edge_start,
-                np.concatenate([np.zeros(0, np.int32)] + dsts), np.concatenate([np.zeros(0, np.int8)] + holders))
+    edge_start = np.concatenate(
+        [start[:-1] + offset for start, offset in zip(starts, offsets)] + [np.full(len(keys[-1]) + 1, offsets[-1])]
+    ).astype(np.int64)
+    return Walk(
+        tuple(keys),
+        np.cumsum([0] + [len(k) for k in keys]).astype(np.int64),
+        edge_start,
+        np.concatenate([np.zeros(0, np.int32)] + dsts),
+        np.concatenate([np.zeros(0, np.int8)] + holders),
+    )
 
 
 class SparseTables:
@@ -127,8 +146,9 @@ class SparseTables:
     raise :class:`InferenceError` before any sum is taken.
     """
 
-    def __init__(self, packed: PackedModel, *, backward: bool = True, exact_count: bool = True,
-                 max_states: float = math.inf) -> None:
+    def __init__(
+        self, packed: PackedModel, *, backward: bool = True, exact_count: bool = True, max_states: float = math.inf
+    ) -> None:
         self.packed = p = packed
         self.count: int | None = 0 if exact_count else None
         self.total = self.paths = 0.0
@@ -137,16 +157,18 @@ class SparseTables:
         if p.empty:
             return
         self.walk = w = walk(p, max_states)
-        self.forward, exact = kernels.sparse_forward(w.layer_start, w.edge_start, w.edge_dst,
-                                                     p.limbs() if exact_count else 0)
-        self.paths = float(self.forward[w.layer_start[-2]:].sum())
+        self.forward, exact = kernels.sparse_forward(
+            w.layer_start, w.edge_start, w.edge_dst, p.limbs() if exact_count else 0
+        )
+        self.paths = float(self.forward[w.layer_start[-2] :].sum())
         self.total = self.paths * p.arrangements
         if exact_count:
             paths = sum(int(limb) << (kernels.LIMB_BITS * i) for row in exact for i, limb in enumerate(row))
             self.count = paths * p.arrangements
         if backward and self.paths > 0:
-            self.backward, self.raw_marginals = kernels.sparse_backward(w.layer_start, w.edge_start, w.edge_dst,
-                                                                        w.edge_holder, self.forward, len(p.caps))
+            self.backward, self.raw_marginals = kernels.sparse_backward(
+                w.layer_start, w.edge_start, w.edge_dst, w.edge_holder, self.forward, len(p.caps)
+            )
 
     def marginals(self) -> np.ndarray:
         """P(card dealt to holder), model cards x holders; raises InconsistentError without deals."""
@@ -167,5 +189,6 @@ class SparseTables:
         """The deals whose free cards ``k`` in ``first..stop-1`` go to local holders in the masks
         ``allowed[k - first]``."""
         w = self.walk
-        return kernels.sparse_segment_mass(w.layer_start, w.edge_start, w.edge_dst, w.edge_holder, self.forward,
-                                           self.backward, first, stop, allowed)
+        return kernels.sparse_segment_mass(
+            w.layer_start, w.edge_start, w.edge_dst, w.edge_holder, self.forward, self.backward, first, stop, allowed
+        )

@@ -124,8 +124,10 @@ class _Adviser:
         trick = [(playing.index(p), card) for p, card in position.trick]
         values = self.solver.move_values(rows, me, trick)
         taken, minimum = position.tricks[self.me], position.exchanged[self.me]
-        return [self._option(Play(self.me, card), taken + values[:, card], minimum)
-                for card in iter_cards(position.playable(position.hand))]
+        return [
+            self._option(Play(self.me, card), taken + values[:, card], minimum)
+            for card in iter_cards(position.playable(position.hand))
+        ]
 
     # -- before the play ---------------------------------------------------------------------------------------------
 
@@ -153,7 +155,7 @@ class _Adviser:
     def _draw_order(self, stock: np.ndarray, most: int) -> list[np.ndarray]:
         """``draws[k][i]``: the mask of ``k`` cards drawn at random from the stock of deal ``i`` (nested in ``k``)."""
         draws = [np.zeros(len(stock), np.int64)]
-        for k in range(1, most + 1):
+        for _k in range(1, most + 1):
             nxt = draws[-1].copy()
             for i, mask in enumerate(stock):
                 left = list(iter_cards(int(mask) & ~int(nxt[i])))
@@ -164,7 +166,7 @@ class _Adviser:
 
     def _bids(self) -> list[Option]:
         position, deal = self.position, self.deal
-        later = deal.order[deal.order.index(self.me) + 1:]
+        later = deal.order[deal.order.index(self.me) + 1 :]
         playing = sorted(set(position.playing) | {self.me} | set(later))
         fold = Option(Bid(self.me, False), 0.0, 1.0, 0.0)
         if len(playing) == 1:
@@ -178,8 +180,7 @@ class _Adviser:
         deal, hand = self.deal, self.position.hand
         seats = list(range(len(deal.game.players)))
         choices: list[tuple[Event, int]] = [(TakeTrump(self.me, False), hand)]
-        choices += [(TakeTrump(self.me, True, card), hand & ~card.mask | deal.turned.mask)
-                    for card in iter_cards(hand)]
+        choices += [(TakeTrump(self.me, True, card), hand & ~card.mask | deal.turned.mask) for card in iter_cards(hand)]
         options = []
         for event, new_hand in choices:
             rows = self.current[:, seats].copy()

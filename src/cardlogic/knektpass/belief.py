@@ -69,8 +69,9 @@ class KnektpassBelief(Belief):
             except IllegalEventError as error:
                 raise RecordError(line, str(error)) from None
             except InconsistentError as error:
-                raise RecordError(line, f"no deal explains {format_event(event, record.deal)!r} and the events "
-                                        f"before it: {error}") from None
+                raise RecordError(
+                    line, f"no deal explains {format_event(event, record.deal)!r} and the events before it: {error}"
+                ) from None
         return belief
 
     @property

@@ -73,7 +73,7 @@ class GreedyBot:
             if view.exchanged[me] or view.round > 1:
                 return Exchange(me, 0)
             low = [c for c in lowest if not deal.is_trump(c) and c % 13 < QUEEN]
-            low = low[:min(HAND_SIZE, view.stock_left)]
+            low = low[: min(HAND_SIZE, view.stock_left)]
             return Exchange(me, len(low), tuple(low))
         legal = deal.ranked(view.playable(hand))[::-1]
         best = view.best()
@@ -94,7 +94,7 @@ class AdvisorBot:
         self.samples = samples
 
     def choose(self, view: PlayerState) -> Event:
-        for event in view.history[len(self.belief.view.history):]:
+        for event in view.history[len(self.belief.view.history) :]:
             self.belief.push_unchecked(event)
         return advise(self.belief, self.samples, self.seed).best
 

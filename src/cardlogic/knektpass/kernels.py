@@ -30,8 +30,16 @@ from numba import njit
 
 
 @njit(cache=True)
-def legal_mask(hand: int, count: int, led: int, best: int, suit_masks: np.ndarray, beaters: np.ndarray,
-               trumps: int, must_trump: int) -> int:
+def legal_mask(
+    hand: int,
+    count: int,
+    led: int,
+    best: int,
+    suit_masks: np.ndarray,
+    beaters: np.ndarray,
+    trumps: int,
+    must_trump: int,
+) -> int:
     """The cards of ``hand`` that may be played to a trick of ``count`` cards led in ``led``, won by ``best``."""
     if count == 0:
         return hand
@@ -91,9 +99,24 @@ def position_key(hands: np.ndarray, to_move: int) -> np.uint64:
 
 
 @njit(cache=True)
-def search(hands: np.ndarray, me: int, to_move: int, count: int, led: int, best: int, best_pos: int,
-           suits: np.ndarray, suit_masks: np.ndarray, beaters: np.ndarray, above: np.ndarray, trumps: int,
-           must_trump: int, keys: np.ndarray, lows: np.ndarray, highs: np.ndarray) -> int:
+def search(
+    hands: np.ndarray,
+    me: int,
+    to_move: int,
+    count: int,
+    led: int,
+    best: int,
+    best_pos: int,
+    suits: np.ndarray,
+    suit_masks: np.ndarray,
+    beaters: np.ndarray,
+    above: np.ndarray,
+    trumps: int,
+    must_trump: int,
+    keys: np.ndarray,
+    lows: np.ndarray,
+    highs: np.ndarray,
+) -> int:
     """The value of the position (see the module documentation), by alpha-beta.
 
     Iterative, over an explicit stack of plies (numba's cache cannot reload a
@@ -127,8 +150,9 @@ def search(hands: np.ndarray, me: int, to_move: int, count: int, led: int, best:
     s_alpha0[0], s_beta0[0] = -1, 1 << 20
     s_move[0], s_count[0], s_led[0], s_best[0], s_pos[0] = to_move, count, led, best, best_pos
     s_alpha[0], s_beta[0] = -1, 1 << 20
-    s_moves[0] = distinct(legal_mask(hands[to_move], count, led, best, suit_masks, beaters, trumps, must_trump),
-                          hands, count, best, above)
+    s_moves[0] = distinct(
+        legal_mask(hands[to_move], count, led, best, suit_masks, beaters, trumps, must_trump), hands, count, best, above
+    )
     s_value[0] = -1 if to_move == me else 1 << 20
     while True:
         if s_moves[d] != 0 and s_alpha[d] < s_beta[d]:
@@ -178,9 +202,15 @@ def search(hands: np.ndarray, me: int, to_move: int, count: int, led: int, best:
                         elif high <= alpha:
                             known, result = True, high
                 if not known:
-                    s_moves[d] = distinct(legal_mask(hands[child_move], child_count, new_led, new_best, suit_masks,
-                                                     beaters, trumps, must_trump), hands, child_count, new_best,
-                                          above)
+                    s_moves[d] = distinct(
+                        legal_mask(
+                            hands[child_move], child_count, new_led, new_best, suit_masks, beaters, trumps, must_trump
+                        ),
+                        hands,
+                        child_count,
+                        new_best,
+                        above,
+                    )
                     s_value[d] = -1 if child_move == me else 1 << 20
                     continue
                 d -= 1
@@ -214,9 +244,24 @@ def search(hands: np.ndarray, me: int, to_move: int, count: int, led: int, best:
 
 
 @njit(cache=True)
-def move_values(hand_rows: np.ndarray, me: int, count: int, led: int, best: int, best_pos: int,
-                suits: np.ndarray, suit_masks: np.ndarray, beaters: np.ndarray, above: np.ndarray, trumps: int,
-                must_trump: int, keys: np.ndarray, lows: np.ndarray, highs: np.ndarray, out: np.ndarray) -> None:
+def move_values(
+    hand_rows: np.ndarray,
+    me: int,
+    count: int,
+    led: int,
+    best: int,
+    best_pos: int,
+    suits: np.ndarray,
+    suit_masks: np.ndarray,
+    beaters: np.ndarray,
+    above: np.ndarray,
+    trumps: int,
+    must_trump: int,
+    keys: np.ndarray,
+    lows: np.ndarray,
+    highs: np.ndarray,
+    out: np.ndarray,
+) -> None:
     """For every row of hands (``me`` to move), the value after each legal card of ``me``: ``out[row, card]``
     (left untouched for other cards)."""
     rows, k = hand_rows.shape
@@ -241,23 +286,68 @@ def move_values(hand_rows: np.ndarray, me: int, count: int, led: int, best: int,
                 new_led, new_best, new_pos = led, best, best_pos
             if count + 1 == k:
                 gain = 1 if new_pos == me else 0
-                out[row, card] = gain + search(hands, me, new_pos, 0, -1, -1, -1, suits, suit_masks, beaters,
-                                               above, trumps, must_trump, keys, lows, highs)
+                out[row, card] = gain + search(
+                    hands,
+                    me,
+                    new_pos,
+                    0,
+                    -1,
+                    -1,
+                    -1,
+                    suits,
+                    suit_masks,
+                    beaters,
+                    above,
+                    trumps,
+                    must_trump,
+                    keys,
+                    lows,
+                    highs,
+                )
             else:
-                out[row, card] = search(hands, me, (me + 1) % k, count + 1, new_led, new_best, new_pos, suits,
-                                        suit_masks, beaters, above, trumps, must_trump, keys, lows, highs)
+                out[row, card] = search(
+                    hands,
+                    me,
+                    (me + 1) % k,
+                    count + 1,
+                    new_led,
+                    new_best,
+                    new_pos,
+                    suits,
+                    suit_masks,
+                    beaters,
+                    above,
+                    trumps,
+                    must_trump,
+                    keys,
+                    lows,
+                    highs,
+                )
             hands[me] = hand
 
 
 @njit(cache=True)
-def start_values(hand_rows: np.ndarray, me: int, leader: int, suits: np.ndarray, suit_masks: np.ndarray,
-                 beaters: np.ndarray, above: np.ndarray, trumps: int, must_trump: int, keys: np.ndarray,
-                 lows: np.ndarray, highs: np.ndarray, out: np.ndarray) -> None:
+def start_values(
+    hand_rows: np.ndarray,
+    me: int,
+    leader: int,
+    suits: np.ndarray,
+    suit_masks: np.ndarray,
+    beaters: np.ndarray,
+    above: np.ndarray,
+    trumps: int,
+    must_trump: int,
+    keys: np.ndarray,
+    lows: np.ndarray,
+    highs: np.ndarray,
+    out: np.ndarray,
+) -> None:
     """For every row of hands, the value of the deal's play from its first lead by ``leader``: ``out[row]``."""
     rows, k = hand_rows.shape
     hands = np.empty(k, np.int64)
     for row in range(rows):
         for j in range(k):
             hands[j] = hand_rows[row, j]
-        out[row] = search(hands, me, leader, 0, -1, -1, -1, suits, suit_masks, beaters, above, trumps, must_trump,
-                          keys, lows, highs)
+        out[row] = search(
+            hands, me, leader, 0, -1, -1, -1, suits, suit_masks, beaters, above, trumps, must_trump, keys, lows, highs
+        )

@@ -74,8 +74,9 @@ _LEAVE = re.compile(_NAME + r"\s+leaves\s+the\s+trump", re.IGNORECASE)
 _BID = re.compile(_NAME + r"\s+(?P<bid>plays|folds)", re.IGNORECASE)
 _PLAY = re.compile(_NAME + r"\s+plays\s+(?P<card>\S+)", re.IGNORECASE)
 _STAND = re.compile(_NAME + r"\s+stands", re.IGNORECASE)
-_EXCHANGE = re.compile(_NAME + r"\s+exchanges\s+(?P<count>\d+)(?:\s*:(?P<discards>.*?)\bfor\b(?P<draws>.*))?",
-                       re.IGNORECASE)
+_EXCHANGE = re.compile(
+    _NAME + r"\s+exchanges\s+(?P<count>\d+)(?:\s*:(?P<discards>.*?)\bfor\b(?P<draws>.*))?", re.IGNORECASE
+)
 
 
 def parse_event(text: str, deal: Deal) -> Event:
@@ -113,8 +114,10 @@ def parse_event(text: str, deal: Deal) -> Event:
             if len(set(cards)) != count:
                 raise InvalidEventError(f"a card is {what} twice")
         return Exchange(player, count, tuple(discards), tuple(draws))
-    raise InvalidEventError(f"not an event: {text!r} (expected 'D takes|leaves the trump', 'A plays|folds', "
-                            "'A exchanges N', 'A stands' or 'A plays CARD')")
+    raise InvalidEventError(
+        f"not an event: {text!r} (expected 'D takes|leaves the trump', 'A plays|folds', "
+        "'A exchanges N', 'A stands' or 'A plays CARD')"
+    )
 
 
 def format_event(event: Event, deal: Deal) -> str:
@@ -191,8 +194,14 @@ class Record:
                 raise RecordError(0, str(error)) from None
         if player not in self.hands:
             raise RecordError(0, f"the record does not show {self.deal.game.players[player]}'s hand")
-        return Record(self.deal, player, {player: self.hands[player]}, [e.seen_by(player) for e in self.events],
-                      None, list(self.lines))
+        return Record(
+            self.deal,
+            player,
+            {player: self.hands[player]},
+            [e.seen_by(player) for e in self.events],
+            None,
+            list(self.lines),
+        )
 
     def start(self) -> State | PlayerState | PublicState:
         """The position before the first event: a :class:`State` for a full record, a :class:`PlayerState` for a
@@ -230,8 +239,13 @@ def write_record(record: Record) -> str:
 def _header_lines(record: Record) -> list[str]:
     deal = record.deal
     names = deal.game.players
-    lines = [f"Players: {' '.join(names)}", f"Dealer: {names[deal.dealer]}", f"Trump: {deal.turned}",
-             f"Rules: {deal.game.rules}", "Points: " + " ".join(f"{n}={p}" for n, p in zip(names, deal.points))]
+    lines = [
+        f"Players: {' '.join(names)}",
+        f"Dealer: {names[deal.dealer]}",
+        f"Trump: {deal.turned}",
+        f"Rules: {deal.game.rules}",
+        "Points: " + " ".join(f"{n}={p}" for n, p in zip(names, deal.points)),
+    ]
     if record.observer is not None:
         lines.append(f"Me: {names[record.observer]}")
     lines.extend(f"Hand {names[p]}: {format_cards(record.hands[p])}" for p in sorted(record.hands))
@@ -273,12 +287,14 @@ def scan_record(text: str) -> tuple[Record | None, list[Problem]]:
     return record, problems
 
 
-def _setup(headers: dict[str, tuple[int, str]], hand_lines: list[tuple[int, str, str]],
-           problems: list[Problem]) -> Record | None:
+def _setup(
+    headers: dict[str, tuple[int, str]], hand_lines: list[tuple[int, str, str]], problems: list[Problem]
+) -> Record | None:
     for key in ("Players", "Dealer", "Trump"):
         if key not in headers:
-            problems.append(Problem(headers.get("Players", (1,))[0] if key != "Players" else 1,
-                                    f"the record needs a {key} header"))
+            problems.append(
+                Problem(headers.get("Players", (1,))[0] if key != "Players" else 1, f"the record needs a {key} header")
+            )
             return None
     try:
         rules = Rules.parse(headers.get("Rules", (0, ""))[1])
@@ -358,8 +374,13 @@ def _setup(headers: dict[str, tuple[int, str]], hand_lines: list[tuple[int, str,
             seen[card] = f"in {game.players[owner]}'s hand"
         hands[owner] = tuple(hand)
     if hands and len(hands) != len(game.players) and set(hands) != {observer}:
-        problems.append(Problem(hand_lines[0][0], "give every player's hand (a full record), only the Me player's "
-                                                  "(a view) or none (a spectator's record)"))
+        problems.append(
+            Problem(
+                hand_lines[0][0],
+                "give every player's hand (a full record), only the Me player's "
+                "(a view) or none (a spectator's record)",
+            )
+        )
         return None
     if observer is not None and observer not in hands:
         problems.append(Problem(headers["Me"][0], f"Me needs a 'Hand {game.players[observer]}:' line"))

@@ -106,8 +106,10 @@ class Rules:
         return cls(**values)  # type: ignore[arg-type]
 
     def __str__(self) -> str:
-        return (f"must-trump={'on' if self.must_trump else 'off'} points={self.points} lone={self.lone} "
-                f"penalty={self.penalty} rounds={self.rounds} deck={self.deck or 'auto'}")
+        return (
+            f"must-trump={'on' if self.must_trump else 'off'} points={self.points} lone={self.lone} "
+            f"penalty={self.penalty} rounds={self.rounds} deck={self.deck or 'auto'}"
+        )
 
     def deck_size(self, players: int) -> int:
         """The number of cards played with ``players`` players."""

@@ -62,8 +62,19 @@ class TrickSolver:
         """The tricks ``me`` takes in each deal of ``rows`` (hands of five cards) when ``leader`` leads."""
         rows = np.ascontiguousarray(rows, np.int64)
         out = np.zeros(rows.shape[0], np.int64)
-        kernels.start_values(rows, me, leader, self.suits, self.suit_masks, self.beaters, self.above, self.trumps,
-                             self.must_trump, *kernels.new_table(), out)
+        kernels.start_values(
+            rows,
+            me,
+            leader,
+            self.suits,
+            self.suit_masks,
+            self.beaters,
+            self.above,
+            self.trumps,
+            self.must_trump,
+            *kernels.new_table(),
+            out,
+        )
         return out
 
     def move_values(self, rows: np.ndarray, me: int, trick: Sequence[tuple[int, int]]) -> np.ndarray:
@@ -77,8 +88,22 @@ class TrickSolver:
             led, best, best_pos = self.deal.suit_of(cards[0]), cards[winner], trick[winner][0]
         else:
             led, best, best_pos = -1, -1, -1
-        kernels.move_values(rows, me, len(trick), led, best, best_pos, self.suits, self.suit_masks, self.beaters,
-                            self.above, self.trumps, self.must_trump, *kernels.new_table(), out)
+        kernels.move_values(
+            rows,
+            me,
+            len(trick),
+            led,
+            best,
+            best_pos,
+            self.suits,
+            self.suit_masks,
+            self.beaters,
+            self.above,
+            self.trumps,
+            self.must_trump,
+            *kernels.new_table(),
+            out,
+        )
         return out
 
     def legal(self, hand: int, trick: Sequence[tuple[int, int]]) -> list[Card]:
@@ -87,6 +112,14 @@ class TrickSolver:
             return list(iter_cards(hand))
         cards = [card for _, card in trick]
         best = cards[self.deal.winner(cards)]
-        mask = kernels.legal_mask(hand, len(trick), self.deal.suit_of(cards[0]), best, self.suit_masks,
-                                  self.beaters, self.trumps, self.must_trump)
+        mask = kernels.legal_mask(
+            hand,
+            len(trick),
+            self.deal.suit_of(cards[0]),
+            best,
+            self.suit_masks,
+            self.beaters,
+            self.trumps,
+            self.must_trump,
+        )
         return list(iter_cards(mask))

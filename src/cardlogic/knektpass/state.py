@@ -145,8 +145,23 @@ class PublicState:
     def __init__(self, deal: Deal) -> None:
         self.deal = deal
         n = len(deal.game.players)
-        self._pos = _Position("trump", deal.dealer, None, (None,) * n, (0,) * n, (False,) * n, 1, deal.stock_size, 0,
-                              (), (0,) * n, 0, (None,) * n, (None,) * n, None)
+        self._pos = _Position(
+            "trump",
+            deal.dealer,
+            None,
+            (None,) * n,
+            (0,) * n,
+            (False,) * n,
+            1,
+            deal.stock_size,
+            0,
+            (),
+            (0,) * n,
+            0,
+            (None,) * n,
+            (None,) * n,
+            None,
+        )
         self._history: list[Event] = []
         self._undo: list[_Position] = []
 
@@ -296,8 +311,12 @@ class PublicState:
         return self._play(event)
 
     def _expected(self) -> str:
-        return {"trump": "the dealer takes or leaves the turned card", "bid": "the players play or fold",
-                "exchange": "the players exchange", "play": "the players play cards"}[self._pos.phase]
+        return {
+            "trump": "the dealer takes or leaves the turned card",
+            "bid": "the players play or fold",
+            "exchange": "the players exchange",
+            "play": "the players play cards",
+        }[self._pos.phase]
 
     def _take(self, event: TakeTrump) -> tuple[Event, _Position]:
         pos, who, turned = self._pos, event.player, self.deal.turned
@@ -316,8 +335,15 @@ class PublicState:
             hands[who] = hand & ~event.discard.mask | turned.mask
             discarded[who] = (discarded[who] or 0) | event.discard.mask
         recorded = event if self._sees(who) else event.seen_by(None)
-        return recorded, replace(pos, phase="bid", to_move=self.deal.forehand, took=event.take,
-                                 discards=pos.discards + event.take, hands=tuple(hands), discarded=tuple(discarded))
+        return recorded, replace(
+            pos,
+            phase="bid",
+            to_move=self.deal.forehand,
+            took=event.take,
+            discards=pos.discards + event.take,
+            hands=tuple(hands),
+            discarded=tuple(discarded),
+        )
 
     def _bid(self, event: Bid) -> tuple[Event, _Position]:
         pos, deal = self._pos, self.deal
@@ -373,7 +399,7 @@ class PublicState:
                 raise IllegalEventError(f"{self._name(who)} does not hold {format_cards(iter_cards(discards & ~hand))}")
             if stock_cards is not None:  # the referee deals the draws off the stock
                 if event.draws is None:
-                    event = replace(event, draws=stock_cards[:event.count])
+                    event = replace(event, draws=stock_cards[: event.count])
                 missing = [c for c in event.draws if c not in stock_cards]  # type: ignore[union-attr]
                 if missing:
                     raise IllegalEventError(f"{format_cards(missing)} not in the stock")
@@ -383,8 +409,10 @@ class PublicState:
             draws = card_mask(event.draws)  # type: ignore[arg-type]
             seen = self._seen_by(who)
             if draws & seen:
-                raise IllegalEventError(f"{self._name(who)} cannot draw {format_cards(iter_cards(draws & seen))}: "
-                                        "they have seen it elsewhere")
+                raise IllegalEventError(
+                    f"{self._name(who)} cannot draw {format_cards(iter_cards(draws & seen))}: "
+                    "they have seen it elsewhere"
+                )
             hands[who] = hand & ~discards | draws
             discarded[who] = (discarded[who] or 0) | discards
         else:
@@ -394,9 +422,16 @@ class PublicState:
             stood[who] = True
         exchanged = list(pos.exchanged)
         exchanged[who] += event.count
-        pos = replace(pos, exchanged=tuple(exchanged), stood=tuple(stood), stock=pos.stock - event.count,
-                      discards=pos.discards + event.count, hands=tuple(hands), discarded=tuple(discarded),
-                      stock_cards=stock_cards)
+        pos = replace(
+            pos,
+            exchanged=tuple(exchanged),
+            stood=tuple(stood),
+            stock=pos.stock - event.count,
+            discards=pos.discards + event.count,
+            hands=tuple(hands),
+            discarded=tuple(discarded),
+            stock_cards=stock_cards,
+        )
         return event, self._after_exchanges(pos, who)
 
     def _play(self, event: Play) -> tuple[Event, _Position]:
@@ -405,8 +440,9 @@ class PublicState:
         if pos.played >> card & 1:
             raise IllegalEventError(f"{card} has been played already")
         if card == deal.turned and not (pos.took and who == deal.dealer):
-            raise IllegalEventError(f"{card} is the turned card: " +
-                                    ("the dealer took it" if pos.took else "it is out of play"))
+            raise IllegalEventError(
+                f"{card} is the turned card: " + ("the dealer took it" if pos.took else "it is out of play")
+            )
         hands = list(pos.hands)
         hand = hands[who]
         if hand is not None:
@@ -427,8 +463,9 @@ class PublicState:
             taker = trick[deal.winner([c for _, c in trick])][0]
             tricks = tuple(t + (p == taker) for p, t in enumerate(tricks))
             done = sum(tricks) == HAND_SIZE
-            pos = replace(pos, trick=(), tricks=tricks, phase="over" if done else "play",
-                          to_move=None if done else taker)
+            pos = replace(
+                pos, trick=(), tricks=tricks, phase="over" if done else "play", to_move=None if done else taker
+            )
         else:
             following = playing[(playing.index(who) + 1) % len(playing)]
             pos = replace(pos, trick=trick, to_move=following)
@@ -487,8 +524,11 @@ class PublicState:
             return [Bid(player, False), Bid(player, True)]
         if pos.phase == "exchange":
             cards = list(iter_cards(hand))
-            return [Exchange(player, k, discards) for k in range(min(HAND_SIZE, pos.stock) + 1)
-                    for discards in combinations(cards, k)]
+            return [
+                Exchange(player, k, discards)
+                for k in range(min(HAND_SIZE, pos.stock) + 1)
+                for discards in combinations(cards, k)
+            ]
         return [Play(player, card) for card in iter_cards(self.playable(hand))]
 
 
@@ -580,8 +620,8 @@ class State(PublicState):
         cards = [c for c in deal.game.deck if c != deal.turned]
         rng.shuffle(cards)
         n = len(deal.game.players)
-        hands = [card_mask(cards[HAND_SIZE * ((seat - deal.forehand) % n):][:HAND_SIZE]) for seat in range(n)]
-        return cls(deal, hands, cards[HAND_SIZE * n:])
+        hands = [card_mask(cards[HAND_SIZE * ((seat - deal.forehand) % n) :][:HAND_SIZE]) for seat in range(n)]
+        return cls(deal, hands, cards[HAND_SIZE * n :])
 
     @property
     def hands(self) -> tuple[int, ...]:

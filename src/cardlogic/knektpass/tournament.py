@@ -82,9 +82,17 @@ class TournamentResult:
         for name, count in wins.items():
             low, high = wilson(count, self.games)
             rates[name] = {"rate": count / max(1, self.games), "low": low, "high": high, "share": self.share(name)}
-        return {"games": self.games, "wins": wins, "bots": list(self.bots), "seed": self.seed,
-                "rules": str(self.rules), "rates": rates, "unfinished": self.unfinished,
-                "deals": sum(r.deals for r in self.results) / max(1, self.games), "seconds": round(self.seconds, 3)}
+        return {
+            "games": self.games,
+            "wins": wins,
+            "bots": list(self.bots),
+            "seed": self.seed,
+            "rules": str(self.rules),
+            "rates": rates,
+            "unfinished": self.unfinished,
+            "deals": sum(r.deals for r in self.results) / max(1, self.games),
+            "seconds": round(self.seconds, 3),
+        }
 
 
 def play_game(game: Game, seats: Sequence[str], seed: int, index: int = 0) -> GameResult:
@@ -118,8 +126,15 @@ def _play(args: tuple[tuple[str, ...], str, int, int]) -> GameResult:
     return play_game(game, seats, seed * 1_000_003 + index, index)
 
 
-def tournament(bots: Sequence[str], games: int = 100, seed: int = 0, rules: Rules | None = None, jobs: int = 1,
-               progress: Callable[[int], None] | None = None, scheduler: str | None = None) -> TournamentResult:
+def tournament(
+    bots: Sequence[str],
+    games: int = 100,
+    seed: int = 0,
+    rules: Rules | None = None,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+    scheduler: str | None = None,
+) -> TournamentResult:
     """Play ``games`` games with one seat per bot of ``bots`` (ValueError for an unknown bot or a number of seats
     the rules do not allow), in ``jobs`` local processes or on the Dask cluster at ``scheduler``
     (:class:`~cardlogic.dispatch.ClusterError` when none answers); ``progress(1)`` is called after each game.
@@ -131,7 +146,7 @@ def tournament(bots: Sequence[str], games: int = 100, seed: int = 0, rules: Rule
     rules = rules or Rules()
     if len(bots) > len(NAMES):
         raise ValueError(f"at most {len(NAMES)} players, not {len(bots)}")
-    Game(NAMES[:len(bots)], rules)  # fail early on a number of players the deck cannot serve
+    Game(NAMES[: len(bots)], rules)  # fail early on a number of players the deck cannot serve
     work = [(bots, str(rules), seed, index) for index in range(games)]
     start = time.perf_counter()
     finished: list[tuple[int, GameResult]] = []

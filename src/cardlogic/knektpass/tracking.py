@@ -136,8 +136,11 @@ class KnektpassTracker:
         deal, position = self.deal, self.position
         n = len(deal.game.players)
         cards = [c for c in deal.game.deck if c != deal.turned or position.took]
-        model = DealModel((*deal.game.players, DISCARDS, STOCK), (HAND_SIZE,) * n +
-                          (position.discard_count, position.stock_left), cards)
+        model = DealModel(
+            (*deal.game.players, DISCARDS, STOCK),
+            (HAND_SIZE,) * n + (position.discard_count, position.stock_left),
+            cards,
+        )
         restrictions: dict[int, int] = {}
         if isinstance(position, PlayerState):
             me, hand, discarded = position.player, position.hand, position.discarded
@@ -176,4 +179,3 @@ class KnektpassTracker:
         restrictions = dict.fromkeys(ruled_out, ~(1 << player))
         restrictions[card] = 1 << player
         model.restrict_all(restrictions)
-

@@ -232,18 +232,27 @@ def claim_advice(belief: LiteratureBelief, set_index: int, p_team: float | None 
             p_correct = p_team * float(probabilities[best])
     if not assignment:
         known = belief.public.known
-        assignment = {card: known[card] if card in known and team_mask >> known[card] & 1 else observer
-                      for card in cards}
+        assignment = {
+            card: known[card] if card in known and team_mask >> known[card] & 1 else observer for card in cards
+        }
     p_lost = 1.0 - p_team if game.rules.wrong_claim == "split" else 1.0 - p_correct
-    return ClaimAdvice(set_index, game.deck.sets[set_index].name, tuple(sorted(assignment.items())), p_correct,
-                       p_team, value * (p_correct - p_lost), p_correct >= CERTAIN, forced)
+    return ClaimAdvice(
+        set_index,
+        game.deck.sets[set_index].name,
+        tuple(sorted(assignment.items())),
+        p_correct,
+        p_team,
+        value * (p_correct - p_lost),
+        p_correct >= CERTAIN,
+        forced,
+    )
 
 
 def team_chances(belief: LiteratureBelief, set_indices: Sequence[int]) -> list[float]:
     """P(the observer's team holds every card of each set), all at once."""
     team_mask = _team_mask(belief)
     sets = belief.game.deck.sets
-    return belief.chances([{card: team_mask for card in sets[index].cards} for index in set_indices])
+    return belief.chances([dict.fromkeys(sets[index].cards, team_mask) for index in set_indices])
 
 
 def _team_mask(belief: LiteratureBelief) -> int:
@@ -254,8 +263,9 @@ def _team_mask(belief: LiteratureBelief) -> int:
 # -- asks ------------------------------------------------------------------------------------------------------------
 
 
-def ask_advice(belief: LiteratureBelief, public: LiteratureBelief | None = None,
-               weights: AdvisorWeights = DEFAULT_WEIGHTS) -> list[AskAdvice]:
+def ask_advice(
+    belief: LiteratureBelief, public: LiteratureBelief | None = None, weights: AdvisorWeights = DEFAULT_WEIGHTS
+) -> list[AskAdvice]:
     """Every legal ask of the observer with its numbers, best value first.
 
     ``public`` is a spectator's belief over the same history (for ``leak_bits``;
@@ -290,17 +300,21 @@ def ask_advice(belief: LiteratureBelief, public: LiteratureBelief | None = None,
     def value(p: float, ask: Ask, following: float) -> float:
         worth = game.set_value(game.deck.set_index_of(ask.card))
         secured, gather = chances[ask.card]
-        return (p * (secured + weights.completion * worth * gather + following)
-                - (1.0 - p) * weights.danger * danger[ask.target])
+        return (
+            p * (secured + weights.completion * worth * gather + following)
+            - (1.0 - p) * weights.danger * danger[ask.target]
+        )
 
     ranked = sorted(first, key=lambda item: -value(item[0], item[1], item[0]))
-    hopeful = [ask for p, ask in ranked[:weights.lookahead] if p > 0.0]
+    hopeful = [ask for p, ask in ranked[: weights.lookahead] if p > 0.0]
     with ThreadPoolExecutor(max_workers=max(1, min(len(hopeful), os.cpu_count() or 1))) as pool:
         after_yes = list(pool.map(lambda ask: _table_after_yes(belief, ask), hopeful))  # kernels release the GIL
     second = {ask: _best_next(belief, ask, table) for ask, table in zip(hopeful, after_yes)}
     leaks = leak_table(public, view.player, {ask.card for ask in asks}) if public is not None else {}
-    advice = [AskAdvice(ask.target, ask.card, p, entropy_bits(p), leaks.get(ask.card), value(p, ask, second.get(ask, p)))
-              for p, ask in first]
+    advice = [
+        AskAdvice(ask.target, ask.card, p, entropy_bits(p), leaks.get(ask.card), value(p, ask, second.get(ask, p)))
+        for p, ask in first
+    ]
     advice.sort(key=lambda a: (-a.value, -a.p_yes, a.card, a.target))
     return advice
 
@@ -326,9 +340,11 @@ def leak_table(public: LiteratureBelief, asker: int, cards: Iterable[int]) -> di
         restrictions = [{c: nowhere for c in game.deck.set_of(card).cards if c != card} for card in cards]
         qs = [1.0 - chance for chance in public.chances(restrictions)]
     else:
-        chances = public.chances([{card: nowhere} for card in cards]
-                                 + [{c: nowhere for c in game.deck.sets[index].cards} for index in sets])
-        lacks_set = dict(zip(sets, chances[len(cards):]))
+        chances = public.chances(
+            [{card: nowhere} for card in cards]
+            + [dict.fromkeys(game.deck.sets[index].cards, nowhere) for index in sets]
+        )
+        lacks_set = dict(zip(sets, chances[len(cards) :]))
         qs = [lacks - lacks_set[game.deck.set_index_of(card)] for card, lacks in zip(cards, chances)]
     return {card: max(0.0, -math.log2(q)) if q > 1e-15 else math.inf for card, q in zip(cards, qs)}
 
@@ -438,8 +454,14 @@ def prospects(belief: LiteratureBelief, player: int, samples: int = 64, seed: in
 # -- the recommendation ----------------------------------------------------------------------------------------------
 
 
-def advise(belief: LiteratureBelief, public: LiteratureBelief | None = None, *, thorough: bool = True, seed: int = 0,
-           weights: AdvisorWeights = DEFAULT_WEIGHTS) -> Advice:
+def advise(
+    belief: LiteratureBelief,
+    public: LiteratureBelief | None = None,
+    *,
+    thorough: bool = True,
+    seed: int = 0,
+    weights: AdvisorWeights = DEFAULT_WEIGHTS,
+) -> Advice:
     """Claims, asks and one recommended event for the belief's observer.
 
     ``public``: a spectator's belief over the same history, for leak figures.
@@ -485,15 +507,24 @@ def _claims(belief: LiteratureBelief, thorough: bool, weights: AdvisorWeights) -
     if not thorough:
         table = _current_table(belief)
         team = list(game.members(game.team_of(observer)))
-        live = [index for index in live
-                if min(float(table[c][team].sum()) for c in game.deck.sets[index].cards) >= weights.risky_claim]
+        live = [
+            index
+            for index in live
+            if min(float(table[c][team].sum()) for c in game.deck.sets[index].cards) >= weights.risky_claim
+        ]
     claims = [claim_advice(belief, index, p) for index, p in zip(live, team_chances(belief, live))]
     claims.sort(key=lambda c: (-c.p_correct, -c.expected_points, c.set_index))
     return tuple(claims)
 
 
-def _recommend(belief: LiteratureBelief, claims: Sequence[ClaimAdvice], asks: Sequence[AskAdvice], seed: int,
-               weights: AdvisorWeights, playouts: bool) -> Recommendation:
+def _recommend(
+    belief: LiteratureBelief,
+    claims: Sequence[ClaimAdvice],
+    asks: Sequence[AskAdvice],
+    seed: int,
+    weights: AdvisorWeights,
+    playouts: bool,
+) -> Recommendation:
     game, public = belief.game, belief.public
     observer = _observer(belief)
     view = belief.view
@@ -514,50 +545,65 @@ def _recommend(belief: LiteratureBelief, claims: Sequence[ClaimAdvice], asks: Se
         held = {p: sum(float(table[c][p]) for c in cards) for p in [observer, *mates]}
         mate = max(mates, key=lambda p: held[p])
         if held[mate] > held[observer] or not view.hand:
-            return Recommendation(Pass(observer, mate), f"pass to {names[mate]}: they hold more of "
-                                                        f"{claims[0].name} and can claim it more surely")
+            return Recommendation(
+                Pass(observer, mate),
+                f"pass to {names[mate]}: they hold more of {claims[0].name} and can claim it more surely",
+            )
     if public.may_pass and mates and not forced:
         own = max((a.p_yes for a in asks), default=0.0) if view.hand else -1.0
         best, mate = best_mate()
         if best > own:
-            return Recommendation(Pass(observer, mate), f"pass to {names[mate]}: best ask about {best:.2f} likely "
-                                                        f"against {max(own, 0.0):.2f} for me")
+            return Recommendation(
+                Pass(observer, mate),
+                f"pass to {names[mate]}: best ask about {best:.2f} likely against {max(own, 0.0):.2f} for me",
+            )
     if public.may_pass and mates and not view.hand:
         mate = max(mates, key=lambda p: (public.sizes[p], -p))
         return Recommendation(Pass(observer, mate), f"pass to {names[mate]}: I have no cards")
     certain = [c for c in claims if c.certain]
     if claims and claims[0].forced:
         claim = claims[0]
-        return Recommendation(claim.event(observer), f"claim {claim.name}: the opponents have no cards "
-                                                     f"(correct with probability {claim.p_correct:.2f})")
+        return Recommendation(
+            claim.event(observer),
+            f"claim {claim.name}: the opponents have no cards (correct with probability {claim.p_correct:.2f})",
+        )
     if not asks:
         if certain:
             return Recommendation(certain[0].event(observer), f"claim {certain[0].name}: certain, and no ask is left")
         claim = max(claims, key=lambda c: (c.expected_points, c.p_correct)) if claims else None
         if claim is None:
             claim = claim_advice(belief, public.unclaimed[0])
-        return Recommendation(claim.event(observer), f"claim {claim.name}: no ask is possible "
-                                                     f"(correct with probability {claim.p_correct:.2f})")
+        return Recommendation(
+            claim.event(observer),
+            f"claim {claim.name}: no ask is possible (correct with probability {claim.p_correct:.2f})",
+        )
     hopeful = [a for a in asks if a.p_yes > 0.0]  # a sure no hands the turn over and teaches nothing
     if not hopeful and claims:  # only a claim makes progress
         claim = certain[0] if certain else max(claims, key=lambda c: (c.expected_points, c.p_correct))
-        return Recommendation(claim.event(observer), f"claim {claim.name}: no ask can succeed (correct with "
-                                                     f"probability {claim.p_correct:.2f})")
+        return Recommendation(
+            claim.event(observer),
+            f"claim {claim.name}: no ask can succeed (correct with probability {claim.p_correct:.2f})",
+        )
     sure = [a for a in hopeful if a.p_yes >= CERTAIN]  # a sure yes keeps the turn: take it before any gamble
     best = sure[0] if sure else hopeful[0] if hopeful else asks[0]
     risky = [c for c in claims if not c.certain and c.p_team_holds < CERTAIN and c.p_correct >= weights.risky_claim]
     if risky and best.p_yes < weights.hold_ask:
         claim = risky[0]
-        return Recommendation(claim.event(observer), f"claim {claim.name} before the opponents break it: correct "
-                              f"with probability {claim.p_correct:.2f}, {claim.expected_points:+.2f} points expected")
+        return Recommendation(
+            claim.event(observer),
+            f"claim {claim.name} before the opponents break it: correct "
+            f"with probability {claim.p_correct:.2f}, {claim.expected_points:+.2f} points expected",
+        )
     if certain and best.p_yes < weights.hold_ask and mates:
         chance, mate = best_mate()
         if chance > best.p_yes:
             claim = certain[0]
-            return Recommendation(claim.event(observer), f"claim {claim.name} (certain) to hand the turn to "
-                                  f"{names[mate]}: stalemate breaker")
+            return Recommendation(
+                claim.event(observer),
+                f"claim {claim.name} (certain) to hand the turn to {names[mate]}: stalemate breaker",
+            )
     if playouts and not sure and len(hopeful) > 1 and weights.playout_candidates > 1:
-        best = _played_out(belief, hopeful[:weights.playout_candidates], seed, weights)
+        best = _played_out(belief, hopeful[: weights.playout_candidates], seed, weights)
     reason = f"ask {names[best.target]} for {best.card}: yes with probability {best.p_yes:.2f}"
     if certain:
         reason += f"; hold {', '.join(c.name for c in certain)} back (certain)"
@@ -605,6 +651,21 @@ def _observer(belief: LiteratureBelief) -> int:
     return belief.observer
 
 
-__all__ = ["DEFAULT_WEIGHTS", "Advice", "AdvisorWeights", "AskAdvice", "ClaimAdvice", "Recommendation", "advise",
-           "advise_record", "ask_advice", "claim_advice", "entropy_bits", "leak_bits", "leak_table", "prospects",
-           "spectator", "team_chances"]
+__all__ = [
+    "DEFAULT_WEIGHTS",
+    "Advice",
+    "AdvisorWeights",
+    "AskAdvice",
+    "ClaimAdvice",
+    "Recommendation",
+    "advise",
+    "advise_record",
+    "ask_advice",
+    "claim_advice",
+    "entropy_bits",
+    "leak_bits",
+    "leak_table",
+    "prospects",
+    "spectator",
+    "team_chances",
+]

@@ -36,8 +36,15 @@ class LiteratureBelief(Belief):
 
     tracker: LiteratureTracker
 
-    def __init__(self, game: Game, observer: int | None = None, hand: Iterable[int] = (), *,
-                 sure_asks_first: bool = False, **options) -> None:
+    def __init__(
+        self,
+        game: Game,
+        observer: int | None = None,
+        hand: Iterable[int] = (),
+        *,
+        sure_asks_first: bool = False,
+        **options,
+    ) -> None:
         super().__init__(LiteratureTracker(game, observer, hand, sure_asks_first), **options)
 
     @classmethod
@@ -59,8 +66,9 @@ class LiteratureBelief(Belief):
             except (InconsistentError, ValueError) as error:
                 if belief.is_consistent():
                     impossible = isinstance(error, InconsistentError)
-                    raise RecordError(line, belief._why_impossible(record, pushed, error) if impossible
-                                      else str(error)) from None
+                    raise RecordError(
+                        line, belief._why_impossible(record, pushed, error) if impossible else str(error)
+                    ) from None
                 break  # an earlier event already left no deal: that one is to blame
             pushed += 1
         belief._forget()
@@ -140,14 +148,22 @@ class LiteratureBelief(Belief):
             room = sum(1 for mask in model.allowed.values() if mask >> holder & 1)
             if room >= size:
                 continue
-            lines = sorted({record.lines[index] for card in model.cards
-                            for index, ruled_out in self.tracker.explain(card) if ruled_out >> holder & 1})
+            lines = sorted(
+                {
+                    record.lines[index]
+                    for card in model.cards
+                    for index, ruled_out in self.tracker.explain(card)
+                    if ruled_out >> holder & 1
+                }
+            )
             sources = [_runs(lines)] if lines else []
             if self.observer is not None and self.observer != holder:
                 sources.append(f"{names[self.observer]}'s hand")
             because = f"{' and '.join(sources)} leave only" if sources else "only"
-            return (f"no deal is consistent with this event: {names[holder]} was dealt {size} cards, but {because} "
-                    f"{room} that can have been {names[holder]}'s")
+            return (
+                f"no deal is consistent with this event: {names[holder]} was dealt {size} cards, but {because} "
+                f"{room} that can have been {names[holder]}'s"
+            )
         return "no deal is consistent with this event"
 
     def _why_impossible(self, record: Record, pushed: int, error: InconsistentError) -> str:
@@ -170,8 +186,9 @@ class LiteratureBelief(Belief):
         if blamed == -1 and self.observer is not None:
             reasons.append(f"it contradicts {names[self.observer]}'s hand")
         elif blamed is not None and blamed >= 0 and record.lines[blamed] not in lines:
-            reasons.append(f"it contradicts line {record.lines[blamed]} "
-                           f"({format_event(record.events[blamed], self.game)})")
+            reasons.append(
+                f"it contradicts line {record.lines[blamed]} ({format_event(record.events[blamed], self.game)})"
+            )
         return f"{error}: {'; '.join(reasons)}" if reasons else str(error)
 
 

@@ -62,7 +62,7 @@ class _Seat:
 
     def _new_events(self, view: PlayerState) -> tuple[Event, ...]:
         history = view.history
-        fresh = history[self._seen:]
+        fresh = history[self._seen :]
         self._seen = len(history)
         return fresh
 
@@ -94,9 +94,14 @@ class RandomBot(_Seat):
             return self.rng.choice(asks)
         index = self.rng.choice(view.public.unclaimed)
         team = [self.player] + list(self.game.teammates(self.player))
-        return Claim(self.player, index, tuple(
-            (card, self.player if view.hand >> card & 1 else self.rng.choice(team))
-            for card in self.game.deck.sets[index].cards))
+        return Claim(
+            self.player,
+            index,
+            tuple(
+                (card, self.player if view.hand >> card & 1 else self.rng.choice(team))
+                for card in self.game.deck.sets[index].cards
+            ),
+        )
 
 
 class CountingBot(_Seat):
@@ -154,8 +159,11 @@ class CountingBot(_Seat):
         tracker = self.tracker
         if not tracker.may_hold(ask.target, ask.card):
             return 0.0
-        slots = {p: tracker.unknown_slots(p) for p in range(len(self.game.players))
-                 if p != self.player and tracker.may_hold(p, ask.card)}
+        slots = {
+            p: tracker.unknown_slots(p)
+            for p in range(len(self.game.players))
+            if p != self.player and tracker.may_hold(p, ask.card)
+        }
         total = sum(slots.values())
         return slots[ask.target] / total if total else 0.0
 
@@ -212,8 +220,9 @@ class AdvisorBot(_Seat):
     SAMPLES = 4000
     """Deals drawn where the belief samples: enough to rank asks (P(yes) within about 0.01), 5x faster than 20,000."""
 
-    def __init__(self, game: Game, player: int, hand: int, seed: int = 0,
-                 weights: AdvisorWeights = DEFAULT_WEIGHTS) -> None:
+    def __init__(
+        self, game: Game, player: int, hand: int, seed: int = 0, weights: AdvisorWeights = DEFAULT_WEIGHTS
+    ) -> None:
         super().__init__(game, player, hand, seed)
         self.weights, self.seed = weights, seed
         self.belief = self._new_belief(sure_asks_first=True)
@@ -231,8 +240,14 @@ class AdvisorBot(_Seat):
         return event
 
     def _new_belief(self, sure_asks_first: bool) -> LiteratureBelief:
-        return LiteratureBelief(self.game, self.player, iter_cards(self.dealt), sure_asks_first=sure_asks_first,
-                                samples=self.SAMPLES, seed=self.seed)
+        return LiteratureBelief(
+            self.game,
+            self.player,
+            iter_cards(self.dealt),
+            sure_asks_first=sure_asks_first,
+            samples=self.SAMPLES,
+            seed=self.seed,
+        )
 
     def _read(self, events: Sequence[Event]) -> None:
         for event in events[:-1]:  # the referee checked them: one consistency check (and posterior) at the end
@@ -299,8 +314,12 @@ class OmniscientBot(_Seat):
         asks = []
         for index in self.table.public.unclaimed:
             if hands[mate] & game.set_masks[index]:
-                asks.extend(Ask(mate, target, card) for card in game.deck.sets[index].cards
-                            if not hands[mate] >> card & 1 for target in targets)
+                asks.extend(
+                    Ask(mate, target, card)
+                    for card in game.deck.sets[index].cards
+                    if not hands[mate] >> card & 1
+                    for target in targets
+                )
         return asks
 
     def _threats(self, opponent: int) -> list[int]:
@@ -309,8 +328,13 @@ class OmniscientBot(_Seat):
         team = 0
         for member in game.members(game.team_of(self.player)):
             team |= hands[member]
-        return [card for index in self.table.public.unclaimed if hands[opponent] & game.set_masks[index]
-                for card in game.deck.sets[index].cards if team >> card & 1]
+        return [
+            card
+            for index in self.table.public.unclaimed
+            if hands[opponent] & game.set_masks[index]
+            for card in game.deck.sets[index].cards
+            if team >> card & 1
+        ]
 
     def _outside_team(self, card: Card) -> int:
         game, hands = self.game, self.table.hands
@@ -318,8 +342,12 @@ class OmniscientBot(_Seat):
         return sum(1 for c in game.deck.set_of(card).cards if not any(hands[p] >> c & 1 for p in team))
 
 
-BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "counting": CountingBot, "advisor": AdvisorBot,
-                                       "omniscient": OmniscientBot}
+BOTS: dict[str, Callable[..., Bot]] = {
+    "random": RandomBot,
+    "counting": CountingBot,
+    "advisor": AdvisorBot,
+    "omniscient": OmniscientBot,
+}
 """Bot classes by name; each is built as ``BOTS[name](game, player, dealt_hand, seed=...)``, and one that
 ``sees_every_hand`` (``omniscient``) also with ``deal=`` every dealt hand."""
 

@@ -54,7 +54,7 @@ class CountingTracker:
         self.sizes = list(game.sizes)
         self.claimed: set[int] = set()
         self.holder: dict[Card, int] = {}
-        self.lacks: dict[Card, int] = {card: 0 for card in game.deck.cards}
+        self.lacks: dict[Card, int] = dict.fromkeys(game.deck.cards, 0)
         self.minimum = [[0] * len(game.deck.sets) for _ in range(n)]
         own = set(hand)
         for card in game.deck.cards:

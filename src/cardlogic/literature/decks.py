@@ -20,8 +20,21 @@ from dataclasses import dataclass, field
 
 from cardlogic.cards import BLACK_JOKER, CARDS, RANKS, RED_JOKER, SUIT_NAMES, Card, card_mask
 
-RANK_SET_NAMES = ("twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens",
-                  "jacks", "queens", "kings", "aces")
+RANK_SET_NAMES = (
+    "twos",
+    "threes",
+    "fours",
+    "fives",
+    "sixes",
+    "sevens",
+    "eights",
+    "nines",
+    "tens",
+    "jacks",
+    "queens",
+    "kings",
+    "aces",
+)
 DECK_NAMES = ("no-8s", "no-2s", "no-7s", "jokers", "fours")
 
 
@@ -123,7 +136,7 @@ def _half_suits(low_ranks: Iterable[int], high_ranks: Iterable[int]) -> tuple[Ca
 
 
 def _no_8s() -> tuple[CardSet, ...]:
-    return _half_suits(range(0, 6), range(7, 13))
+    return _half_suits(range(6), range(7, 13))
 
 
 def _no_2s() -> tuple[CardSet, ...]:
@@ -141,5 +154,7 @@ def _jokers() -> tuple[CardSet, ...]:
 
 def _fours() -> tuple[CardSet, ...]:
     # Nines and up count as high sets, like the high half-suits.
-    return tuple(CardSet(RANK_SET_NAMES[r], RANKS[r], tuple(Card.from_rank_suit(r, s) for s in range(4)), r >= 7)
-                 for r in range(13))
+    return tuple(
+        CardSet(RANK_SET_NAMES[r], RANKS[r], tuple(Card.from_rank_suit(r, s) for s in range(4)), r >= 7)
+        for r in range(13)
+    )

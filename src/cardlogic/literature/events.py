@@ -87,4 +87,3 @@ def actor(event: Event) -> int:
     if isinstance(event, Claim):
         return event.claimer
     return event.giver
-

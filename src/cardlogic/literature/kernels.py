@@ -93,8 +93,12 @@ def _play(hand, known, lacks, odds, set_masks, set_values, team_of, mover, home)
                 return points
             if _known_ask(hand, known, set_masks, live, team_of, mover) < 0:
                 for p in range(players):  # pass to a teammate with a known ask, if any
-                    if team_of[p] == team and p != mover and hand[p] and \
-                            _known_ask(hand, known, set_masks, live, team_of, p) >= 0:
+                    if (
+                        team_of[p] == team
+                        and p != mover
+                        and hand[p]
+                        and _known_ask(hand, known, set_masks, live, team_of, p) >= 0
+                    ):
                         mover = p
                         break
             continue

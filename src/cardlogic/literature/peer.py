@@ -96,8 +96,9 @@ def _package() -> Any:
     try:
         import literature
     except ImportError as error:  # pragma: no cover - depends on the environment
-        raise ImportError("the cross-check needs the optional package literature==1.0.0 "
-                          "(pip install 'cardlogic[test]')") from error
+        raise ImportError(
+            "the cross-check needs the optional package literature==1.0.0 (pip install 'cardlogic[test]')"
+        ) from error
     return literature
 
 
@@ -192,7 +193,7 @@ def compare_game(players: int, seed: int, judge: bool = True, rules: str = "pack
     cards = list(deck.cards)
     rng.shuffle(cards)
     size = len(cards) // players
-    hands = tuple(sum(1 << c for c in cards[i * size:(i + 1) * size]) for i in range(players))
+    hands = tuple(sum(1 << c for c in cards[i * size : (i + 1) * size]) for i in range(players))
     first = rng.randrange(players)
     result = Comparison(seed, players, hands, first)
     game = result.game
@@ -225,8 +226,9 @@ def compare_game(players: int, seed: int, judge: bool = True, rules: str = "pack
     return result
 
 
-def compare_games(n_games: int, seed: int = 0, players: Sequence[int] = (4, 6, 8), judge: bool = True,
-                  rules: str = "package") -> dict:
+def compare_games(
+    n_games: int, seed: int = 0, players: Sequence[int] = (4, 6, 8), judge: bool = True, rules: str = "package"
+) -> dict:
     """Compare ``n_games`` games (seeds ``seed``, ``seed + 1``, ...; seat counts cycling through ``players``).
 
     Returns totals for scripts and benchmarks: ``games``, ``events``,
@@ -272,8 +274,9 @@ def _literature(lit: Any, hands: Sequence[int], first: int, rules: str = "packag
     player = engine.Player
     engine.Player = functools.partial(player if rules == "package" else repaired_player(), dummy=True)
     try:
-        return engine.Literature(len(hands), lambda n: [[to_name(c) for c in _cards(h)] for h in hands],
-                                 lambda: (first + 0.5) / len(hands))
+        return engine.Literature(
+            len(hands), lambda n: [[to_name(c) for c in _cards(h)] for h in hands], lambda: (first + 0.5) / len(hands)
+        )
     finally:
         engine.Player = player
 
@@ -334,10 +337,13 @@ def _play_one(lit: Any, theirs: Any, game: Game, rng: random.Random) -> tuple[li
         theirs.commit_claim(mover, possessions)
         seconds = time.perf_counter() - started
         truth = theirs.actual_possessions[half]
-        claim = Claim(mover.unique_id, game.deck.set_index_of(to_card(next(iter(possessions)))),
-                      tuple((to_card(n), a.unique_id) for n, a in possessions.items()),
-                      _outcome(lit, theirs.claims[half], mover.unique_id),
-                      tuple((to_card(n), a.unique_id) for n, a in truth.items()))
+        claim = Claim(
+            mover.unique_id,
+            game.deck.set_index_of(to_card(next(iter(possessions)))),
+            tuple((to_card(n), a.unique_id) for n, a in possessions.items()),
+            _outcome(lit, theirs.claims[half], mover.unique_id),
+            tuple((to_card(n), a.unique_id) for n, a in truth.items()),
+        )
         if theirs.turn == mover and mover.has_no_cards():
             theirs._switch_turn_if_no_cards()  # literature does this only after a correct claim
         events: list[Event] = [claim]
@@ -348,17 +354,26 @@ def _play_one(lit: Any, theirs: Any, game: Game, rng: random.Random) -> tuple[li
     started = time.perf_counter()
     theirs.commit_move(move)
     seconds = time.perf_counter() - started
-    return [Ask(move.interrogator.unique_id, move.respondent.unique_id, to_card(move.card),
-                yes=theirs.move_success[-1])], seconds
+    return [
+        Ask(move.interrogator.unique_id, move.respondent.unique_id, to_card(move.card), yes=theirs.move_success[-1])
+    ], seconds
 
 
 def _asks(lit: Any, theirs: Any, mover: Any, use_all_knowledge: bool) -> list[Any]:
     """The asks ``literature``'s bots consider, in a fixed order."""
     halves = {name.half_suit() for name in mover.hand}
-    names = sorted(lit.Card.Name(r, s) for r in lit.MINOR | lit.MAJOR for s in lit.Suit
-                   if lit.Card.Name(r, s).half_suit() in halves)
-    return [mover.asks(p).to_give(name) for p in theirs.players for name in names
-            if mover.valid_ask(p, name, use_all_knowledge)]
+    names = sorted(
+        lit.Card.Name(r, s)
+        for r in lit.MINOR | lit.MAJOR
+        for s in lit.Suit
+        if lit.Card.Name(r, s).half_suit() in halves
+    )
+    return [
+        mover.asks(p).to_give(name)
+        for p in theirs.players
+        for name in names
+        if mover.valid_ask(p, name, use_all_knowledge)
+    ]
 
 
 def _outcome(lit: Any, winner: Any, claimer: int) -> str:
@@ -388,7 +403,9 @@ def their_facts(lit: Any, theirs: Any, observer: int) -> set[Fact]:
     return facts
 
 
-def _compare_moment(result: Comparison, theirs: Any, beliefs: Sequence[LiteratureBelief], referee: State, judge: bool) -> None:
+def _compare_moment(
+    result: Comparison, theirs: Any, beliefs: Sequence[LiteratureBelief], referee: State, judge: bool
+) -> None:
     lit = _package()
     result.moments += 1
     for observer, belief in enumerate(beliefs):
@@ -405,7 +422,9 @@ def _compare_moment(result: Comparison, theirs: Any, beliefs: Sequence[Literatur
             result.unconfirmed.append(Disagreement(len(result.events), observer, fact, verdict, deal))
 
 
-def _judge(result: Comparison, belief: LiteratureBelief, hands: Sequence[int], fact: Fact) -> tuple[str, tuple[int, ...] | None]:
+def _judge(
+    result: Comparison, belief: LiteratureBelief, hands: Sequence[int], fact: Fact
+) -> tuple[str, tuple[int, ...] | None]:
     """The verdict on a fact of theirs that is not certain for us, given the true current ``hands``."""
     if bool(hands[fact.holder] >> fact.card & 1) != fact.has:
         return "false", None

@@ -56,9 +56,15 @@ def playout_scores(belief: LiteratureBelief, asks: Sequence[Ask], deals: int, se
     table = belief.marginals()
     odds[list(table.cards)] = table.probabilities
     live = np.array(public.unclaimed, dtype=np.int64)
-    return kernels.playouts(hands, exposed, odds, np.array(game.set_masks, dtype=np.int64)[live],
-                            np.array([game.set_value(index) for index in live], dtype=np.float64),
-                            np.array([game.team_of(p) for p in range(players)], dtype=np.int64),
-                            np.array([ask.asker for ask in asks], dtype=np.int64),
-                            np.array([ask.target for ask in asks], dtype=np.int64),
-                            np.array([ask.card for ask in asks], dtype=np.int64), seed)
+    return kernels.playouts(
+        hands,
+        exposed,
+        odds,
+        np.array(game.set_masks, dtype=np.int64)[live],
+        np.array([game.set_value(index) for index in live], dtype=np.float64),
+        np.array([game.team_of(p) for p in range(players)], dtype=np.int64),
+        np.array([ask.asker for ask in asks], dtype=np.int64),
+        np.array([ask.target for ask in asks], dtype=np.int64),
+        np.array([ask.card for ask in asks], dtype=np.int64),
+        seed,
+    )

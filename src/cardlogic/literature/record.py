@@ -72,11 +72,15 @@ class InvalidEventError(ValueError):
     """Text that is not an event of this game in record notation (unknown name, card or set, bad syntax)."""
 
 
-_ASK = re.compile(r"(?P<asker>\S+)\s+asks\s+(?P<target>\S+)\s+for\s+(?P<card>[^\s:]+)\s*(?::\s*(?P<answer>\S*))?",
-                  re.IGNORECASE)
+_ASK = re.compile(
+    r"(?P<asker>\S+)\s+asks\s+(?P<target>\S+)\s+for\s+(?P<card>[^\s:]+)\s*(?::\s*(?P<answer>\S*))?", re.IGNORECASE
+)
 _PASS = re.compile(r"(?P<giver>\S+)\s+passes\s+to\s+(?P<receiver>\S+)", re.IGNORECASE)
-_CLAIM = re.compile(r"(?P<claimer>\S+)\s+claims\s+(?P<set>[^\s:]+)\s*:(?P<assignment>[^=]*?)"
-                    r"(?:=>\s*(?P<outcome>[^\s(]*)\s*(?:\((?P<revealed>[^()]*)\))?)?", re.IGNORECASE)
+_CLAIM = re.compile(
+    r"(?P<claimer>\S+)\s+claims\s+(?P<set>[^\s:]+)\s*:(?P<assignment>[^=]*?)"
+    r"(?:=>\s*(?P<outcome>[^\s(]*)\s*(?:\((?P<revealed>[^()]*)\))?)?",
+    re.IGNORECASE,
+)
 
 
 def parse_event(text: str, game: Game) -> Event:
@@ -94,8 +98,12 @@ def parse_event(text: str, game: Game) -> Event:
         answer = match["answer"]
         if answer is not None and answer.lower() not in ("yes", "no"):
             raise InvalidEventError(f"the answer must be yes or no, not {answer!r}")
-        return Ask(_player(match["asker"], game), _player(match["target"], game), _card(match["card"], game),
-                   None if answer is None else answer.lower() == "yes")
+        return Ask(
+            _player(match["asker"], game),
+            _player(match["target"], game),
+            _card(match["card"], game),
+            None if answer is None else answer.lower() == "yes",
+        )
     if match := _PASS.fullmatch(text):
         return Pass(_player(match["giver"], game), _player(match["receiver"], game))
     if match := _CLAIM.fullmatch(text):
@@ -108,10 +116,17 @@ def parse_event(text: str, game: Game) -> Event:
         if outcome is not None and outcome.lower() not in OUTCOMES:
             raise InvalidEventError(f"the outcome must be one of {', '.join(OUTCOMES)}, not {outcome!r}")
         revealed = None if match["revealed"] is None else _groups(match["revealed"], game, "revealed holders")
-        return Claim(_player(match["claimer"], game), set_index, assignment,
-                     None if outcome is None else outcome.lower(), revealed)
-    raise InvalidEventError(f"not an event: {text!r} (expected 'A asks B for CARD: yes|no', "
-                            "'A claims SET: A CARDS; B CARDS => correct|void|opponents' or 'A passes to B')")
+        return Claim(
+            _player(match["claimer"], game),
+            set_index,
+            assignment,
+            None if outcome is None else outcome.lower(),
+            revealed,
+        )
+    raise InvalidEventError(
+        f"not an event: {text!r} (expected 'A asks B for CARD: yes|no', "
+        "'A claims SET: A CARDS; B CARDS => correct|void|opponents' or 'A passes to B')"
+    )
 
 
 def format_event(event: Event, game: Game) -> str:
@@ -321,7 +336,7 @@ class _Reader:
         if "Players" not in self.headers:
             self.problem(1, "the record needs a Players header")
             return None
-        players_line, players = self.headers["Players"]
+        _players_line, players = self.headers["Players"]
         names = players.split()
         deck = self.deck()
         rules = self.rules()
@@ -350,9 +365,14 @@ class _Reader:
         return Record(game, observer, hands, [], [])
 
     def header_line(self, field: str) -> int:
-        key = {"players": "Players", "teams": "Teams", "deck": "Sets" if "Sets" in self.headers else "Deck",
-               "dealer": "Dealer", "sizes": "Sizes" if "Sizes" in self.headers else "Dealer",
-               "rules": "Rules"}.get(field, "Players")
+        key = {
+            "players": "Players",
+            "teams": "Teams",
+            "deck": "Sets" if "Sets" in self.headers else "Deck",
+            "dealer": "Dealer",
+            "sizes": "Sizes" if "Sizes" in self.headers else "Dealer",
+            "rules": "Rules",
+        }.get(field, "Players")
         return self.headers.get(key, self.headers["Players"])[0]
 
     def deck(self) -> Deck | None:
@@ -470,8 +490,11 @@ class _Reader:
         if not ok:
             return None
         if hands and len(hands) != len(game.players) and set(hands) != {observer}:
-            self.problem(self.hand_lines[0][0], "give every player's hand (a full record), only the Me player's "
-                                                "(a view) or none (a spectator's record)")
+            self.problem(
+                self.hand_lines[0][0],
+                "give every player's hand (a full record), only the Me player's "
+                "(a view) or none (a spectator's record)",
+            )
             return None
         if observer is not None and not hands:
             self.problem(self.headers["Me"][0], f"Me needs a 'Hand {game.players[observer]}:' line")

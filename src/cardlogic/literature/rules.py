@@ -60,8 +60,9 @@ class Rules:
 
     def __post_init__(self) -> None:
         if self.wrong_claim not in WRONG_CLAIM_RULES:
-            raise GameError(f"wrong-claim must be one of {', '.join(WRONG_CLAIM_RULES)}, not {self.wrong_claim!r}",
-                            "rules")
+            raise GameError(
+                f"wrong-claim must be one of {', '.join(WRONG_CLAIM_RULES)}, not {self.wrong_claim!r}", "rules"
+            )
 
     @classmethod
     def parse(cls, text: str) -> Rules:
@@ -85,8 +86,10 @@ class Rules:
         def on_off(flag: bool) -> str:
             return "on" if flag else "off"
 
-        return (f"wrong-claim={self.wrong_claim} bluff={on_off(self.bluff)} must-declare={on_off(self.must_declare)} "
-                f"high-double={on_off(self.high_double)}")
+        return (
+            f"wrong-claim={self.wrong_claim} bluff={on_off(self.bluff)} must-declare={on_off(self.must_declare)} "
+            f"high-double={on_off(self.high_double)}"
+        )
 
 
 _RULE_KEYS = ("wrong_claim", "bluff", "must_declare", "high_double")
@@ -166,8 +169,9 @@ class Game:
             sizes = dealt
         elif not sizes:
             if cards % n:
-                raise GameError(f"{cards} cards do not split evenly among {n} players: name a dealer or give sizes",
-                                "sizes")
+                raise GameError(
+                    f"{cards} cards do not split evenly among {n} players: name a dealer or give sizes", "sizes"
+                )
             sizes = (cards // n,) * n
         object.__setattr__(self, "sizes", sizes)
         if len(sizes) != n or any(size < 1 for size in sizes):

@@ -65,12 +65,18 @@ class PeekingRandomBot:
         index = self.rng.choice(held if held and self.rng.random() < 0.5 else unclaimed)
         hand = state.hands[mover]
         others = [p for p in team if p != mover] or [mover]
-        return Claim(mover, index, tuple((card, mover if hand >> card & 1 else self.rng.choice(others))
-                                         for card in game.deck.sets[index].cards))
+        return Claim(
+            mover,
+            index,
+            tuple(
+                (card, mover if hand >> card & 1 else self.rng.choice(others)) for card in game.deck.sets[index].cards
+            ),
+        )
 
 
-def play_random_game(game: Game, seed: int, guess_rate: float = 0.02,
-                     patience: int | None = None) -> tuple[tuple[int, ...], list[Event]]:
+def play_random_game(
+    game: Game, seed: int, guess_rate: float = 0.02, patience: int | None = None
+) -> tuple[tuple[int, ...], list[Event]]:
     """Deal with ``random.Random(seed)`` and let :class:`PeekingRandomBot` play to the end.
 
     Returns the dealt hands (card masks) and the completed events. After

@@ -268,8 +268,9 @@ class PublicState:
         if self.team_cards(team):
             return claimer
         n = len(self.game.players)
-        return next(p for p in ((claimer + k) % n for k in range(1, n)) if self.game.team_of(p) != team
-                    and self._sizes[p])
+        return next(
+            p for p in ((claimer + k) % n for k in range(1, n)) if self.game.team_of(p) != team and self._sizes[p]
+        )
 
     # -- checking ----------------------------------------------------------------------------------------------------
 
@@ -327,8 +328,10 @@ class PublicState:
         if game.rules.must_declare:
             for index, whole in enumerate(game.deck.sets):
                 if index not in self._claimed and all(knowledge.holder_of(c) == asker for c in whole.cards):
-                    raise IllegalEventError(f"{self._name(asker)} holds all of {whole.name} and must claim it "
-                                            "before asking (must-declare=on)")
+                    raise IllegalEventError(
+                        f"{self._name(asker)} holds all of {whole.name} and must claim it "
+                        "before asking (must-declare=on)"
+                    )
         if holder is not None:
             truth: bool | None = holder == target
         elif not knowledge.may_hold(target, card):
@@ -340,8 +343,11 @@ class PublicState:
         if event.yes is None:
             return replace(event, yes=truth)
         if event.yes != truth:
-            where = f"{card} is with {self._name(holder)}" if holder is not None else \
-                f"{self._name(target)} does not hold {card}"
+            where = (
+                f"{card} is with {self._name(holder)}"
+                if holder is not None
+                else f"{self._name(target)} does not hold {card}"
+            )
             raise IllegalEventError(f"the answer {'yes' if event.yes else 'no'} is impossible: {where}")
         return event
 
@@ -356,8 +362,9 @@ class PublicState:
         team = game.team_of(claimer)
         for holder in sorted(set(assignment.values())):
             if game.team_of(holder) != team:
-                raise IllegalEventError(f"{self._name(claimer)} cannot place cards with {self._name(holder)}: "
-                                        "not on their team")
+                raise IllegalEventError(
+                    f"{self._name(claimer)} cannot place cards with {self._name(holder)}: not on their team"
+                )
         if event.outcome == "void" and game.rules.wrong_claim == "opponents":
             raise IllegalEventError("no claim is void under wrong-claim=opponents: a wrong claim goes to the opponents")
         if event.revealed is not None:
@@ -374,8 +381,10 @@ class PublicState:
             return event
         outcome = claim_outcome(game, claimer, assignment, holders)
         if event.outcome is not None and event.outcome != outcome:
-            raise IllegalEventError(f"the outcome {event.outcome} contradicts the holders: the claim is {outcome} "
-                                    f"({self._format_placements(holders, card_set)})")
+            raise IllegalEventError(
+                f"the outcome {event.outcome} contradicts the holders: the claim is {outcome} "
+                f"({self._format_placements(holders, card_set)})"
+            )
         return replace(event, outcome=outcome, revealed=tuple(holders.items()))
 
     def _check_revealed(self, holders: dict[Card, int], knowledge: _Knowledge) -> None:
@@ -389,8 +398,10 @@ class PublicState:
             fresh = sum(1 for card, holder in holders.items() if holder == player and self._known.get(card) != player)
             free = self._sizes[player] - self._known_counts[player]
             if fresh > free:
-                raise IllegalEventError(f"{self._name(player)} cannot hold {fresh} more cards of the set: "
-                                        f"only {free} of their cards are unaccounted for")
+                raise IllegalEventError(
+                    f"{self._name(player)} cannot hold {fresh} more cards of the set: "
+                    f"only {free} of their cards are unaccounted for"
+                )
 
     def _placements(self, pairs: Sequence[tuple[Card, int]], card_set: CardSet, what: str) -> dict[Card, int]:
         """``pairs`` as a dict, checking that they place every card of ``card_set`` once with a player."""
@@ -491,8 +502,11 @@ class _HandsState:
         if player not in self._hands or player not in self.public.movers:
             return []
         hand, set_of = self._hands[player], self.game.deck.set_index_of
-        asks = [event for event in self._legal_for(player)
-                if isinstance(event, Ask) and (bluffs or not hand >> event.card & 1)]
+        asks = [
+            event
+            for event in self._legal_for(player)
+            if isinstance(event, Ask) and (bluffs or not hand >> event.card & 1)
+        ]
         return sorted(asks, key=lambda ask: (set_of(ask.card), ask.card))  # card order within a set, then seats
 
     def _legal_for(self, mover: int) -> Iterable[Event]:
@@ -554,8 +568,9 @@ class PlayerState(_HandsState):
         if hand & ~game.deck.mask:
             raise GameError(f"{format_cards(iter_cards(hand & ~game.deck.mask))} not in play in this deck")
         if hand.bit_count() != game.sizes[player]:
-            raise GameError(f"{game.players[player]} was dealt {game.sizes[player]} cards, not {hand.bit_count()}",
-                            "sizes")
+            raise GameError(
+                f"{game.players[player]} was dealt {game.sizes[player]} cards, not {hand.bit_count()}", "sizes"
+            )
         super().__init__(game, {player: hand})
         self.player = player
 
@@ -594,8 +609,9 @@ class State(_HandsState):
             if hand & seen:
                 raise GameError(f"{format_cards(iter_cards(hand & seen))} dealt twice")
             if hand.bit_count() != game.sizes[player]:
-                raise GameError(f"{game.players[player]} was dealt {game.sizes[player]} cards, not "
-                                f"{hand.bit_count()}", "sizes")
+                raise GameError(
+                    f"{game.players[player]} was dealt {game.sizes[player]} cards, not {hand.bit_count()}", "sizes"
+                )
             seen |= hand
         if seen != game.deck.mask:
             raise GameError("the hands are not the deck")
@@ -618,7 +634,7 @@ class State(_HandsState):
         else:
             start = 0
             for player, size in enumerate(game.sizes):
-                hands[player] = sum(card.mask for card in cards[start:start + size])
+                hands[player] = sum(card.mask for card in cards[start : start + size])
                 start += size
         return cls(game, hands)
 

@@ -80,10 +80,17 @@ class TournamentResult:
             low, high = wilson(count, self.games)
             rates[label] = {"rate": count / max(1, self.games), "low": low, "high": high}
         return {
-            "games": self.games, "bots": list(self.bots), "players": self.players, "deck": self.deck,
-            "seed": self.seed, "wins": wins, "ties": self.ties, "rates": rates,
+            "games": self.games,
+            "bots": list(self.bots),
+            "players": self.players,
+            "deck": self.deck,
+            "seed": self.seed,
+            "wins": wins,
+            "ties": self.ties,
+            "rates": rates,
             "points": {bot: self.points(bot) for bot in self.bots},
-            "unfinished": sum(1 for r in self.results if not r.finished), "seconds": round(self.seconds, 3),
+            "unfinished": sum(1 for r in self.results if not r.finished),
+            "seconds": round(self.seconds, 3),
         }
 
 
@@ -154,8 +161,9 @@ class Match:
         """Games 0, 1, 2, ... without end, in order, played by ``workers`` a few ahead; stop iterating to stop."""
         return in_order(workers.run(_play, ((self, index) for index in itertools.count())))
 
-    def tournament(self, games: int, workers: Workers,
-                   progress: Callable[[int], None] | None = None) -> TournamentResult:
+    def tournament(
+        self, games: int, workers: Workers, progress: Callable[[int], None] | None = None
+    ) -> TournamentResult:
         """Play games ``0 .. games - 1`` with ``workers``; ``progress(1)`` is called as each one finishes."""
         start = time.perf_counter()
         results: list[GameResult] = []
@@ -166,8 +174,13 @@ class Match:
         results.sort(key=lambda r: r.index)
         return self._result(results, time.perf_counter() - start)
 
-    def sprt(self, test: SPRT, workers: Workers, max_games: int = 20_000,
-             progress: Callable[[int, float], None] | None = None) -> tuple[SPRTResult, TournamentResult]:
+    def sprt(
+        self,
+        test: SPRT,
+        workers: Workers,
+        max_games: int = 20_000,
+        progress: Callable[[int, float], None] | None = None,
+    ) -> tuple[SPRTResult, TournamentResult]:
         """Play pairs in order until ``test`` decides whether the first bot is stronger by ``test.elo1`` (H1) or by
         ``test.elo0`` at most (H0), or ``max_games`` are played (undecided).
 
@@ -183,8 +196,7 @@ class Match:
             for game in games:
                 results.append(game)
                 if game.index % 2:
-                    yield sum(1.0 if r.winner == first else 0.5 if r.winner is None else 0.0
-                              for r in results[-2:]) / 2
+                    yield sum(1.0 if r.winner == first else 0.5 if r.winner is None else 0.0 for r in results[-2:]) / 2
 
         games = self.games(workers)
         report = None if progress is None else (lambda pairs, value: progress(2 * pairs, value))
@@ -201,9 +213,17 @@ def _play(task: tuple[Match, int]) -> GameResult:
     return match.play(index)
 
 
-def tournament(bots: tuple[str, str], players: int = 6, games: int = 100, seed: int = 0, deck: str = "no-8s",
-               rules: Rules | None = None, jobs: int = 1, scheduler: str | None = None,
-               progress: Callable[[int], None] | None = None) -> TournamentResult:
+def tournament(
+    bots: tuple[str, str],
+    players: int = 6,
+    games: int = 100,
+    seed: int = 0,
+    deck: str = "no-8s",
+    rules: Rules | None = None,
+    jobs: int = 1,
+    scheduler: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> TournamentResult:
     """Play ``games`` games between the two bots' teams (an odd count ends with half a pair).
 
     ``jobs`` local processes play them in parallel, or the Dask cluster whose

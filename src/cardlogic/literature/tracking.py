@@ -56,8 +56,9 @@ class LiteratureTracker:
     0
     """
 
-    def __init__(self, game: Game, observer: int | None = None, hand: Iterable[int] = (),
-                 sure_asks_first: bool = False) -> None:
+    def __init__(
+        self, game: Game, observer: int | None = None, hand: Iterable[int] = (), sure_asks_first: bool = False
+    ) -> None:
         self.game = game
         self.observer = observer
         self.sure_asks_first = sure_asks_first
@@ -174,7 +175,6 @@ class LiteratureTracker:
             _require_at(model, known, ask.card, ~(1 << ask.asker))
         _require_at(model, known, ask.card, (1 << ask.target) if ask.yes else ~(1 << ask.target))
 
-
     def _assume_sure_asks_first(self, model: DealModel, known: dict[Card, int], ask: Ask) -> DealModel:
         """``model`` narrowed by what a guess answered "no" says under ``sure_asks_first``: the asker held no card of
         a set with a card publicly known (in ``known``, before the ask) at an opponent; ``model`` itself where that
@@ -186,8 +186,9 @@ class LiteratureTracker:
         exposed = {game.deck.set_index_of(card) for card, holder in known.items() if game.team_of(holder) != team}
         if asked in exposed:  # the asker held a card of that set, so passed over a sure ask: not this model's player
             return model
-        restrictions = {card: ~(1 << ask.asker) for index in exposed for card in game.deck.sets[index].cards
-                        if card not in known}
+        restrictions = {
+            card: ~(1 << ask.asker) for index in exposed for card in game.deck.sets[index].cards if card not in known
+        }
         if not restrictions:
             return model
         narrowed = model.copy()

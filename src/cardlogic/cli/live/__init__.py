@@ -26,25 +26,44 @@ from cardlogic.literature import Record, RecordError
 if TYPE_CHECKING:
     from cardlogic.cli.live.session import LiveSession
 
-INTRODUCTION = ("Follow a game as it is played: start from RECORD (set-up and any events so far), or answer the set-up "
-                "questions, then type one event or command a line. Every accepted event is autosaved before the next "
-                "line is read.")
+INTRODUCTION = (
+    "Follow a game as it is played: start from RECORD (set-up and any events so far), or answer the set-up "
+    "questions, then type one event or command a line. Every accepted event is autosaved before the next "
+    "line is read."
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "live", help="follow a game event by event, with advice whenever your team is to move",
+        "live",
+        help="follow a game event by event, with advice whenever your team is to move",
         description=textwrap.fill(INTRODUCTION, 100, break_on_hyphens=False) + "\n\n" + HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("record", nargs="?", help="game record with the set-up (Players, Dealer, Me, Hand ...) and "
-                                                  "any events so far; left out, the set-up is asked for")
-    parser.add_argument("--autosave", metavar="FILE",
-                        help="where every change is saved (default: RECORD's name with .live.txt, next to it; for a "
-                             "new game, game-DATE-TIME.live.txt in the working folder)")
-    parser.add_argument("--method", choices=("auto", "exact", "sample"), default="auto",
-                        help="inference backend (default: auto, exact where practical, else sampling)")
-    parser.add_argument("--samples", type=at_least(1, "a positive number of deals"), default=20000,
-                        help="deals to draw when sampling (default 20000)")
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "record",
+        nargs="?",
+        help="game record with the set-up (Players, Dealer, Me, Hand ...) and "
+        "any events so far; left out, the set-up is asked for",
+    )
+    parser.add_argument(
+        "--autosave",
+        metavar="FILE",
+        help="where every change is saved (default: RECORD's name with .live.txt, next to it; for a "
+        "new game, game-DATE-TIME.live.txt in the working folder)",
+    )
+    parser.add_argument(
+        "--method",
+        choices=("auto", "exact", "sample"),
+        default="auto",
+        help="inference backend (default: auto, exact where practical, else sampling)",
+    )
+    parser.add_argument(
+        "--samples",
+        type=at_least(1, "a positive number of deals"),
+        default=20000,
+        help="deals to draw when sampling (default 20000)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="random seed for sampling (default 0)")
     parser.set_defaults(handler=run)
 
@@ -93,8 +112,10 @@ def run(args: argparse.Namespace) -> int:
 def _greet(session: LiveSession, record: Record) -> None:
     game = record.game
     me = "" if record.observer is None else f"; I am {game.players[record.observer]}"
-    print(f"{len(game.players)} players, {game.deck.name} deck, {len(game.deck.sets)} sets{me}. "
-          f"{len(record.events)} events so far; {session.to_move_text()}.")
+    print(
+        f"{len(game.players)} players, {game.deck.name} deck, {len(game.deck.sets)} sets{me}. "
+        f"{len(record.events)} events so far; {session.to_move_text()}."
+    )
     print(f"Autosaving to {session.game.autosave}. Type 'help' for help.", flush=True)
     session.advise_my_team()
 

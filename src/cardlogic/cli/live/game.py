@@ -42,8 +42,9 @@ class LiveGame:
     illegal or leave no consistent deal.
     """
 
-    def __init__(self, record: Record, *, method: str = "auto", samples: int = 20000, seed: int = 0,
-                 autosave: str | None = None) -> None:
+    def __init__(
+        self, record: Record, *, method: str = "auto", samples: int = 20000, seed: int = 0, autosave: str | None = None
+    ) -> None:
         observer = record.observer
         hands = {} if observer is None else {observer: record.hands[observer]}
         self.setup = Record(record.game, observer, hands)

@@ -69,8 +69,10 @@ class Notation:
         if len(tokens) == 3 and tokens[2][-1:] in "+-" and len(tokens[2]) > 1:
             tokens = [*tokens[:2], tokens[2][:-1], tokens[2][-1]]  # "5s+": the answer stuck to the card
         if len(tokens) not in (3, 4):
-            raise InvalidEventError(f"not an event: {text!r} (an ask is 'ASKER TARGET CARD +' for yes or '... -' "
-                                    "for no; type 'help' for the record notation and the commands)")
+            raise InvalidEventError(
+                f"not an event: {text!r} (an ask is 'ASKER TARGET CARD +' for yes or '... -' "
+                "for no; type 'help' for the record notation and the commands)"
+            )
         answer = None
         if len(tokens) == 4:
             if tokens[3].lower() not in ANSWERS:

@@ -28,11 +28,13 @@ WORTH_CLAIMING = 0.5
 
 COMMANDS = ("advise", "undo", "save", "grid", "why", "hand", "exposed", "help", "quit")
 
+
 class LiveSession:
     """A :class:`LiveGame` driven by typed lines, printing what each one changed."""
 
-    def __init__(self, game: LiveGame, lines: TypedLines, notice: SlowNotice | None = None,
-                 console: Console | None = None) -> None:
+    def __init__(
+        self, game: LiveGame, lines: TypedLines, notice: SlowNotice | None = None, console: Console | None = None
+    ) -> None:
         self.game = game
         self.lines = lines
         self.notice = notice or SlowNotice()
@@ -97,8 +99,9 @@ class LiveSession:
     def report(self, update: Update) -> None:
         names = self.game.game.players
         line = self.game.line_of(len(self.game.public.history) - 1)
-        self.console.print(f"ok: {format_event(update.event, self.game.game)}; {self.to_move_text()} "
-                           f"(line {line})", markup=False)
+        self.console.print(
+            f"ok: {format_event(update.event, self.game.game)}; {self.to_move_text()} (line {line})", markup=False
+        )
         for fact in update.certain:
             self.console.print(f"  now certain: {names[fact.holder]} holds {fact.card}", markup=False)
         self.advise_my_team()
@@ -154,8 +157,11 @@ class LiveSession:
             if index in ruled:
                 possible &= ~ruled[index]
                 holders = [names[p] for p in range(len(names)) if possible >> p & 1]
-                said.append(f"dealt to {holders[0]}" if len(holders) == 1 else
-                            "not dealt to " + ", ".join(names[p] for p in range(len(names)) if ruled[index] >> p & 1))
+                said.append(
+                    f"dealt to {holders[0]}"
+                    if len(holders) == 1
+                    else "not dealt to " + ", ".join(names[p] for p in range(len(names)) if ruled[index] >> p & 1)
+                )
             if isinstance(event, Ask) and event.card == card and event.yes:
                 said.append(f"{names[event.asker]} takes it from {names[event.target]}")
             if isinstance(event, Claim) and event.set_index == set_index:
@@ -189,9 +195,12 @@ class LiveSession:
         marginals = spectator.marginals()
         rows = dict(zip(marginals.cards, marginals.probabilities))
         hand = sorted(iter_cards(belief.hand), key=lambda card: -rows[card][me])
-        table = Table(title="my hand as the table sees it", title_justify="left",
-                      caption="P: a spectator's P(I hold the card), from public information only",
-                      caption_justify="left")
+        table = Table(
+            title="my hand as the table sees it",
+            title_justify="left",
+            caption="P: a spectator's P(I hold the card), from public information only",
+            caption_justify="left",
+        )
         table.add_column("card")
         table.add_column("set")
         table.add_column("P", justify="right")

@@ -23,16 +23,22 @@ def ask_setup(lines: TypedLines) -> Record | None:
     players = _ask(lines, "Players in seat order (e.g. Ann Bob Cat Dan Eve Fay): ", _players)
     if players is None:
         return None
-    deck = _ask(lines, f"Deck [no-8s] ({', '.join(DECK_NAMES)}; sets to keep may follow, e.g. no-8s LS HS LH): ",
-                lambda text: _deck(text, players))
+    deck = _ask(
+        lines,
+        f"Deck [no-8s] ({', '.join(DECK_NAMES)}; sets to keep may follow, e.g. no-8s LS HS LH): ",
+        lambda text: _deck(text, players),
+    )
     if deck is None:
         return None
     lookup = Notation(Game(players, deck=deck, dealer=0))
     dealer = _ask(lines, "Dealer (asks first): ", lookup.player)
     if dealer is None:
         return None
-    game = _ask(lines, f"House rules [{Rules()}]: ", lambda text: Game(players, deck=deck, rules=Rules.parse(text),
-                                                                            dealer=dealer))
+    game = _ask(
+        lines,
+        f"House rules [{Rules()}]: ",
+        lambda text: Game(players, deck=deck, rules=Rules.parse(text), dealer=dealer),
+    )
     if game is None:
         return None
     notation = Notation(game)
