@@ -369,11 +369,11 @@ def measure_live(cases: list[Case], plan: Plan, tick: Tick) -> dict[str, Any]:
     """Warm seconds from an event typed in ``cardlogic live`` to its advice, at :data:`LIVE_PLAYERS` players.
 
     Replays the longest stored ``no-8s`` scenario of each player count from its set-up through
-    :class:`~cardlogic.cli.live.game.LiveGame`, as the command does: both beliefs take the event, the autosave
+    :class:`~cardlogic.table.literature.LiveGame`, as the command does: both beliefs take the event, the autosave
     is written, and when the observer's team is to move the advice is worked out. Each event is timed once, in
     order, within :data:`LIVE_BUDGET_SECONDS`.
     """
-    from cardlogic.cli.live.game import LiveGame
+    from cardlogic.table.literature import LiveGame
     from cardlogic.literature import Record
 
     rows = []

@@ -71,7 +71,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     # prompt_toolkit (about 0.2 s to import) is loaded for live only, not for every command.
     from cardlogic.cli.live.console import SlowNotice, TypedLines, WordCompleter
-    from cardlogic.cli.live.game import LiveGame
+    from cardlogic.table.literature import LiveGame
     from cardlogic.cli.live.session import LiveSession
     from cardlogic.cli.live.setup import ask_setup
 

@@ -11,7 +11,7 @@ from cardlogic.cards import iter_cards
 from cardlogic.cli.advise import asks_table, claims_table, print_recommendation
 from cardlogic.cli.belief import print_table
 from cardlogic.cli.live.console import SlowNotice, TypedLines
-from cardlogic.cli.live.game import LiveGame, Update
+from cardlogic.table.literature import LiveGame, Update
 from cardlogic.cli.live.notation import HELP, KEYWORDS, Notation
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Ask, Claim, format_event
