@@ -13,11 +13,11 @@ import pytest
 from cardlogic.cli import main
 from cardlogic.cli.advise import as_json
 from cardlogic.cli.live import _free_name, _stem
-from cardlogic.table.literature import LiveGame
 from cardlogic.cli.live.notation import Notation
 from cardlogic.literature import Ask, Game, InvalidEventError, Record, format_event, read_record, write_record
 from cardlogic.literature.advice import advise_record
 from cardlogic.literature.decks import Deck
+from cardlogic.table.literature import LiveGame
 from tests.cli.scripted import GAME, annes_view, setup_text, typed
 
 

@@ -71,9 +71,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     # prompt_toolkit (about 0.2 s to import) is loaded for live only, not for every command.
     from cardlogic.cli.live.console import SlowNotice, TypedLines, WordCompleter
-    from cardlogic.table.literature import LiveGame
     from cardlogic.cli.live.session import LiveSession
     from cardlogic.cli.live.setup import ask_setup
+    from cardlogic.table.literature import LiveGame
 
     session: LiveSession | None = None
     lines = TypedLines(WordCompleter(lambda: session.completions() if session else ()))
