@@ -7,7 +7,7 @@ import sys
 from rich.console import Console
 from rich.table import Table
 
-from cardlogic.cards import iter_cards
+from cardlogic.cards import Card, iter_cards
 from cardlogic.cli.advise import asks_table, claims_table, print_recommendation
 from cardlogic.cli.belief import print_table
 from cardlogic.cli.live.console import SlowNotice, TypedLines
@@ -219,15 +219,16 @@ class LiveSession:
         if public.is_over:
             scores = public.scores
             return f"the game is over, {scores[0]}-{scores[1]}"
-        if len(public.movers) > 1:
+        to_move = public.to_move
+        if len(public.movers) > 1 or to_move is None:
             return "anyone may move first"
         observer = self.game.belief.observer
-        who = game.players[public.to_move]
+        who = game.players[to_move]
         if observer is None:
             return f"{who} to move"
-        if public.to_move == observer:
+        if to_move == observer:
             return f"{who} to move (me)"
-        side = "my teammate" if game.team_of(public.to_move) == game.team_of(observer) else "opponent"
+        side = "my teammate" if game.team_of(to_move) == game.team_of(observer) else "opponent"
         return f"{who} to move ({side})"
 
     def completions(self) -> list[str]:
@@ -237,7 +238,7 @@ class LiveSession:
         cards = [str(card) for card_set in sets for card in card_set.cards]
         return [*COMMANDS, *game.players, *cards, *(s.name for s in sets), *(s.short for s in sets), *KEYWORDS]
 
-    def _where_now(self, card: int) -> str:
+    def _where_now(self, card: Card) -> str:
         public, names = self.game.public, self.game.game.players
         if self.game.game.deck.set_index_of(card) in public.claimed:
             return "out of play (its set is claimed)"
