@@ -13,7 +13,7 @@ import pytest
 from cardlogic.cli import main
 from cardlogic.cli.advise import as_json
 from cardlogic.cli.live import _free_name, _stem
-from cardlogic.literature import Ask, Game, InvalidEventError, Record, format_event, read_record, write_record
+from cardlogic.literature import Ask, Claim, Game, InvalidEventError, Record, format_event, read_record, write_record
 from cardlogic.literature.advice import advise_record
 from cardlogic.literature.decks import Deck
 from cardlogic.literature.shorthand import Notation
@@ -63,8 +63,9 @@ def test_whole_game_through_a_pipe_is_autosaved_and_matches_advise(tmp_path):
     assert len(read_record(saved.read_text()).events) == 10
     out = done.stdout
     assert out.count("undone: ") == 2 and "my hand, 4 cards" in out
-    why_line = read_record(write_record(view)).lines[1]
-    assert f"  line {why_line}: Fay asks Eve for 10H: no  -> not dealt to Eve, Fay" in out
+    claim = next(i for i, event in enumerate(view.events) if isinstance(event, Claim))  # of high-hearts, in the ten
+    claim_line = read_record(write_record(view)).lines[claim]
+    assert f"10H (high-hearts): out of play (its set is claimed)\n  in public:\n  line {claim_line}: Eve claims" in out
     assert f"ok: {format_event(view.events[-1], GAME)}; the game is over" in " ".join(out.split())  # wrapped at 80
     final = as_json(advise_record(view), GAME)["recommendation"]["reason"]
     assert out.rstrip().splitlines()[-1] == f"Recommendation: {final}"

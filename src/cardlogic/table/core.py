@@ -10,12 +10,25 @@ from __future__ import annotations
 import os
 import tempfile
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, TypeVar
 
 E = TypeVar("E")
+
+
+class Incomplete(ValueError):
+    """A typed line that names an event once one more answer is given (a claim's outcome, say).
+
+    ``question`` asks for the answer; ``complete(answer)`` returns the event (and
+    raises ValueError, or Incomplete again, for a bad answer).
+    """
+
+    def __init__(self, question: str, complete: Callable[[str], object]) -> None:
+        super().__init__(question)
+        self.question = question
+        self.complete = complete
 
 
 @dataclass(frozen=True)
@@ -111,7 +124,8 @@ class TableGame(ABC, Generic[E]):
 
     @abstractmethod
     def parse(self, text: str) -> E:
-        """The event a typed line names (the game's notation, short forms included); ValueError if none."""
+        """The event a typed line names (the game's notation, short forms included); ValueError if none, and
+        :class:`Incomplete` when it needs one more answer."""
 
     @abstractmethod
     def describe(self, event: E) -> str:

@@ -9,11 +9,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cardlogic.belief import Fact
-from cardlogic.literature import Event, Game, PublicState, Record, format_event, write_record
-from cardlogic.literature.advice import Advice, advise, spectator
+from cardlogic.cards import Card
+from cardlogic.literature import (
+    Ask,
+    Claim,
+    Event,
+    Game,
+    InvalidEventError,
+    PublicState,
+    Record,
+    format_event,
+    write_record,
+)
+from cardlogic.literature.advice import Advice, advise, claim_advice, spectator
 from cardlogic.literature.belief import LiteratureBelief
-from cardlogic.literature.shorthand import Notation
-from cardlogic.table.core import Status, TableGame
+from cardlogic.literature.shorthand import Answer, Notation, ShortClaim
+from cardlogic.table.core import Incomplete, Status, TableGame
+
+OUTCOME_QUESTION = "the outcome? ok, void or opp, then who held any card I cannot know (void bob 5h); empty drops it"
 
 
 class LiveGame(TableGame[Event]):
@@ -44,6 +57,7 @@ class LiveGame(TableGame[Event]):
             self.spectator = spectator(self.belief)
         self.notation = Notation(record.game)
         self._certain = self._held_for_sure()
+        self._advice: Advice | None = None
 
     @property
     def game(self) -> Game:
@@ -73,7 +87,19 @@ class LiveGame(TableGame[Event]):
         return len(write_record(self.setup).rstrip("\n").splitlines()) + 2
 
     def parse(self, text: str) -> Event:
-        return self.notation.parse(text)
+        """The event ``text`` types (see :mod:`cardlogic.literature.shorthand`), short forms completed.
+
+        ``+``/``-`` alone answers the ask advised to the observer. A short claim by the observer's team takes the
+        best assignment (the certain one when the team's cards are certain, its outcome then ``correct``); an
+        opponent's correct claim takes the holders the observer knows and those typed. A short claim without
+        its outcome, unless certain, raises :class:`Incomplete` with the assignment and its P(correct).
+        """
+        typed = self.notation.parse(text)
+        if isinstance(typed, Answer):
+            return self._answered(typed.yes)
+        if isinstance(typed, ShortClaim):
+            return self._claim(typed)
+        return typed
 
     def describe(self, event: Event) -> str:
         return format_event(event, self.game)
@@ -98,13 +124,69 @@ class LiveGame(TableGame[Event]):
         return any(self.game.team_of(p) == self.game.team_of(observer) for p in public.movers)
 
     def advice(self) -> Advice:
-        """The advice for the observer now, as ``cardlogic advise`` gives it on :meth:`record`."""
+        """The advice for the observer now, as ``cardlogic advise`` gives it on :meth:`record` (worked out once
+        per position)."""
         if self.belief.observer is None:
             raise ValueError("advice needs a player's view: the record names no Me player")
-        return advise(self.belief, self.spectator)
+        if self._advice is None:
+            self._advice = advise(self.belief, self.spectator)
+        return self._advice
+
+    def sure_holders(self) -> dict[Card, int]:
+        """Every card in play whose holder the observer knows now (public or deduced), with that holder."""
+        return {**{fact.card: fact.holder for fact in self._certain}, **self.public.known}
+
+    def _answered(self, yes: bool) -> Ask:
+        observer = self.belief.observer
+        event = self.advice().recommendation.event if self.observer_decides() else None
+        if not isinstance(event, Ask) or event.asker != observer:
+            raise InvalidEventError("+ or - alone answers the ask advised to me, and none is advised now")
+        return Ask(event.asker, event.target, event.card, yes)
+
+    def _claim(self, short: ShortClaim) -> Claim:
+        game, observer = self.game, self.belief.observer
+        card_set = game.deck.sets[short.set_index]
+        name = f"{game.players[short.claimer]} claims {card_set.name}"
+        mine = observer is not None and game.team_of(short.claimer) == game.team_of(observer)
+        if mine:
+            advice = claim_advice(self.belief, short.set_index)
+            assignment = dict(advice.assignment)
+            if short.outcome is None and advice.certain:
+                return Claim(short.claimer, short.set_index, tuple(assignment.items()), "correct")
+            if short.outcome is None:
+                proposed = Claim(short.claimer, short.set_index, tuple(assignment.items()))
+                return self._ask_outcome(short, f"{self.describe(proposed)}, P(correct) {advice.p_correct:.2f}")
+        elif short.outcome is None:
+            return self._ask_outcome(short, f"{name}")
+        known = {**self.sure_holders(), **dict(short.revealed)}
+        missing = [str(card) for card in card_set.cards if card not in known]
+        if short.outcome == "correct":
+            if not mine:
+                if missing:
+                    raise InvalidEventError(f"{name} => correct: who held {' '.join(missing)}? (ok bob {missing[0]})")
+                assignment = {card: known[card] for card in card_set.cards}
+            assignment.update(short.revealed)
+            return Claim(short.claimer, short.set_index, tuple(assignment.items()), "correct")
+        if not mine:
+            raise InvalidEventError(
+                f"{name} => {short.outcome}: type the assignment announced, in record notation "
+                f"({name}: NAME CARDS; NAME CARDS => {short.outcome})"
+            )
+        if missing:
+            raise InvalidEventError(f"{name} => {short.outcome}: who held {' '.join(missing)}?")
+        revealed = tuple((card, known[card]) for card in card_set.cards)
+        return Claim(short.claimer, short.set_index, tuple(assignment.items()), short.outcome, revealed)
+
+    def _ask_outcome(self, short: ShortClaim, claim: str) -> Claim:
+        def complete(answer: str) -> Claim:
+            outcome, revealed = self.notation.outcome(answer.split())
+            return self._claim(ShortClaim(short.claimer, short.set_index, outcome, revealed))
+
+        raise Incomplete(f"{claim}: {OUTCOME_QUESTION}", complete)
 
     def _apply(self, event: Event) -> tuple[Event, tuple[str, ...]]:
         recorded = self.belief.push(event)
+        self._advice = None
         if self.spectator is not None:
             try:
                 self.spectator.push_unchecked(recorded)
@@ -118,6 +200,7 @@ class LiveGame(TableGame[Event]):
         return recorded, tuple(f"{names[fact.holder]} holds {fact.card}" for fact in learnt)
 
     def _retract(self) -> Event:
+        self._advice = None
         if self.spectator is not None:
             self.spectator.pop()
         event = self.belief.pop()
@@ -125,6 +208,7 @@ class LiveGame(TableGame[Event]):
         return event
 
     def _reapply(self, event: Event) -> None:
+        self._advice = None
         self.belief.push_unchecked(event)  # it was accepted before: the history only returns to what it was
         if self.spectator is not None:
             self.spectator.push_unchecked(event)

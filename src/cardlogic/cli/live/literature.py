@@ -8,8 +8,9 @@ from rich.console import Console
 from rich.table import Table
 
 from cardlogic.cards import iter_cards
-from cardlogic.cli.advise import asks_table, claims_table, print_recommendation
+from cardlogic.cli.advise import asks_table, claims_table, print_recommendation, worth_claiming
 from cardlogic.cli.belief import print_table
+from cardlogic.cli.common import plural
 from cardlogic.cli.live.notation import HELP
 from cardlogic.cli.live.session import say
 from cardlogic.literature import Ask, Claim, format_event
@@ -19,9 +20,9 @@ from cardlogic.table.core import Update
 from cardlogic.table.literature import LiveGame
 
 BEST_ASKS = 5
+"""How many of the best asks ``advise`` shows."""
+GLANCE_ASKS = 3
 """How many of the best asks the advice at a glance shows."""
-WORTH_CLAIMING = 0.5
-"""A claim is shown at a glance when certain, forced, or when the team holds the set with at least this chance."""
 
 
 class LiteratureView:
@@ -51,13 +52,24 @@ class LiteratureView:
             self.show_exposed()
 
     def report(self, update: Update) -> None:
-        certain = "".join(f"\n  now certain: {fact}" for fact in update.certain)
-        self.say(
-            f"ok: {format_event(update.event, self.game.game)}; {self.game.status().to_move()} (line {update.line}){certain}"
-        )
+        """One line: the event as recorded, its autosave line, who is to move, what I newly know for sure."""
+        certain = f"; now certain: {', '.join(update.certain)}" if update.certain else ""
+        event = format_event(update.event, self.game.game)
+        self.say(f"ok: {event}; {self.game.status().to_move()} (line {update.line}){certain}")
 
     def glance(self) -> None:
-        self.show_advice(self.game.advice())
+        """At most three lines: the recommendation and the best asks when I am to move, the claims worth making."""
+        advice, names = self.game.advice(), self.game.game.players
+        out = []
+        if advice.asks:
+            out.append(f"Recommendation: {advice.recommendation.reason}")
+            best = " | ".join(f"{names[a.target]} {a.card} {a.p_yes:.2f}" for a in advice.asks[:GLANCE_ASKS])
+            out.append(f"best asks, P(yes): {best}")
+        claims = worth_claiming(advice)
+        if claims:
+            out.append("claimable, P(correct): " + " | ".join(f"{c.name} {_chance(c.p_correct)}" for c in claims))
+        if out:
+            self.say("\n".join(out))
 
     def say(self, text: str) -> None:
         say(self.console, text)
@@ -70,44 +82,45 @@ class LiteratureView:
         if advice.asks:
             best = advice.asks[:BEST_ASKS]
             self.console.print(asks_table(game, best, f"best asks ({len(best)} of {len(advice.asks)})"))
-        claims = [c for c in advice.claims if c.certain or c.forced or c.p_team_holds >= WORTH_CLAIMING]
+        claims = worth_claiming(advice)
         if claims:
             self.console.print(claims_table(advice, game, claims, "claims worth thinking about"))
 
     def why(self, token: str) -> None:
-        """Where ``token``'s card can be now, and every event that placed or ruled it out, by autosave line."""
+        """Where ``token``'s card is, and the fewest events that together force it, by autosave line."""
         game, belief, public = self.game.game, self.game.belief, self.game.public
         names, history = game.players, public.history
         card = self.notation.card(token)
         set_index = game.deck.set_index_of(card)
-        card_set = game.deck.sets[set_index]
-        out = [f"{card} ({card_set.name}): {self._where_now(card)}"]
-        everyone = (1 << len(names)) - 1
-        possible = everyone
-        observer = belief.observer
-        if observer is not None:
-            mine = self.game.setup.hands.get(observer, ())
-            possible = 1 << observer if card in mine else everyone & ~(1 << observer)
-            out.append(f"  at the deal: {'in my hand' if card in mine else 'not in my hand'}")
-        ruled = dict(belief.explain(card))
-        for index, event in enumerate(history):
-            said = []
-            if index in ruled:
-                possible &= ~ruled[index]
-                holders = [names[p] for p in range(len(names)) if possible >> p & 1]
-                said.append(
-                    f"dealt to {holders[0]}"
-                    if len(holders) == 1
-                    else "not dealt to " + ", ".join(names[p] for p in range(len(names)) if ruled[index] >> p & 1)
+        out = [f"{card} ({game.deck.sets[set_index].name}): {self._where_now(card)}"]
+        public_events = [
+            index
+            for index, event in enumerate(history)
+            if (isinstance(event, Ask) and event.card == card and event.yes)
+            or (isinstance(event, Claim) and event.set_index == set_index)
+        ]
+        if public_events:
+            out.append("  in public:")
+            out += [f"  line {self.game.line_of(i)}: {format_event(history[i], game)}" for i in public_events]
+        else:
+            ruled_out = sum(1 << f.holder for f in belief.certain() if f.card == card and not f.has)
+            observer = belief.observer
+            beyond_hand = ruled_out & ~(0 if observer is None else 1 << observer)
+            if observer is not None and belief.hand >> card & 1:
+                out.append("  in my hand since the deal")
+            elif not beyond_hand:
+                out.append("  no event has said anything about it yet")
+            else:
+                possible = [p for p in range(len(names)) if not ruled_out >> p & 1]
+                fact = (
+                    f"dealt to {names[possible[0]]}"
+                    if len(possible) == 1
+                    else "not dealt to " + ", ".join(names[p] for p in range(len(names)) if beyond_hand >> p & 1)
                 )
-            if isinstance(event, Ask) and event.card == card and event.yes:
-                said.append(f"{names[event.asker]} takes it from {names[event.target]}")
-            if isinstance(event, Claim) and event.set_index == set_index:
-                said.append(f"{card_set.name} claimed, {event.outcome}")
-            if said:
-                out.append(f"  line {self.game.line_of(index)}: {format_event(event, game)}  -> {'; '.join(said)}")
-        if len(out) == 1 + (observer is not None):
-            out.append("  no event has said anything about it yet")
+                chain = belief.forcing_events(card, ruled_out)
+                hand = "" if observer is None else ", with my hand and the hand sizes"
+                out.append(f"  {fact}: forced by {plural(len(chain), 'event')}{hand}:")
+                out += [f"  line {self.game.line_of(i)}: {format_event(history[i], game)}" for i in chain]
         where = self.game.autosave or "the record as 'save' writes it"
         out.append(f"(lines of {where})")
         self.say("\n".join(out))
@@ -171,3 +184,7 @@ class LiteratureView:
 
     def _name(self, player: int | None) -> str | None:
         return None if player is None else self.game.game.players[player]
+
+
+def _chance(p: float) -> str:
+    return "certain" if p >= 1.0 else f"{p:.2f}"

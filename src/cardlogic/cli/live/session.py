@@ -18,7 +18,7 @@ from rich.console import Console
 
 from cardlogic.cli.live.console import SlowNotice, TypedLines
 from cardlogic.inference import InferenceError
-from cardlogic.table.core import TableGame, Update
+from cardlogic.table.core import Incomplete, TableGame, Update
 
 REFUSED = (ValueError, IndexError, OSError, InferenceError)
 """What a typed line may fail with (bad notation, an illegal or impossible event, a bad command): reported by
@@ -129,8 +129,27 @@ class LiveSession:
         return wrap(self.game.status().line(), self.console.width)
 
     def push(self, text: str) -> None:
-        self.view.report(self.game.push_line(text))
+        try:
+            event = self.game.parse(text)
+        except Incomplete as question:
+            event = self.complete(question)
+            if event is None:
+                return
+        self.view.report(self.game.push(event))
         self.advise_if_deciding()
+
+    def complete(self, question: Incomplete) -> object | None:
+        """Ask ``question`` and return the event the answer completes; None (nothing recorded) on an empty answer."""
+        while True:
+            self.say(question.question)
+            answer = self.lines.read("> ")
+            if answer is None or not answer.split("#", 1)[0].strip():
+                self.say("dropped: nothing recorded")
+                return None
+            try:
+                return question.complete(answer.split("#", 1)[0].strip())
+            except Incomplete as again:
+                question = again
 
     def advise_if_deciding(self) -> None:
         """The advice at a glance, if the observer's side is to decide."""
