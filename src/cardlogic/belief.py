@@ -64,7 +64,7 @@ def has_deal(model: DealModel, seed: int = 0) -> bool:
     (:func:`~cardlogic.inference.sampler.starting_deal`); True when the search can neither find one nor prove there
     is none, so that a caller never takes an undecided model for an impossible one."""
     try:
-        if inference.exact_is_practical(model):
+        if inference.exact_is_practical(model, marginals=True):
             return inference.count(model) > 0
         starting_deal(pack(model), seed)
     except InconsistentError:

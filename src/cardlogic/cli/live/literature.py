@@ -41,7 +41,7 @@ class LiteratureView:
             self.show_advice(self.game.advice())
         elif name in ("grid", "belief"):
             belief = self.game.belief
-            print_table(belief.marginals(), self._name(belief.observer), belief)
+            print_table(belief.marginals(), self._name(belief.observer), belief, self.console)
         elif name == "why":
             if len(arguments) != 1:
                 raise ValueError("why needs one card: why CARD")
