@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Record, RecordError, read_record
-from cardlogic.literature.belief import LiteratureBelief
+from cardlogic.literature.belief import LiteratureBelief, check_record
 from cardlogic.literature.rules import MAX_PLAYERS, MIN_PLAYERS
 
 STDIN = "-"
@@ -35,8 +35,10 @@ def read_text(path: str) -> str | None:
         return None
 
 
-def load_record(path: str) -> Record | None:
-    """The record in ``path`` (standard input for ``-``), or None after printing why it cannot be read."""
+def parse_record(path: str) -> Record | None:
+    """The record in ``path`` (standard input for ``-``), read but not yet replayed, or None after printing why
+    it cannot be read: for a command that builds a belief from it at once, which checks it
+    (:meth:`LiteratureBelief.from_record`)."""
     text = read_text(path)
     if text is None:
         return None
@@ -45,6 +47,23 @@ def load_record(path: str) -> Record | None:
     except RecordError as error:
         report(path, error)
         return None
+
+
+def load_record(path: str) -> Record | None:
+    """The record in ``path``, checked as ``cardlogic check`` checks it (:func:`check_record`), or None after
+    printing its first problem."""
+    record = parse_record(path)
+    if record is None:
+        return None
+    try:
+        check_record(record)
+    except RecordError as error:
+        report(path, error)
+        return None
+    except InferenceError as error:
+        print(f"{source_name(path)}: {error}", file=sys.stderr)
+        return None
+    return record
 
 
 def report(path: str, error: RecordError) -> int:
@@ -59,7 +78,7 @@ def load_belief(path: str, **options) -> tuple[Record, LiteratureBelief] | None:
     ``options`` go to :meth:`LiteratureBelief.from_record`; a method that cannot answer (e.g. ``csp``
     on a game too large to enumerate) is reported like a bad record.
     """
-    record = load_record(path)
+    record = parse_record(path)
     if record is None:
         return None
     try:
