@@ -8,6 +8,7 @@ import sys
 import textwrap
 from collections.abc import Callable
 
+from cardlogic.arguments import MAX_SAMPLES, MAX_SEED
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Record, RecordError, read_record
 from cardlogic.literature.belief import LiteratureBelief, check_record
@@ -118,12 +119,8 @@ def at_least(minimum: int, what: str, maximum: int | None = None) -> Callable[[s
     return parse
 
 
-MAX_SEED = 2**32 - 1
-"""The largest seed: the sampler's MCMC chain seeds numpy's legacy generator, which takes 32 bits."""
 SEED = at_least(0, f"a seed from 0 to {MAX_SEED}", MAX_SEED)
 PLAYERS = at_least(MIN_PLAYERS, f"a number of players from {MIN_PLAYERS} to {MAX_PLAYERS}", MAX_PLAYERS)
-MAX_SAMPLES = 1_000_000
-"""The most deals one command draws: each is a row of the deals array (and 8 bytes a card while counting)."""
 SAMPLES = at_least(1, f"a number of deals from 1 to {MAX_SAMPLES:,}", MAX_SAMPLES)
 
 

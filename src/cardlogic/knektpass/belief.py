@@ -116,7 +116,7 @@ class KnektpassBelief(Belief):
     def _holder(self, holder: int | str) -> int:
         """A holder by index or by name, case-insensitively: a player's, ``discards`` or ``stock``."""
         if not isinstance(holder, str):
-            return holder
+            return super()._holder(holder)
         if holder.lower() in (DISCARDS, STOCK):
             return self.tracker.discards if holder.lower() == DISCARDS else self.tracker.stock
         return self.deal.game.player_index(holder)

@@ -113,7 +113,7 @@ class LiteratureBelief(Belief):
         return self.tracker.explain(self._card(card))
 
     def _holder(self, holder: int | str) -> int:
-        return self.game.player_index(holder) if isinstance(holder, str) else holder
+        return self.game.player_index(holder) if isinstance(holder, str) else super()._holder(holder)
 
     def _first_impossible_prefix(self, record: Record, pushed: int) -> int:
         """Bisect the first ``pushed`` events of ``record`` (pushed, with no consistent deal) for the shortest
