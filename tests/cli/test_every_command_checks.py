@@ -15,6 +15,7 @@ import re
 import pytest
 
 from cardlogic.cli import main
+from cardlogic.cli.common import MAX_RECORD_CHARACTERS
 from cardlogic.knektpass import read_record as read_knektpass
 from cardlogic.knektpass import scan_record as scan_knektpass
 from cardlogic.knektpass import write_record as write_knektpass
@@ -148,3 +149,16 @@ def test_fuzzed_records_and_views_never_raise_and_none_is_answered_that_check_re
     texts = views(simulated(capsys, game, 100 + seed, players), game)
     for _ in range(30):
         agree(capsys, tmp_path, mutated(rng.choice(texts), rng), game)
+
+
+@pytest.mark.parametrize("game", ["literature", "knektpass"])
+def test_a_file_longer_than_a_record_may_be_is_refused_in_one_line(capsys, tmp_path, game):
+    path = tmp_path / "huge.txt"
+    path.write_text("# " + "x" * MAX_RECORD_CHARACTERS + "\n", encoding="utf-8")
+    prefix = ("knektpass",) if game == "knektpass" else ()
+    for argv in [("check", str(path)), ("belief", str(path)), ("view", str(path), "--as", "Ann")]:
+        assert run(capsys, *prefix, *argv) == (
+            1,
+            "",
+            f"{path}: longer than {MAX_RECORD_CHARACTERS:,} characters, the most a record may have\n",
+        )

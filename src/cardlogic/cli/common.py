@@ -24,16 +24,30 @@ def source_name(path: str) -> str:
     return "<stdin>" if path == STDIN else path
 
 
+MAX_RECORD_CHARACTERS = 1_000_000
+"""The longest record a command reads: about 40,000 events, checked in about 2 s (a whole game of either game
+writes a few thousand characters); reading is linear, but a longer file is most likely not a record."""
+
+
 def read_text(path: str) -> str | None:
-    """The text of the file ``path`` (standard input for ``-``), or None after printing why it cannot be read."""
+    """The text of the file ``path`` (standard input for ``-``), or None after printing why it cannot be read
+    (also when it is longer than :data:`MAX_RECORD_CHARACTERS`)."""
     try:
         if path == STDIN:
-            return sys.stdin.read()
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
+            text = sys.stdin.read(MAX_RECORD_CHARACTERS + 1)
+        else:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read(MAX_RECORD_CHARACTERS + 1)
     except (OSError, UnicodeDecodeError) as error:
         print(f"{source_name(path)}: {getattr(error, 'strerror', None) or error}", file=sys.stderr)
         return None
+    if len(text) > MAX_RECORD_CHARACTERS:
+        print(
+            f"{source_name(path)}: longer than {MAX_RECORD_CHARACTERS:,} characters, the most a record may have",
+            file=sys.stderr,
+        )
+        return None
+    return text
 
 
 def parse_record(path: str) -> Record | None:
