@@ -32,7 +32,7 @@ from cardlogic import inference
 from cardlogic.cards import CARDS, Card
 from cardlogic.constraints import DealModel, InconsistentError
 from cardlogic.inference.base import Posterior, restriction_hits
-from cardlogic.inference.exact import pack
+from cardlogic.inference.packed import pack
 from cardlogic.inference.sampler import SamplerBackend, frequencies, posterior_of, starting_deal
 
 Answer = TypeVar("Answer")
