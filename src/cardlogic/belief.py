@@ -61,11 +61,16 @@ class Tracker(Protocol):
 
 @dataclass(frozen=True)
 class Fact:
-    """``holder`` holds ``card`` now (``has``) or does not (``not has``), in every consistent deal."""
+    """``name`` (holder index ``holder``) holds ``card`` now (``has``) or does not (``not has``), in every
+    consistent deal."""
 
     card: Card
     holder: int
     has: bool
+    name: str
+
+    def __str__(self) -> str:
+        return f"{self.name} {'holds' if self.has else 'lacks'} {self.card}"
 
 
 @dataclass(frozen=True)
@@ -416,9 +421,9 @@ class Belief:
             holders = np.flatnonzero(row)
             for holder in range(len(self.holders)):
                 if len(holders) == 1 and holders[0] == holder:
-                    facts.append(Fact(card, holder, True))
+                    facts.append(Fact(card, holder, True, self.holders[holder]))
                 elif row[holder] == 0:
-                    facts.append(Fact(card, holder, False))
+                    facts.append(Fact(card, holder, False, self.holders[holder]))
         return facts
 
     # -- helpers -----------------------------------------------------------------------------------------------------

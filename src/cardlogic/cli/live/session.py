@@ -7,7 +7,7 @@ import sys
 from rich.console import Console
 from rich.table import Table
 
-from cardlogic.cards import Card, iter_cards
+from cardlogic.cards import Card
 from cardlogic.cli.advise import asks_table, claims_table, print_recommendation
 from cardlogic.cli.belief import print_table
 from cardlogic.cli.live.console import SlowNotice, TypedLines
@@ -97,13 +97,12 @@ class LiveSession:
         self.report(update)
 
     def report(self, update: Update) -> None:
-        names = self.game.game.players
         line = self.game.line_of(len(self.game.public.history) - 1)
         self.console.print(
             f"ok: {format_event(update.event, self.game.game)}; {self.to_move_text()} (line {line})", markup=False
         )
         for fact in update.certain:
-            self.console.print(f"  now certain: {names[fact.holder]} holds {fact.card}", markup=False)
+            self.console.print(f"  now certain: {fact}", markup=False)
         self.advise_my_team()
 
     def advise_my_team(self) -> None:
@@ -178,7 +177,7 @@ class LiveSession:
         belief = self.game.belief
         if belief.observer is None:
             raise ValueError("a spectator has no hand: the record names no Me player")
-        hand = list(iter_cards(belief.hand))
+        hand = belief.hand
         deck = self.game.game.deck
         by_set: dict[str, list[str]] = {}
         for card in hand:
@@ -194,7 +193,7 @@ class LiveSession:
         me = belief.observer
         marginals = spectator.marginals()
         rows = dict(zip(marginals.cards, marginals.probabilities))
-        hand = sorted(iter_cards(belief.hand), key=lambda card: -rows[card][me])
+        hand = sorted(belief.hand, key=lambda card: -rows[card][me])
         table = Table(
             title="my hand as the table sees it",
             title_justify="left",
