@@ -242,10 +242,10 @@ class LiveGame(TableGame[Event]):
                 pop()
             raise
         before, self._certain = self._certain, self._held_for_sure()
-        known, names = self.public.known, self.game.players
+        known = self.public.known
         fresh = (fact for fact in self._certain - before if known.get(fact.card) != fact.holder)
         learnt = sorted(fresh, key=lambda fact: (fact.holder, fact.card))
-        return recorded, tuple(f"{names[fact.holder]} holds {fact.card}" for fact in learnt)
+        return recorded, tuple(str(fact) for fact in learnt)
 
     def _retract(self) -> Event:
         self._advice = None

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from rich.console import Console
 from rich.table import Table
 
-from cardlogic.cards import Card, iter_cards
+from cardlogic.cards import Card
 from cardlogic.cli.advise import asks_table, claims_table, print_recommendation, worth_claiming
 from cardlogic.cli.belief import print_table
 from cardlogic.cli.common import plural
@@ -106,7 +106,7 @@ class LiteratureView:
             ruled_out = sum(1 << f.holder for f in belief.certain() if f.card == card and not f.has)
             observer = belief.observer
             beyond_hand = ruled_out & ~(0 if observer is None else 1 << observer)
-            if observer is not None and belief.hand >> card & 1:
+            if observer is not None and card in belief.hand:
                 out.append("  in my hand since the deal")
             elif not beyond_hand:
                 out.append("  no event has said anything about it yet")
@@ -129,7 +129,7 @@ class LiteratureView:
         belief = self.game.belief
         if belief.observer is None:
             raise ValueError("a spectator has no hand: the record names no Me player")
-        hand = list(iter_cards(belief.hand))
+        hand = belief.hand
         deck = self.game.game.deck
         by_set: dict[str, list[str]] = {}
         for card in hand:
@@ -145,7 +145,7 @@ class LiteratureView:
         me = belief.observer
         marginals = spectator.marginals()
         rows = dict(zip(marginals.cards, marginals.probabilities))
-        hand = sorted(iter_cards(belief.hand), key=lambda card: -rows[card][me])
+        hand = sorted(belief.hand, key=lambda card: -rows[card][me])
         table = Table(
             title="my hand as the table sees it",
             title_justify="left",
