@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cardlogic.belief import Fact
-from cardlogic.literature import Event, Game, PublicState, Record, write_record
-from cardlogic.literature.advice import Advice, advise, spectator
+from cardlogic.cards import Card
+from cardlogic.literature import Ask, Claim, Event, Game, PublicState, Record, format_event, write_record
+from cardlogic.literature.advice import Advice, advise, claim_advice, spectator
 from cardlogic.literature.belief import LiteratureBelief
 
 
@@ -23,6 +24,28 @@ class Update:
 
     event: Event
     certain: tuple[Fact, ...]
+
+
+@dataclass(frozen=True)
+class AskChoice:
+    """An ask that may be entered now (``yes`` left open) and the answers the observer's knowledge leaves possible."""
+
+    ask: Ask
+    answers: tuple[bool, ...]
+
+
+@dataclass(frozen=True)
+class ClaimSuggestion:
+    """A claim sheet's pre-filled assignment: each card at its most likely holder of the claimer's team.
+
+    ``p_correct`` is P(the whole assignment is right) for a claim by the observer's team (as ``cardlogic advise``
+    gives it), None for the other team's claim, whose best assignment the observer can only guess card by card.
+    """
+
+    claimer: int
+    set_index: int
+    assignment: tuple[tuple[Card, int], ...]
+    p_correct: float | None
 
 
 class LiveGame:
@@ -124,6 +147,85 @@ class LiveGame:
             return False
         return any(self.game.team_of(p) == self.game.team_of(observer) for p in public.movers)
 
+    def ask_choices(self, asker: int) -> list[AskChoice]:
+        """The asks ``asker`` may make now, each to every opponent with cards, with the answers still possible.
+
+        The observer's own asks are :meth:`PlayerState.legal_asks`; another player's are those some consistent
+        deal allows: they may hold another card of the set and (unless ``bluff=on``) not the card asked for. An
+        answer is offered when some consistent deal gives it. Empty unless ``asker`` may move now.
+        """
+        public, game, belief = self.public, self.game, self.belief
+        if asker not in public.movers or not public.sizes[asker]:
+            return []
+        if asker == belief.observer:
+            asks = belief.view.legal_asks(asker, bluffs=game.rules.bluff)
+        else:
+            asks = [
+                Ask(asker, target, card)
+                for index in public.unclaimed
+                for card in self._askable(asker, index)
+                for target in game.opponents(asker)
+                if public.sizes[target]
+            ]
+        choices = []
+        for ask in asks:
+            p = belief.probability(ask.card, ask.target)
+            answers = tuple(answer for answer, possible in ((True, p > 0.0), (False, p < 1.0)) if possible)
+            if answers:
+                choices.append(AskChoice(ask, answers))
+        return choices
+
+    def claim_suggestion(self, claimer: int, set_index: int) -> ClaimSuggestion:
+        """The claim sheet of ``claimer`` for set ``set_index``, pre-filled (see :class:`ClaimSuggestion`)."""
+        game, belief = self.game, self.belief
+        if set_index not in self.public.unclaimed:
+            raise ValueError(f"{game.deck.sets[set_index].name} is already claimed")
+        observer = belief.observer
+        if observer is not None and game.team_of(claimer) == game.team_of(observer):
+            advice = claim_advice(belief, set_index)
+            return ClaimSuggestion(claimer, set_index, advice.assignment, advice.p_correct)
+        team = game.members(game.team_of(claimer))
+        assignment = tuple(
+            (card, max(team, key=lambda player: (belief.probability(card, player), player == claimer)))
+            for card in game.deck.sets[set_index].cards
+        )
+        return ClaimSuggestion(claimer, set_index, assignment, None)
+
+    def why(self, card: Card) -> list[str]:
+        """Where ``card`` can be now, then every event that placed it or ruled holders out, by autosave line."""
+        game, belief, public = self.game, self.belief, self.public
+        names, history = game.players, public.history
+        set_index = game.deck.set_index_of(card)
+        card_set = game.deck.sets[set_index]
+        out = [f"{card} ({card_set.name}): {self._where_now(card)}"]
+        everyone = (1 << len(names)) - 1
+        possible = everyone
+        observer = belief.observer
+        if observer is not None:
+            mine = self.setup.hands.get(observer, ())
+            possible = 1 << observer if card in mine else everyone & ~(1 << observer)
+            out.append(f"  at the deal: {'in my hand' if card in mine else 'not in my hand'}")
+        ruled = dict(belief.explain(card))
+        for index, event in enumerate(history):
+            said = []
+            if index in ruled:
+                possible &= ~ruled[index]
+                holders = [names[p] for p in range(len(names)) if possible >> p & 1]
+                said.append(
+                    f"dealt to {holders[0]}"
+                    if len(holders) == 1
+                    else "not dealt to " + ", ".join(names[p] for p in range(len(names)) if ruled[index] >> p & 1)
+                )
+            if isinstance(event, Ask) and event.card == card and event.yes:
+                said.append(f"{names[event.asker]} takes it from {names[event.target]}")
+            if isinstance(event, Claim) and event.set_index == set_index:
+                said.append(f"{card_set.name} claimed, {event.outcome}")
+            if said:
+                out.append(f"  line {self.line_of(index)}: {format_event(event, game)}  -> {'; '.join(said)}")
+        if len(out) == 1 + (observer is not None):
+            out.append("  no event has said anything about it yet")
+        return out
+
     def save(self, path: str) -> None:
         """Write :meth:`record` to ``path`` atomically."""
         write_atomically(path, write_record(self.record()))
@@ -141,6 +243,34 @@ class LiveGame:
         self.belief.push_unchecked(event)  # it was accepted before: the history only returns to what it was
         if self.spectator is not None:
             self.spectator.push_unchecked(event)
+
+    def _askable(self, asker: int, set_index: int) -> list[Card]:
+        """The cards of set ``set_index`` that ``asker`` (not the observer) may ask for in some consistent deal."""
+        game, belief = self.game, self.belief
+        cards = game.deck.sets[set_index].cards
+        chances = {card: belief.probability(card, asker) for card in cards}
+        if game.rules.must_declare and all(p >= 1.0 for p in chances.values()):
+            return []
+        return [
+            card
+            for card in cards
+            if (game.rules.bluff or chances[card] < 1.0)
+            and any(p > 0.0 for other, p in chances.items() if other != card)
+        ]
+
+    def _where_now(self, card: Card) -> str:
+        public, names = self.public, self.game.players
+        if self.game.deck.set_index_of(card) in public.claimed:
+            return "out of play (its set is claimed)"
+        if card in public.known:
+            return f"with {names[public.known[card]]}, known to everyone"
+        places = sorted(
+            ((p, player) for player in range(len(names)) if (p := self.belief.probability(card, player)) > 0),
+            reverse=True,
+        )
+        if len(places) == 1:
+            return f"with {names[places[0][1]]} for sure"
+        return "now " + ", ".join(f"{names[player]} {p:.2f}" for p, player in places)
 
     def _held_for_sure(self) -> frozenset[Fact]:
         return frozenset(fact for fact in self.belief.certain() if fact.has)

@@ -11,11 +11,11 @@ from cardlogic.cards import iter_cards
 from cardlogic.cli.advise import asks_table, claims_table, print_recommendation
 from cardlogic.cli.belief import print_table
 from cardlogic.cli.live.console import SlowNotice, TypedLines
-from cardlogic.table.literature import LiveGame, Update
 from cardlogic.cli.live.notation import HELP, KEYWORDS, Notation
 from cardlogic.inference import InferenceError
-from cardlogic.literature import Ask, Claim, format_event
+from cardlogic.literature import format_event
 from cardlogic.literature.advice import Advice
+from cardlogic.table.literature import LiveGame, Update
 
 REFUSED = (ValueError, IndexError, OSError, InferenceError)
 """What a typed line may fail with (bad notation, an illegal or impossible event, a bad command): reported by
@@ -138,38 +138,7 @@ class LiveSession:
 
     def why(self, token: str) -> None:
         """Where ``token``'s card can be now, and every event that placed or ruled it out, by autosave line."""
-        game, belief, public = self.game.game, self.game.belief, self.game.public
-        names, history = game.players, public.history
-        card = self.notation.card(token)
-        set_index = game.deck.set_index_of(card)
-        card_set = game.deck.sets[set_index]
-        out = [f"{card} ({card_set.name}): {self._where_now(card)}"]
-        everyone = (1 << len(names)) - 1
-        possible = everyone
-        observer = belief.observer
-        if observer is not None:
-            mine = self.game.setup.hands.get(observer, ())
-            possible = 1 << observer if card in mine else everyone & ~(1 << observer)
-            out.append(f"  at the deal: {'in my hand' if card in mine else 'not in my hand'}")
-        ruled = dict(belief.explain(card))
-        for index, event in enumerate(history):
-            said = []
-            if index in ruled:
-                possible &= ~ruled[index]
-                holders = [names[p] for p in range(len(names)) if possible >> p & 1]
-                said.append(
-                    f"dealt to {holders[0]}"
-                    if len(holders) == 1
-                    else "not dealt to " + ", ".join(names[p] for p in range(len(names)) if ruled[index] >> p & 1)
-                )
-            if isinstance(event, Ask) and event.card == card and event.yes:
-                said.append(f"{names[event.asker]} takes it from {names[event.target]}")
-            if isinstance(event, Claim) and event.set_index == set_index:
-                said.append(f"{card_set.name} claimed, {event.outcome}")
-            if said:
-                out.append(f"  line {self.game.line_of(index)}: {format_event(event, game)}  -> {'; '.join(said)}")
-        if len(out) == 1 + (observer is not None):
-            out.append("  no event has said anything about it yet")
+        out = self.game.why(self.notation.card(token))
         where = self.game.autosave or "the record as 'save' writes it"
         out.append(f"(lines of {where})")
         self.console.print("\n".join(out), markup=False)
@@ -235,19 +204,6 @@ class LiveSession:
         sets = [game.deck.sets[index] for index in public.unclaimed]
         cards = [str(card) for card_set in sets for card in card_set.cards]
         return [*COMMANDS, *game.players, *cards, *(s.name for s in sets), *(s.short for s in sets), *KEYWORDS]
-
-    def _where_now(self, card: int) -> str:
-        public, names = self.game.public, self.game.game.players
-        if self.game.game.deck.set_index_of(card) in public.claimed:
-            return "out of play (its set is claimed)"
-        if card in public.known:
-            return f"with {names[public.known[card]]}, known to everyone"
-        marginals = self.game.belief.marginals()
-        row = marginals.probabilities[marginals.cards.index(card)]
-        places = sorted(((float(p), player) for player, p in enumerate(row) if p > 0), reverse=True)
-        if len(places) == 1:
-            return f"with {names[places[0][1]]} for sure"
-        return "now " + ", ".join(f"{names[player]} {p:.2f}" for p, player in places)
 
     def _name(self, player: int | None) -> str | None:
         return None if player is None else self.game.game.players[player]
