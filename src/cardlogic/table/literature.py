@@ -276,6 +276,19 @@ class LiveGame:
         return frozenset(fact for fact in self.belief.certain() if fact.has)
 
 
+def check_hand(game: Game, player: int, cards: list[Card]) -> tuple[Card, ...]:
+    """``cards`` as ``player``'s starting hand of ``game``; :class:`ValueError` if one repeats, is out of the deck
+    or the count is not what the deal gives."""
+    if len(set(cards)) != len(cards):
+        raise ValueError("a card is named twice")
+    outside = [str(card) for card in cards if card not in game.deck]
+    if outside:
+        raise ValueError(f"not in play in this deck: {' '.join(outside)}")
+    if len(cards) != game.sizes[player]:
+        raise ValueError(f"{game.players[player]} was dealt {game.sizes[player]} cards, not {len(cards)}")
+    return tuple(cards)
+
+
 def write_atomically(path: str, text: str) -> None:
     """Replace ``path`` with ``text`` so that a crash at any moment leaves the old or the new file, whole.
 
