@@ -101,15 +101,16 @@ class Companion:
     # -- changing ----------------------------------------------------------------------------------------------------
 
     def check_setup(self, body: Mapping[str, Any]) -> dict[str, Any]:
-        """Check a set-up as far as it goes (players, then deck, dealer, rules, me, hand) and tell what follows:
-        the hand sizes, the deck's sets and how many cards my hand needs. Raises :class:`BadRequestError`."""
-        game, me, hand = _setup(body)
+        """Check a set-up as far as it goes (players, teams, deck, then dealer, rules, me, hand) and tell what
+        follows: the hand sizes (once the dealer is given), the deck's sets and how many cards my hand needs. Raises :class:`BadRequestError`."""
+        game, dealt, me, hand = _setup(body)
         names = game.players
         return {
             "players": list(names),
             "teams": list(game.teams),
-            "sizes": dict(zip(names, game.sizes)),
+            "sizes": dict(zip(names, game.sizes)) if dealt else None,
             "sets": _sets(game),
+            "deck_sets": Deck.named(game.deck.name).set_names(),
             "rules": str(game.rules),
             "me": None if me is None else names[me],
             "hand_size": None if me is None else game.sizes[me],
@@ -118,9 +119,10 @@ class Companion:
 
     def start(self, body: Mapping[str, Any]) -> dict[str, Any]:
         """Start the game the set-up ``body`` describes, saved to the autosave file before this returns."""
-        game, me, hand = _setup(body)
-        if me is None or hand is None:
-            raise BadRequestError("the set-up needs who I am (me) and my hand", "me" if me is None else "hand")
+        game, dealt, me, hand = _setup(body)
+        if not dealt or me is None or hand is None:
+            missing = "dealer" if not dealt else "me" if me is None else "hand"
+            raise BadRequestError("the set-up needs the dealer, who I am (me) and my hand", missing)
         with self.lock:
             if self.game is not None:
                 raise BadRequestError("a game is already being played: this page follows one game")
@@ -279,8 +281,9 @@ def _sets(game: Game) -> list[dict[str, Any]]:
     ]
 
 
-def _setup(body: Mapping[str, Any]) -> tuple[Game, int | None, tuple[Card, ...] | None]:
-    """The game of a set-up body, as far as it goes: its observer and hand once given."""
+def _setup(body: Mapping[str, Any]) -> tuple[Game, bool, int | None, tuple[Card, ...] | None]:
+    """The game of a set-up body as far as it goes: whether its dealer is given (before that, the game deals
+    from the first seat), then its observer and hand once given."""
     players = body.get("players")
     if not isinstance(players, list) or not all(isinstance(name, str) for name in players):
         raise BadRequestError("players must be a list of names in seat order", "players")
@@ -301,21 +304,23 @@ def _setup(body: Mapping[str, Any]) -> tuple[Game, int | None, tuple[Card, ...] 
         raise BadRequestError(str(error), error.field) from None
     except ValueError as error:
         raise BadRequestError(str(error), "deck") from None
+    if body.get("dealer") is None:
+        return seats, False, None, None
     dealer = Companion._player(body.get("dealer"), seats, "dealer")
     try:
         game = Game(tuple(players), teams=tuple(teams), deck=deck, rules=Rules.parse(rules), dealer=dealer)
     except GameError as error:
         raise BadRequestError(str(error), error.field) from None
     if body.get("me") is None:
-        return game, None, None
+        return game, True, None, None
     me = Companion._player(body.get("me"), game, "me")
     cards = body.get("hand")
     if cards is None:
-        return game, me, None
+        return game, True, me, None
     if not isinstance(cards, list):
         raise BadRequestError("hand must be a list of cards", "hand")
     try:
         hand = check_hand(game, me, [Card.parse(str(token)) for token in cards])
     except ValueError as error:
         raise BadRequestError(str(error), "hand") from None
-    return game, me, hand
+    return game, True, me, hand

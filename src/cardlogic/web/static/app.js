@@ -80,7 +80,9 @@ function section(title, ...children) {
 async function checkSetup() {
   const rules = Object.entries(setup.rules).map(([k, v]) => `${k}=${v}`).join(" ");
   const body = { players: setup.players, teams: setup.teams.length ? setup.teams : null, deck: setup.deck,
-    sets: setup.sets, dealer: setup.dealer, rules, me: setup.me, hand: setup.me ? setup.hand : null };
+    sets: setup.sets, dealer: setup.dealer, rules, me: setup.me, hand: null };
+  // the hand goes to be checked once it has as many cards as the deal gives: until then it is simply not done
+  if (checked && checked.me && checked.me === setup.me && setup.hand.length === checked.hand_size) body.hand = setup.hand;
   const answer = await call("POST", "/api/setup/check", body);
   if (!answer) return;
   setupError = answer.failed ? answer : null;
@@ -125,6 +127,14 @@ function renderSetup(main) {
       setup.hand = [];
       checkSetup();
     } }, deck))), setupField("deck")));
+  const kept = checked.sets.map((set) => set.name);
+  main.append(section("Sets in play (tap to leave one out)", el("div", { class: "row", id: "sets" },
+    checked.deck_sets.map((name) => el("button", { class: kept.includes(name) ? "on" : "", onclick: () => {
+      setup.sets = kept.includes(name) ? kept.filter((k) => k !== name) : checked.deck_sets.filter((k) =>
+        k === name || kept.includes(k));
+      setup.hand = [];
+      checkSetup();
+    } }, name)))));
   main.append(section("Dealer (asks first)", el("div", { class: "row" }, checked.players.map((name) =>
     el("button", { class: name === setup.dealer ? "on" : "", onclick: () => { setup.dealer = name; checkSetup(); } },
       name))), setupField("dealer")));
@@ -187,7 +197,14 @@ function renderTable(main) {
       el("div", { class: "cards", id: "hand" }, S.hand.length ? S.hand.map((card) =>
         cardButton(card, { onclick: () => why(card) })) : el("span", { class: "hint" }, "no cards")));
   }
-  right.append(renderHeat(), el("h2", {}, `Log (${S.log.length} events)`),
+  const claimed = Object.entries(S.claimed);
+  if (claimed.length) {
+    left.append(el("h2", {}, "Sets claimed"), el("div", { class: "row", id: "claimed" }, claimed.map(([name, team]) =>
+      el("span", { class: `chip ${team == null ? "void" : "t" + team}` },
+        `${name} · ${team == null ? "void" : teamName(team)}`))));
+  }
+  if (S.heat.cards.length) right.append(renderHeat());
+  right.append(el("h2", {}, `Log (${S.log.length} events)`),
     el("ol", { class: "log", id: "log" }, [...S.log].reverse().map((entry) =>
       el("li", {}, el("span", { class: "n" }, `line ${entry.line}`), entry.text))));
   main.append(left, right);
