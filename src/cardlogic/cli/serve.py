@@ -9,6 +9,7 @@ prints.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import re
 import secrets
@@ -106,7 +107,8 @@ def run(args: argparse.Namespace) -> int:
         segno.make(url, error="l").terminal(compact=True)
     sys.stdout.flush()
     config = uvicorn.Config(app, access_log=False, log_level="warning", timeout_graceful_shutdown=1)
-    uvicorn.Server(config).run(sockets=[listening])  # Ctrl-C ends it cleanly: uvicorn handles the signal
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how a server stops: uvicorn re-raises it once shut down
+        uvicorn.Server(config).run(sockets=[listening])
     return 0
 
 
