@@ -30,8 +30,17 @@ SETUP = {
 }
 
 
+def opener(autosave: Path):
+    def open_game(record):
+        game = LiveGame(record, autosave=str(autosave))
+        game.save(str(autosave))
+        return game
+
+    return open_game
+
+
 def client_for(autosave: Path, game: LiveGame | None = None) -> TestClient:
-    companion = Companion(str(autosave), LiveGame, game)
+    companion = Companion(opener(autosave), game)
     return TestClient(create_app(companion, TOKEN), headers={"X-Token": TOKEN})
 
 
@@ -68,7 +77,7 @@ def push(client: TestClient, state: dict, count: int) -> dict:
 )
 @pytest.mark.parametrize("token", [None, "wrong", TOKEN[:-1]])
 def test_without_the_token_every_request_is_refused_and_nothing_is_revealed(autosave, method, path, token):
-    bare = TestClient(create_app(Companion(str(autosave), LiveGame), TOKEN))
+    bare = TestClient(create_app(Companion(opener(autosave)), TOKEN))
     query = "" if token is None else f"?token={token}"
     response = bare.request(method, path + query, json={"event": "x"} if method == "POST" else None)
     assert response.status_code == 403
@@ -77,7 +86,7 @@ def test_without_the_token_every_request_is_refused_and_nothing_is_revealed(auto
 
 
 def test_the_page_and_its_assets_come_with_the_token_in_the_query_or_a_header(autosave):
-    bare = TestClient(create_app(Companion(str(autosave), LiveGame), TOKEN))
+    bare = TestClient(create_app(Companion(opener(autosave)), TOKEN))
     page = bare.get(f"/?token={TOKEN}")
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]
     assert f"app.js?token={TOKEN}" in page.text

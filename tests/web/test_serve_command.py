@@ -45,7 +45,7 @@ def test_it_listens_on_127_0_0_1_by_default_behind_a_random_token(tmp_path: Path
     try:
         url = lines[0].split("open ", 1)[1].strip()
         assert url.startswith("http://127.0.0.1:") and len(url.split("token=", 1)[1]) >= 16
-        assert "Autosaving to game-" in lines[1]
+        assert "set up on the page" in lines[1]
         with urllib.request.urlopen(url) as page:
             assert b"app.js?token=" in page.read()
     finally:

@@ -373,8 +373,8 @@ def measure_live(cases: list[Case], plan: Plan, tick: Tick) -> dict[str, Any]:
     is written, and when the observer's team is to move the advice is worked out. Each event is timed once, in
     order, within :data:`LIVE_BUDGET_SECONDS`.
     """
-    from cardlogic.table.literature import LiveGame
     from cardlogic.literature import Record
+    from cardlogic.table.literature import LiveGame
 
     rows = []
     budget = LIVE_BUDGET_SECONDS.get(plan.mode, LIVE_BUDGET_SECONDS["quick"])

@@ -17,10 +17,10 @@ import socket
 import sys
 from pathlib import Path
 
-from cardlogic.cli.common import at_least, load_record
-from cardlogic.cli.live import _free_name, _stem
+from cardlogic.cli.common import at_least, read_text, report
+from cardlogic.files import NameLock, WriteRefusedError
 from cardlogic.inference import InferenceError
-from cardlogic.literature import RecordError
+from cardlogic.literature import Record, RecordError, read_record
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -43,8 +43,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--autosave",
         metavar="FILE",
-        help="where every change is saved (default as for cardlogic live: RECORD's name with .live.txt, or "
-        "game-DATE-TIME.live.txt in the working folder)",
+        help="where every change is saved (default as for cardlogic live: RECORD itself when it is an autosave, "
+        "else RECORD's name with .live.txt beside it, or game-DATE-TIME.live.txt in the working folder)",
     )
     parser.add_argument(
         "--token",
@@ -60,6 +60,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from cardlogic.table.autosave import claim_autosave, start_autosave
     from cardlogic.table.literature import LiveGame
     from cardlogic.web.app import create_app
     from cardlogic.web.companion import Companion
@@ -67,49 +68,61 @@ def run(args: argparse.Namespace) -> int:
     if args.token is not None and not re.fullmatch(r"[A-Za-z0-9_-]{16,}", args.token):
         print("serve: --token must be 16 or more letters, digits, - or _: it is the page's only lock", file=sys.stderr)
         return 1
+    resumed = None if args.record is None else Path(args.record)
+    named = None if args.autosave is None else Path(args.autosave)
+    stem = Path(f"game-{datetime.datetime.now():%Y%m%d-%H%M}")
+    locks: list[NameLock] = []
 
-    def open_game(record):
-        return LiveGame(record, method=args.method, samples=args.samples, seed=args.seed)
+    def open_game(record: Record, text: str | None = None) -> LiveGame:
+        """The game of ``record`` (``text`` when read from RECORD), autosaving to a name claimed for it."""
+        game = LiveGame(record, method=args.method, samples=args.samples, seed=args.seed, text=text)
+        path, lock = claim_autosave(resumed if text is not None else None, named, game.is_own, stem=stem)
+        try:
+            start_autosave(game, path, resumed if text is not None else None)
+        except OSError:
+            lock.release()
+            raise
+        locks.append(lock)
+        return game
 
     game = None
-    if args.record is None:
-        autosave = args.autosave or _free_name(Path(f"game-{datetime.datetime.now():%Y%m%d-%H%M}"), None)
-    else:
-        record = load_record(args.record)
-        if record is None:
+    if args.record is not None:
+        text = read_text(args.record)
+        if text is None:
             return 1
-        autosave = args.autosave or _free_name(_stem(Path(args.record)), Path(args.record))
         try:
-            game = open_game(record)
-            game.autosave = autosave
-            game.save(autosave)
+            game = open_game(read_record(text, source=args.record), text)
         except RecordError as error:
-            print(f"{args.record}:{error.line}: {error.message}", file=sys.stderr)
+            return report(args.record, error)
+        except (InferenceError, WriteRefusedError, OSError) as error:
+            print(f"{args.record}: {getattr(error, 'strerror', None) or error}", file=sys.stderr)
             return 1
-        except (InferenceError, OSError) as error:
-            print(f"{args.record}: {error}", file=sys.stderr)
-            return 1
-    host = _lan_address() if args.lan else "127.0.0.1"
     try:
-        listening = socket.create_server((host, args.port))
-    except OSError as error:
-        print(f"serve: cannot listen on {host}:{args.port}: {error.strerror or error}", file=sys.stderr)
-        return 1
-    token = args.token or secrets.token_urlsafe(18)
-    url = f"http://{host}:{listening.getsockname()[1]}/?token={token}"
-    app = create_app(Companion(autosave, open_game, game), token)
-    print(f"cardlogic serve: open {url}")
-    print(f"Autosaving to {autosave}. Ctrl-C stops the server; the game stays in the autosave.")
-    if args.lan:
-        import segno
+        host = _lan_address() if args.lan else "127.0.0.1"
+        try:
+            listening = socket.create_server((host, args.port))
+        except OSError as error:
+            print(f"serve: cannot listen on {host}:{args.port}: {error.strerror or error}", file=sys.stderr)
+            return 1
+        token = args.token or secrets.token_urlsafe(18)
+        url = f"http://{host}:{listening.getsockname()[1]}/?token={token}"
+        app = create_app(Companion(open_game, game), token)
+        print(f"cardlogic serve: open {url}")
+        where = f"Autosaving to {game.autosave}" if game else "The game is set up on the page, then autosaved"
+        print(f"{where}. Ctrl-C stops the server; the game stays in its autosave.")
+        if args.lan:
+            import segno
 
-        print("Anyone on this network with the URL can see and change the game. Scan it with the phone:")
-        segno.make(url, error="l").terminal(compact=True)
-    sys.stdout.flush()
-    config = uvicorn.Config(app, access_log=False, log_level="warning", timeout_graceful_shutdown=1)
-    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how a server stops: uvicorn re-raises it once shut down
-        uvicorn.Server(config).run(sockets=[listening])
-    return 0
+            print("Anyone on this network with the URL can see and change the game. Scan it with the phone:")
+            segno.make(url, error="l").terminal(compact=True)
+        sys.stdout.flush()
+        config = uvicorn.Config(app, access_log=False, log_level="warning", timeout_graceful_shutdown=1)
+        with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how a server stops: uvicorn re-raises it
+            uvicorn.Server(config).run(sockets=[listening])
+        return 0
+    finally:
+        for lock in locks:
+            lock.release()
 
 
 def _lan_address() -> str:

@@ -40,14 +40,14 @@ STALE = (
 
 
 class Companion:
-    """The game behind the page: None until set up, then a :class:`LiveGame` autosaving to ``autosave``.
+    """The game behind the page: None until set up, then a :class:`LiveGame` with its autosave.
 
-    ``open_game`` builds the :class:`LiveGame` of a record (``cardlogic serve`` passes its method, samples and
-    seed); ``game`` starts the companion on a game already open (from a RECORD or an autosave).
+    ``open_game`` builds the :class:`LiveGame` of a record set up on the page, its autosave claimed and written
+    (``cardlogic serve`` passes its method, samples and seed, and the file rules of :mod:`cardlogic.table.autosave`);
+    ``game`` starts the companion on a game already open (from a RECORD or an autosave).
     """
 
-    def __init__(self, autosave: str, open_game: Callable[[Record], LiveGame], game: LiveGame | None = None) -> None:
-        self.autosave = autosave
+    def __init__(self, open_game: Callable[[Record], LiveGame], game: LiveGame | None = None) -> None:
         self.open_game = open_game
         self.game = game
         self.lock = threading.Lock()
@@ -127,10 +127,10 @@ class Companion:
             if self.game is not None:
                 raise BadRequestError("a game is already being played: this page follows one game")
             self._check_version(body)
-            live = self.open_game(Record(game, me, {me: hand}))
-            live.autosave = self.autosave
-            live.save(self.autosave)
-            self.game = live
+            try:
+                self.game = self.open_game(Record(game, me, {me: hand}))
+            except (ValueError, InferenceError) as error:  # e.g. the autosave name is another session's
+                raise BadRequestError(str(error)) from None
             return self._changed()
 
     def push(self, body: Mapping[str, Any]) -> dict[str, Any]:

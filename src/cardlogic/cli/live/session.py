@@ -63,7 +63,7 @@ class LiveSession:
         """Carry out one line: a command, or else an event."""
         tokens = text.split()
         command, arguments = tokens[0].lower(), tokens[1:]
-        if len(tokens) > 2 or command not in (*COMMANDS, "belief"):
+        if len(tokens) > (3 if command == "save" else 2) or command not in (*COMMANDS, "belief"):
             self.push(text)
         elif command == "help":
             self.console.print(HELP, markup=False)
@@ -72,10 +72,11 @@ class LiveSession:
         elif command == "undo":
             self.undo(arguments)
         elif command == "save":
-            if not arguments:
-                raise ValueError("save needs a file name: save FILE")
-            self.game.save(arguments[0])
-            self.console.print(f"saved {len(self.game.public.history)} events to {arguments[0]}", markup=False)
+            force = arguments[:1] == ["--force"]
+            if len(arguments) != 1 + force:
+                raise ValueError("save needs a file name: save FILE, or save --force FILE to replace another file")
+            self.game.save(arguments[-1], force=force)
+            self.console.print(f"saved {len(self.game.public.history)} events to {arguments[-1]}", markup=False)
         elif command in ("grid", "belief"):
             belief = self.game.belief
             print_table(belief.marginals(), self._name(belief.observer), belief)
