@@ -195,6 +195,8 @@ def test_a_whole_game_by_taps_on_a_phone_with_a_desktop_tab_beside_it(browser, s
             play_by_taps(page, RECORD.events[2])
         if index == 7:
             page.wait_for_selector("#advice")
+            assert page.inner_text("#tip").startswith("Advice: ")
+            page.locator("#seats").scroll_into_view_if_needed()
             page.screenshot(path=str(shots / "table-phone.png"))  # what the phone shows, above the fold
             page.click("#ask")
             page.click("#targets button >> nth=0")

@@ -103,6 +103,7 @@ class LiveGame:
         if record.observer is not None:
             self.spectator = spectator(self.belief)
         self.autosave = autosave
+        self._chances: dict[Card, tuple[float, ...]] | None = None
         self._certain = self._held_for_sure()
 
     @property
@@ -124,6 +125,26 @@ class LiveGame:
     def line_of(self, index: int) -> int:
         """The line of event ``index`` of the history in :meth:`text` (the autosave file)."""
         return self._render()[1][index]
+
+    def event_lines(self) -> list[int]:
+        """The line of every event of the history in :meth:`text`, in order (one rendering for them all)."""
+        return self._render()[1]
+
+    def chances(self) -> dict[Card, tuple[float, ...]]:
+        """P(each player holds the card now), for every card of an unclaimed set in deck order: the heat map.
+
+        Worked out once per position from the belief's marginals (a card known to be somewhere is 0 or 1).
+        """
+        if self._chances is None:
+            belief, players = self.belief, range(len(self.game.players))
+            marginals = belief.marginals()
+            rows = {card: tuple(float(p) for p in row) for card, row in zip(marginals.cards, marginals.probabilities)}
+            self._chances = {
+                card: rows.get(card) or tuple(belief.probability(card, p) for p in players)
+                for index in self.public.unclaimed
+                for card in self.game.deck.sets[index].cards
+            }
+        return self._chances
 
     def write_over(self, text: str) -> None:
         """Keep the lines of ``text``, this game's record (:meth:`is_own`), in what :meth:`text` writes from now on.
@@ -169,6 +190,7 @@ class LiveGame:
             for pop in reversed(taken_back):
                 pop()
             raise
+        self._chances = None
         before, self._certain = self._certain, self._held_for_sure()
         return Update(recorded, tuple(fact for fact in self._certain if fact not in before))
 
@@ -191,6 +213,7 @@ class LiveGame:
             for event in reversed(undone):
                 self._push_back(event)
             raise
+        self._chances = None
         self._certain = self._held_for_sure()
         return undone
 
@@ -227,9 +250,9 @@ class LiveGame:
                 for target in game.opponents(asker)
                 if public.sizes[target]
             ]
-        choices = []
+        chances, choices = self.chances(), []
         for ask in asks:
-            p = belief.probability(ask.card, ask.target)
+            p = chances[ask.card][ask.target]
             answers = tuple(answer for answer, possible in ((True, p > 0.0), (False, p < 1.0)) if possible)
             if answers:
                 choices.append(AskChoice(ask, answers))
@@ -244,9 +267,9 @@ class LiveGame:
         if observer is not None and game.team_of(claimer) == game.team_of(observer):
             advice = claim_advice(belief, set_index)
             return ClaimSuggestion(claimer, set_index, advice.assignment, advice.p_correct)
-        team = game.members(game.team_of(claimer))
+        team, chances = game.members(game.team_of(claimer)), self.chances()
         assignment = tuple(
-            (card, max(team, key=lambda player: (belief.probability(card, player), player == claimer)))
+            (card, max(team, key=lambda player: (chances[card][player], player == claimer)))
             for card in game.deck.sets[set_index].cards
         )
         return ClaimSuggestion(claimer, set_index, assignment, None)
@@ -266,6 +289,7 @@ class LiveGame:
             possible = 1 << observer if card in mine else everyone & ~(1 << observer)
             out.append(f"  at the deal: {'in my hand' if card in mine else 'not in my hand'}")
         ruled = dict(belief.explain(card))
+        lines = self.event_lines()
         for index, event in enumerate(history):
             said = []
             if index in ruled:
@@ -281,7 +305,7 @@ class LiveGame:
             if isinstance(event, Claim) and event.set_index == set_index:
                 said.append(f"{card_set.name} claimed, {event.outcome}")
             if said:
-                out.append(f"  line {self.line_of(index)}: {format_event(event, game)}  -> {'; '.join(said)}")
+                out.append(f"  line {lines[index]}: {format_event(event, game)}  -> {'; '.join(said)}")
         if len(out) == 1 + (observer is not None):
             out.append("  no event has said anything about it yet")
         return out
@@ -326,9 +350,9 @@ class LiveGame:
 
     def _askable(self, asker: int, set_index: int) -> list[Card]:
         """The cards of set ``set_index`` that ``asker`` (not the observer) may ask for in some consistent deal."""
-        game, belief = self.game, self.belief
+        game, table = self.game, self.chances()
         cards = game.deck.sets[set_index].cards
-        chances = {card: belief.probability(card, asker) for card in cards}
+        chances = {card: table[card][asker] for card in cards}
         if game.rules.must_declare and all(p >= 1.0 for p in chances.values()):
             return []
         return [
@@ -344,10 +368,7 @@ class LiveGame:
             return "out of play (its set is claimed)"
         if card in public.known:
             return f"with {names[public.known[card]]}, known to everyone"
-        places = sorted(
-            ((p, player) for player in range(len(names)) if (p := self.belief.probability(card, player)) > 0),
-            reverse=True,
-        )
+        places = sorted(((p, player) for player, p in enumerate(self.chances()[card]) if p > 0), reverse=True)
         if len(places) == 1:
             return f"with {names[places[0][1]]} for sure"
         return "now " + ", ".join(f"{names[player]} {p:.2f}" for p, player in places)

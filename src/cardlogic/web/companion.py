@@ -93,7 +93,7 @@ class Companion:
                 "p_correct": suggestion.p_correct,
                 "team": [names[p] for p in game.game.members(game.game.team_of(player))],
                 "likely_holders": {
-                    str(card): names[max(range(len(names)), key=lambda p, card=card: game.belief.probability(card, p))]
+                    str(card): names[max(range(len(names)), key=game.chances()[card].__getitem__)]
                     for card, _ in suggestion.assignment
                 },
             }
@@ -224,7 +224,8 @@ class Companion:
                 if public.sizes[mate]
             ],
             "log": [
-                {"line": live.line_of(i), "text": format_event(event, game)} for i, event in enumerate(public.history)
+                {"line": line, "text": format_event(event, game)}
+                for line, event in zip(live.event_lines(), public.history)
             ],
             "heat": self._heat(live),
             "advice": self._advice_now(live),
@@ -244,15 +245,7 @@ class Companion:
     @staticmethod
     def _heat(live: LiveGame) -> dict[str, Any]:
         """P(player holds card now) for every card of an unclaimed set, rows in deck order."""
-        game, belief = live.game, live.belief
-        players = range(len(game.players))
-        return {
-            "cards": [
-                {"card": str(card), "p": [round(belief.probability(card, p), 4) for p in players]}
-                for index in live.public.unclaimed
-                for card in game.deck.sets[index].cards
-            ]
-        }
+        return {"cards": [{"card": str(card), "p": [round(p, 4) for p in row]} for card, row in live.chances().items()]}
 
     @staticmethod
     def _player(name: Any, game: Game, field: str) -> int:

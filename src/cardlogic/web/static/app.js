@@ -357,6 +357,11 @@ async function why(card) {
 function render() {
   const main = document.getElementById("main");
   main.replaceChildren();
+  // the recommendation stays in sight, under the header, whenever my team is to move
+  const tip = document.getElementById("tip");
+  const advice = S.phase === "setup" ? null : S.advice;
+  tip.hidden = !advice;
+  tip.textContent = !advice ? "" : advice.error ? `No advice: ${advice.error}` : `Advice: ${advice.recommendation.reason}`;
   if (S.phase === "setup") renderSetup(main);
   else renderTable(main);
 }
