@@ -16,6 +16,7 @@ from cardlogic.literature import (
     Claim,
     Event,
     Game,
+    PlayerState,
     PublicState,
     Record,
     RecordError,
@@ -237,11 +238,11 @@ class LiveGame:
         deal allows: they may hold another card of the set and (unless ``bluff=on``) not the card asked for. An
         answer is offered when some consistent deal gives it. Empty unless ``asker`` may move now.
         """
-        public, game, belief = self.public, self.game, self.belief
+        public, game, view = self.public, self.game, self.belief.view
         if asker not in public.movers or not public.sizes[asker]:
             return []
-        if asker == belief.observer:
-            asks = belief.view.legal_asks(asker, bluffs=game.rules.bluff)
+        if isinstance(view, PlayerState) and asker == view.player:
+            asks = view.legal_asks(asker, bluffs=game.rules.bluff)
         else:
             asks = [
                 Ask(asker, target, card)

@@ -43,7 +43,7 @@ class TooLargeError(ValueError):
     """A request body over :data:`MAX_BODY` bytes."""
 
 
-def create_app(companion: Companion, token: str) -> Starlette:
+def create_app(companion: Companion, token: str) -> ASGIApp:
     """The app serving ``companion`` to whoever presents ``token``."""
 
     async def page(request: Request) -> Response:

@@ -188,15 +188,16 @@ class LiveSession:
         if public.is_over:
             scores = public.scores
             return f"the game is over, {scores[0]}-{scores[1]}"
-        if len(public.movers) > 1:
+        to_move = public.to_move
+        if len(public.movers) > 1 or to_move is None:
             return "anyone may move first"
         observer = self.game.belief.observer
-        who = game.players[public.to_move]
+        who = game.players[to_move]
         if observer is None:
             return f"{who} to move"
-        if public.to_move == observer:
+        if to_move == observer:
             return f"{who} to move (me)"
-        side = "my teammate" if game.team_of(public.to_move) == game.team_of(observer) else "opponent"
+        side = "my teammate" if game.team_of(to_move) == game.team_of(observer) else "opponent"
         return f"{who} to move ({side})"
 
     def completions(self) -> list[str]:
