@@ -148,12 +148,12 @@ def play_by_taps(page, event, shots: Path | None = None) -> None:
         page.click("#claim")
         page.click(f"#claim-sets button:text-is('{GAME.deck.sets[event.set_index].name}')")
         page.wait_for_selector("#assignment")
+        if shots is not None:
+            page.screenshot(path=str(shots / "claim-sheet.png"))  # as pre-filled
         holder_rows(page, "#assignment", dict(event.assignment))
         page.click(f"#outcomes button:text-is('{event.outcome}')")
         if event.outcome != "correct":
             holder_rows(page, "#revealed", dict(event.revealed))
-        if shots is not None:
-            page.screenshot(path=str(shots / "claim-sheet.png"))
         page.click("#enter-claim")
     logged(page, count + 1)
     assert page.locator("#log li").first.inner_text().endswith(format_event(event, GAME))

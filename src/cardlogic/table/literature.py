@@ -46,10 +46,12 @@ class AskChoice:
 
 @dataclass(frozen=True)
 class ClaimSuggestion:
-    """A claim sheet's pre-filled assignment: each card at its most likely holder of the claimer's team.
+    """A claim sheet's pre-filled assignment and its chance.
 
-    ``p_correct`` is P(the whole assignment is right) for a claim by the observer's team (as ``cardlogic advise``
-    gives it), None for the other team's claim, whose best assignment the observer can only guess card by card.
+    For the observer's team: the best assignment of ``cardlogic advise`` and ``p_correct``, P(the whole
+    assignment is right) (when that is 0, each card at its likeliest holder of the team). For the other team:
+    each card at its likeliest holder of that team, and ``p_correct`` None (the observer can only guess their
+    best assignment card by card).
     """
 
     claimer: int
@@ -264,16 +266,19 @@ class LiveGame:
         game, belief = self.game, self.belief
         if set_index not in self.public.unclaimed:
             raise ValueError(f"{game.deck.sets[set_index].name} is already claimed")
-        observer = belief.observer
-        if observer is not None and game.team_of(claimer) == game.team_of(observer):
-            advice = claim_advice(belief, set_index)
-            return ClaimSuggestion(claimer, set_index, advice.assignment, advice.p_correct)
         team, chances = game.members(game.team_of(claimer)), self.chances()
-        assignment = tuple(
+        likeliest = tuple(
             (card, max(team, key=lambda player: (chances[card][player], player == claimer)))
             for card in game.deck.sets[set_index].cards
         )
-        return ClaimSuggestion(claimer, set_index, assignment, None)
+        observer = belief.observer
+        if observer is not None and game.team_of(claimer) == game.team_of(observer):
+            advice = claim_advice(belief, set_index)
+            # a claim sure to be wrong has no best assignment: each card then goes to its likeliest holder
+            return ClaimSuggestion(
+                claimer, set_index, advice.assignment if advice.p_correct else likeliest, advice.p_correct
+            )
+        return ClaimSuggestion(claimer, set_index, likeliest, None)
 
     def why(self, card: Card) -> list[str]:
         """Where ``card`` can be now, then every event that placed it or ruled holders out, by autosave line."""

@@ -190,7 +190,7 @@ function renderTable(main) {
   const right = el("section", {});
   left.append(el("h2", {}, "Seats"), el("div", { class: "seats", id: "seats" }, S.players.map((p) =>
     el("div", { class: `seat t${p.team}${S.movers.includes(p.name) ? " turn" : ""}` },
-      el("b", {}, p.name + (p.me ? " (me)" : "")), el("small", {}, `${p.cards} cards · ${teamName(p.team)}`)))));
+      el("b", {}, p.name + (p.me ? " (me)" : "")), el("small", {}, `${p.cards} card${p.cards === 1 ? "" : "s"} · ${teamName(p.team)}`)))));
   if (S.advice) left.append(renderAdvice());
   if (S.me) {
     left.append(el("h2", {}, `My hand (${S.hand.length})`),
@@ -267,7 +267,7 @@ function renderHeat() {
 function openSheet(title, ...children) {
   const sheet = document.getElementById("sheet");
   sheet.replaceChildren(el("button", { class: "close", onclick: closeSheet, "aria-label": "close" }, "✕"),
-    el("h3", {}, title), ...children);
+    el("h3", {}, title), ...children.filter((child) => child != null));
   sheet.hidden = false;
 }
 
