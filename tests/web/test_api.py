@@ -271,7 +271,7 @@ def test_why_and_the_heat_map(client):
     assert row["p"] == [0, 0, 0, 0, 0, 1]
     assert len(state["heat"]["cards"]) == 24 and all(abs(sum(r["p"]) - 1) < 1e-3 for r in state["heat"]["cards"])
     why = client.get("/api/why", params={"card": "3h"}).json()
-    assert why["card"] == "3H" and "Fay takes it from Ann" in "\n".join(why["lines"])
+    assert why["card"] == "3H" and "  line 9: Fay asks Ann for 3H: yes" in why["lines"]
     for card in ("8S", "ZZ"):
         assert client.get("/api/why", params={"card": card}).status_code == 400
 

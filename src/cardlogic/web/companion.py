@@ -53,7 +53,6 @@ class Companion:
         self.lock = threading.Lock()
         self.run = secrets.token_hex(4)
         self.changes = 0
-        self._advice: dict[str, Any] | None = None
 
     @property
     def version(self) -> str:
@@ -162,7 +161,6 @@ class Companion:
 
     def _changed(self) -> dict[str, Any]:
         self.changes += 1
-        self._advice = None
         return self._state()
 
     def _check_version(self, body: Mapping[str, Any]) -> None:
@@ -202,7 +200,7 @@ class Companion:
             "to_move": None if public.to_move is None else names[public.to_move],
             "movers": [names[p] for p in public.movers],
             "me": None if me is None else names[me],
-            "my_team_to_move": live.team_to_move(),
+            "my_team_to_move": live.observer_decides(),
             "hand": [str(card) for card in iter_cards(live.belief.hand)],
             "asks": {
                 names[p]: [
@@ -232,15 +230,14 @@ class Companion:
             "autosave": live.autosave,
         }
 
-    def _advice_now(self, live: LiveGame) -> dict[str, Any] | None:
-        if not live.team_to_move():
+    @staticmethod
+    def _advice_now(live: LiveGame) -> dict[str, Any] | None:
+        if not live.observer_decides():
             return None
-        if self._advice is None:
-            try:
-                self._advice = as_json(live.advice(), live.game)
-            except InferenceError as error:  # the game stands; only the advice is out of reach
-                self._advice = {"error": str(error)}
-        return self._advice
+        try:
+            return as_json(live.advice(), live.game)  # worked out once per position by the game
+        except InferenceError as error:  # the game stands; only the advice is out of reach
+            return {"error": str(error)}
 
     @staticmethod
     def _heat(live: LiveGame) -> dict[str, Any]:
