@@ -45,7 +45,7 @@ from cardlogic.inference.frontier import FrontierTables, forget_tables
 from cardlogic.inference.rejection import RejectionSampler
 from cardlogic.inference.sampler import frequencies
 from cardlogic.inference.sparse import SparseTables, forget_walks
-from cardlogic.literature import Record, State, write_record
+from cardlogic.literature import Event, Game, Record, State, write_record
 from cardlogic.literature.advice import advise, advise_record, spectator
 from cardlogic.literature.belief import LiteratureBelief
 
@@ -386,37 +386,52 @@ def measure_live(cases: list[Case], plan: Plan, tick: Tick) -> dict[str, Any]:
     rows = []
     budget = LIVE_BUDGET_SECONDS.get(plan.mode, LIVE_BUDGET_SECONDS["quick"])
     for players in LIVE_PLAYERS:
-        games = [c for c in cases if c.scenario.spec.players == players and c.scenario.spec.deck == "no-8s"]
-        if not games:
+        longest = _longest_game(cases, players)
+        if longest is None:
             continue
-        longest = max(games, key=lambda c: c.scenario.events)
         record = longest.scenario.record
         setup = Record(record.game, record.observer, dict(record.hands))
         with tempfile.TemporaryDirectory(prefix="live-") as folder:
             live = LiveGame(setup, autosave=str(Path(folder) / "autosave.txt"))
-            times, advised, started = [], 0, time.perf_counter()
-            for event in record.events:
-                if time.perf_counter() - started > budget:
-                    break
-                start = time.perf_counter()
+
+            def step(event: Event, live: LiveGame = live) -> bool:
                 live.push(event)
                 if live.observer_decides():
                     live.advice()
-                    advised += 1
-                times.append(time.perf_counter() - start)
-        rows.append(
-            {
-                "players": players,
-                "scenario": longest.name,
-                "events": len(times),
-                "total_events": len(record.events),
-                "advised": advised,
-                "seconds": summarize(times),
-                "p90": float(np.percentile(times, 90)) if times else float("nan"),
-            }
-        )
+                    return True
+                return False
+
+            row = _timed_events(longest, budget, step)
+        rows.append({"players": players, **row})
         tick(f"live {players} players")
     return {"status": "ok", "budget_seconds": budget, "rows": rows}
+
+
+def _timed_events(case: Case, budget: float, step: Callable[[Event], bool]) -> dict[str, Any]:
+    """Time ``step`` on each event of ``case``'s record in order, within ``budget`` seconds; ``step`` says whether
+    it worked out advice. The row of the live and serve figures."""
+    events = case.scenario.record.events
+    times, advised, started = [], 0, time.perf_counter()
+    for event in events:
+        if time.perf_counter() - started > budget:
+            break
+        start = time.perf_counter()
+        advised += step(event)
+        times.append(time.perf_counter() - start)
+    return {
+        "scenario": case.name,
+        "events": len(times),
+        "total_events": len(events),
+        "advised": advised,
+        "seconds": summarize(times),
+        "p90": float(np.percentile(times, 90)) if times else float("nan"),
+    }
+
+
+def _longest_game(cases: list[Case], players: int) -> Case | None:
+    """The stored ``no-8s`` scenario of ``players`` players with the most events, the one live timings replay."""
+    games = [c for c in cases if c.scenario.spec.players == players and c.scenario.spec.deck == "no-8s"]
+    return max(games, key=lambda c: c.scenario.events, default=None)
 
 
 SERVE_PLAYERS = (6, 8)
@@ -441,10 +456,9 @@ def measure_serve(cases: list[Case], plan: Plan, tick: Tick) -> dict[str, Any]:
     rows = []
     budget = LIVE_BUDGET_SECONDS.get(plan.mode, LIVE_BUDGET_SECONDS["quick"])
     for players in SERVE_PLAYERS:
-        games = [c for c in cases if c.scenario.spec.players == players and c.scenario.spec.deck == "no-8s"]
-        if not games:
+        longest = _longest_game(cases, players)
+        if longest is None:
             continue
-        longest = max(games, key=lambda c: c.scenario.events)
         record = longest.scenario.record
         game, me, dealer = record.game, record.observer, record.game.dealer
         if me is None or dealer is None:  # every stored scenario is a player's view of a dealt game
@@ -474,27 +488,16 @@ def measure_serve(cases: list[Case], plan: Plan, tick: Tick) -> dict[str, Any]:
                     "hand": [str(card) for card in record.hands[me]],
                 },
             )
-            times, advised, started = [], 0, time.perf_counter()
-            for event in record.events:
-                if time.perf_counter() - started > budget:
-                    break
-                start = time.perf_counter()
-                body = {"version": json.loads(state)["version"], "event": format_event(event, game)}
-                state = _asgi_post(app, token, "/api/event", body)
-                times.append(time.perf_counter() - start)
-                advised += '"recommendation"' in state
-        rows.append(
-            {
-                "players": players,
-                "scenario": longest.name,
-                "events": len(times),
-                "total_events": len(record.events),
-                "advised": advised,
-                "answer_bytes": len(state),
-                "seconds": summarize(times),
-                "p90": float(np.percentile(times, 90)) if times else float("nan"),
-            }
-        )
+
+            answer = [state]
+
+            def tap(event: Event, app: Any = app, game: Game = game, answer: list[str] = answer) -> bool:
+                body = {"version": json.loads(answer[0])["version"], "event": format_event(event, game)}
+                answer[0] = _asgi_post(app, token, "/api/event", body)
+                return '"recommendation"' in answer[0]
+
+            row = _timed_events(longest, budget, tap)
+        rows.append({"players": players, **row, "answer_bytes": len(answer[0])})
         tick(f"serve {players} players")
     return {"status": "ok", "budget_seconds": budget, "rows": rows}
 
