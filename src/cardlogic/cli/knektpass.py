@@ -99,7 +99,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     belief.add_argument("--json", action="store_true", help="print JSON instead of a table")
     belief.set_defaults(handler=run_belief)
 
-    advise = commands.add_parser("advise", help="advice for the record's observer (Me), who must be to move")
+    advise = commands.add_parser(
+        "advise", help="advice for the record's observer (Me) on their turn; on another's, who is to move"
+    )
     advise.add_argument("record", metavar="RECORD", help=RECORD_HELP)
     advise.add_argument(
         "--samples",
@@ -316,11 +318,13 @@ def run_advise(args: argparse.Namespace) -> int:
     belief = _belief(args.record, record)
     if belief is None:
         return 1
+    deal, view = record.deal, belief.view
+    if view.to_move != record.observer:
+        return _print_waiting(view, record.observer, args.json)
     try:
         advice = advise(belief, args.samples or DEFAULT_SAMPLES, args.seed)
     except AdviceError as error:
         return _fail(args.record, 0, str(error))
-    deal = record.deal
     options = [
         {"event": format_event(o.event, deal), "points": o.points, "chance": o.chance, "tricks": o.tricks}
         for o in advice.options
@@ -341,9 +345,9 @@ def run_advise(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    hand = belief.hand
+    name = deal.game.players[advice.player]
     out = Table(
-        title=f"{deal.game.players[advice.player]} holds {format_cards(deal.ranked(hand))}; trumps "
+        title=f"{name} holds {format_cards(deal.sorted_hand(belief.hand))}; trumps "
         f"{'SHDC'[deal.trump_suit]}; {advice.phase}; {advice.samples} deals solved",
         title_justify="left",
     )
@@ -354,6 +358,30 @@ def run_advise(args: argparse.Namespace) -> int:
     console = Console()
     console.print(out)
     console.print(f"best: {options[0]['event']}")
+    console.print(f"expected points: {name}'s change of points, counted down to 0: minus is good")
+    return 0
+
+
+_STAGES = {
+    "trump": "the dealer takes or leaves the trump",
+    "bid": "the bids",
+    "exchange": "the exchange",
+    "play": "the play",
+}
+
+
+def _print_waiting(view, observer: int, as_json: bool) -> int:
+    """On another's turn (or once the deal is over) there is nothing to advise: say who is to move."""
+    names = view.deal.game.players
+    to_move = None if view.to_move is None else names[view.to_move]
+    if as_json:
+        json.dump({"player": names[observer], "phase": view.phase, "to_move": to_move, "options": []}, sys.stdout)
+        print()
+    elif to_move is None:
+        print(f"The deal is over: nothing for {names[observer]} to decide.")
+    else:
+        stage = _STAGES[view.phase]
+        print(f"{to_move} is to move ({stage}): nothing for {names[observer]} to decide until their turn.")
     return 0
 
 

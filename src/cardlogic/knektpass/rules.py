@@ -287,6 +287,17 @@ class Deal:
         """The cards of ``mask``, trumps first, then by power, highest first (ties: card order)."""
         return sorted(iter_cards(mask), key=lambda c: (not self.is_trump(c), -self._power[c], c))
 
+    def sorted_hand(self, mask: int) -> list[Card]:
+        """The cards of ``mask`` as a player sorts their hand: the trumps highest first, then each plain suit
+        (spades, hearts, diamonds, clubs) highest first.
+
+        >>> from cardlogic.cards import format_cards, parse_cards
+        >>> deal = Deal(Game(("Ann", "Bob", "Cat")), dealer=2, turned=Card.parse("KH"))
+        >>> format_cards(deal.sorted_hand(card_mask(parse_cards("7H 6H AD AC 7D JS"))))
+        'JS 7H 6H AD 7D AC'
+        """
+        return sorted(iter_cards(mask), key=lambda c: (not self.is_trump(c), self._suits[c], -self._power[c]))
+
 
 def power(card: int, trump_suit: int) -> int:
     """``card``'s rank within the suit it follows under ``trump_suit``: a plain card its rank index (2 is 0,
