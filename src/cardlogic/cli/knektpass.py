@@ -307,6 +307,7 @@ def run_belief(args: argparse.Namespace) -> int:
 
 
 def run_advise(args: argparse.Namespace) -> int:
+    from cardlogic.cli.warmup import ensure_warm
     from cardlogic.knektpass.advice import SAMPLES as DEFAULT_SAMPLES
     from cardlogic.knektpass.advice import AdviceError, advise
 
@@ -315,6 +316,7 @@ def run_advise(args: argparse.Namespace) -> int:
         return 1
     if record.observer is None:
         return _fail(args.record, 0, "advice needs the player it is for: a Me header")
+    ensure_warm("knektpass")
     belief = _belief(args.record, record)
     if belief is None:
         return 1

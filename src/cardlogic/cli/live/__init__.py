@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from cardlogic.cli.common import at_least, load_record
 from cardlogic.cli.live.notation import HELP
+from cardlogic.cli.warmup import ensure_warm
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Record, RecordError
 
@@ -69,6 +70,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    ensure_warm("literature")
     # prompt_toolkit (about 0.2 s to import) is loaded for live only, not for every command.
     from cardlogic.cli.live.console import SlowNotice, TypedLines, WordCompleter
     from cardlogic.table.literature import LiveGame
