@@ -30,6 +30,7 @@ from cardlogic.knektpass import (
     Game,
     GameError,
     Outcome,
+    PublicState,
     Record,
     RecordError,
     Rules,
@@ -372,7 +373,7 @@ _STAGES = {
 }
 
 
-def _print_waiting(view, observer: int, as_json: bool) -> int:
+def _print_waiting(view: PublicState, observer: int, as_json: bool) -> int:
     """On another's turn (or once the deal is over) there is nothing to advise: say who is to move."""
     names = view.deal.game.players
     to_move = None if view.to_move is None else names[view.to_move]

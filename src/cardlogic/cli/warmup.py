@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+from typing import TextIO
 
 GAMES = ("literature", "knektpass")
 KERNEL_MODULES = {
@@ -86,7 +87,7 @@ def is_warm(games: tuple[str, ...] = GAMES) -> bool:
     return all(path.exists() for game in games for path in _stamps(game))
 
 
-def warm_up(games: tuple[str, ...] = GAMES, stream=None) -> float:
+def warm_up(games: tuple[str, ...] = GAMES, stream: TextIO | None = None) -> float:
     """Run the warm-up steps of ``games`` with a progress bar on ``stream`` (default standard error); stamp the
     cache; return the seconds it took."""
     from rich.console import Console
