@@ -25,6 +25,7 @@ import random
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from types import ModuleType
 from typing import TextIO
@@ -125,7 +126,7 @@ def _stamps(game: str) -> list[Path]:
     modules = [importlib.import_module(name) for name in KERNEL_MODULES[game]]
     digest = hashlib.sha256(f"{numba.__version__} {sys.version}".encode())
     for module in modules:
-        digest.update(Path(module.__file__).read_bytes())
+        digest.update(Path(str(module.__file__)).read_bytes())
     name = f"cardlogic-warmup-{game}-{digest.hexdigest()[:16]}.stamp"
     return [Path(_cache_directory(module)) / name for module in modules]
 
@@ -134,7 +135,7 @@ def _cache_directory(module: ModuleType) -> str:
     from numba.core.dispatcher import Dispatcher
 
     kernel = next(value for value in vars(module).values() if isinstance(value, Dispatcher))
-    return kernel._cache.cache_path
+    return kernel._cache.cache_path  # type: ignore[attr-defined]  # numba's cache object has no public accessor
 
 
 # -- the steps ---------------------------------------------------------------------------------------------------------
@@ -182,13 +183,13 @@ def _knektpass(players: int) -> None:
     state = State.deal(deal, rng)
     views = [PlayerState(deal, p, state.hands[p]) for p in range(players)]
     bots = [AdvisorBot(deal, p, state.hands[p], samples=8) for p in range(players)]
-    while not state.is_over:
-        event = state.push(bots[state.to_move].choose(views[state.to_move]))
+    while (mover := state.to_move) is not None:
+        event = state.push(bots[mover].choose(views[mover]))
         for p, view in enumerate(views):
             view.push(event.seen_by(p))
 
 
 _STEPS: dict[str, list[tuple[str, Callable[[], None]]]] = {
-    "literature": [(f"Literature, {n} players", lambda n=n: _literature(n)) for n in (6, 12)],
-    "knektpass": [(f"Knektpass, {n} players", lambda n=n: _knektpass(n)) for n in (3, 5)],
+    "literature": [(f"Literature, {n} players", partial(_literature, n)) for n in (6, 12)],
+    "knektpass": [(f"Knektpass, {n} players", partial(_knektpass, n)) for n in (3, 5)],
 }
