@@ -19,7 +19,10 @@ class TestRules:
 
     def test_str_is_canonical_and_round_trips(self):
         rules = Rules("opponents", bluff=True)
-        assert str(rules) == "wrong-claim=opponents bluff=on must-declare=off high-double=off"
+        assert (
+            str(rules)
+            == "wrong-claim=opponents bluff=on must-declare=off high-double=off after-claim=continue claim-anytime=off"
+        )
         assert Rules.parse(str(rules)) == rules
 
     @pytest.mark.parametrize(

@@ -133,7 +133,7 @@ class CountingBot(_Seat):
         team = game.members(game.team_of(player))
         mates = self._mates_with_cards(view)
         live = view.public.unclaimed
-        if not view.hand:
+        if not view.hand and view.public.may_pass:
             return Pass(player, max(mates, key=lambda p: (view.public.sizes[p], -p)))
         for index in live:
             cards = game.deck.sets[index].cards
