@@ -315,6 +315,23 @@ Hand Dan: 2S 3S 4S 5S 6S 7S
         state = play(events + "Bob claims LS: Dan 2S 3S 4S 5S 6S 7S => correct", rules, header)
         assert state.result() == Result((0, 3), 1)
 
+    OUT_OF_TURN = "Ann claims LH: Ann 2H 3H; Cat 4H 5H 6H 7H => opponents (Ann 2H 3H; Bob 4H 5H; Cat 6H; Dan 7H)\n"
+
+    def test_claims_on_any_turn_under_claim_anytime(self):
+        assert rejection(self.OUT_OF_TURN).message == "it is Dan's turn, not Ann's"
+        state = play(self.OUT_OF_TURN, "claim-anytime=on")
+        assert state.to_move == ANN and state.public.claimed == {2: 1} and not state.public.may_pass
+        state = play(self.OUT_OF_TURN, "claim-anytime=on after-claim=team-picks")
+        assert state.to_move == ANN and state.public.may_pass
+        error = rejection(self.OUT_OF_TURN + "Bob asks Ann for 2S: no", "claim-anytime=on")
+        assert error.message == "it is Ann's turn, not Bob's"
+
+    def test_an_out_of_turn_claim_needs_cards_and_opponents_with_cards(self):
+        events = self.DAN_CLAIMS_LS + "Dan passes to Bob\nDan claims HS: Bob 9S 10S JS; Dan QS KS AS => opponents\n"
+        assert "it is Bob's turn, not Dan's" in rejection(events, "claim-anytime=on", self.DAN_EMPTIES).message
+        events = TEAM_EMPTY + "Dan claims LS: Bob 2S 3S 4S 5S 6S 7S => correct\n"
+        assert rejection(events, "claim-anytime=on").message == "it is Bob's turn, not Dan's"
+
     def test_forced_claims_when_a_team_has_no_cards(self):
         state = play(TEAM_EMPTY)
         assert state.public.team_cards(0) == 0 and state.to_move == BOB

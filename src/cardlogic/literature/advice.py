@@ -43,6 +43,10 @@ from cardlogic.literature.playouts import playout_scores
 CERTAIN = 1.0 - 1e-12
 """Probabilities at least this large are treated as certainty (exact counts give exactly 1.0)."""
 
+STALEMATE_ASKS = 2
+"""Asks of a player answered no since anything last moved (:meth:`~cardlogic.literature.PublicState.vain_asks`) after
+which, with no ask able to succeed, a guessed claim is the only way on."""
+
 LEAK_MAX_OPERATIONS = 1e7
 """The largest exact pass (about 0.1 s) for the spectator's belief behind the leak figures; beyond it, sampled deals."""
 LEAK_SAMPLES = 5000
@@ -577,10 +581,11 @@ def _recommend(
     if not hopeful and certain:  # the claim lets the team pick who asks next (after-claim=team-picks)
         return Recommendation(certain[0].event(observer), f"claim {certain[0].name}: certain, and no ask can succeed")
     gamble = max(claims, key=lambda c: (c.expected_points, c.p_correct)) if claims else None
-    if not hopeful and gamble is not None and gamble.p_correct >= weights.risky_claim:
+    stalemate = public.vain_asks(observer) >= STALEMATE_ASKS
+    if not hopeful and gamble is not None and (gamble.p_correct >= weights.risky_claim or stalemate):
+        why = "the table is stuck" if stalemate else "no ask can succeed"
         return Recommendation(
-            gamble.event(observer),
-            f"claim {gamble.name}: no ask can succeed (correct with probability {gamble.p_correct:.2f})",
+            gamble.event(observer), f"claim {gamble.name}: {why} (correct with probability {gamble.p_correct:.2f})"
         )
     if not hopeful:  # a guessed claim loses more than the turn: hand the turn to the least dangerous opponent
         return Recommendation(

@@ -216,6 +216,17 @@ class PublicState:
         mover = self._to_move
         return mover is not None and not self.is_over and not self.team_cards(1 - self.game.team_of(mover))
 
+    def vain_asks(self, player: int) -> int:
+        """How many times ``player`` has asked since a card last changed hands or a set was claimed, every ask
+        answered no. Two or more while no ask can succeed is a stalemate: only a guessed claim ends it."""
+        count = 0
+        for event in reversed(self._history):
+            if isinstance(event, Claim) or (isinstance(event, Ask) and event.yes):
+                break
+            if isinstance(event, Ask) and event.asker == player:
+                count += 1
+        return count
+
     def team_cards(self, team: int) -> int:
         """How many cards the players of ``team`` hold together."""
         return sum(self._sizes[p] for p in self.game.members(team))
