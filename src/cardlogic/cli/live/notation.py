@@ -108,7 +108,8 @@ Names and cards in any case; a name by any prefix no other name shares (b for Bo
 Commands:
   advise       the advice now: who is to move, the recommendation, the best asks, the claims worth a thought
   undo [N]     take back the last event (or the last N)
-  save FILE    write the game so far to FILE (it is also autosaved after every change)
+  save FILE    write the game so far to FILE, a new file or this game's record (it is also autosaved after
+               every change); save --force FILE replaces another file
   grid         P(player holds card) for every card in play (also: belief)
   why CARD     the events that placed or ruled out CARD at each player, by line of the autosave record
   hand         my hand now

@@ -7,15 +7,15 @@ import sys
 from rich.console import Console
 from rich.table import Table
 
-from cardlogic.cards import iter_cards
+from cardlogic.cards import Card, iter_cards
 from cardlogic.cli.advise import asks_table, claims_table, print_recommendation
 from cardlogic.cli.belief import print_table
 from cardlogic.cli.live.console import SlowNotice, TypedLines
-from cardlogic.table.literature import LiveGame, Update
 from cardlogic.cli.live.notation import HELP, KEYWORDS, Notation
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Ask, Claim, format_event
 from cardlogic.literature.advice import Advice
+from cardlogic.table.literature import LiveGame, Update
 
 REFUSED = (ValueError, IndexError, OSError, InferenceError)
 """What a typed line may fail with (bad notation, an illegal or impossible event, a bad command): reported by
@@ -63,7 +63,7 @@ class LiveSession:
         """Carry out one line: a command, or else an event."""
         tokens = text.split()
         command, arguments = tokens[0].lower(), tokens[1:]
-        if len(tokens) > 2 or command not in (*COMMANDS, "belief"):
+        if len(tokens) > (3 if command == "save" else 2) or command not in (*COMMANDS, "belief"):
             self.push(text)
         elif command == "help":
             self.console.print(HELP, markup=False)
@@ -72,10 +72,11 @@ class LiveSession:
         elif command == "undo":
             self.undo(arguments)
         elif command == "save":
-            if not arguments:
-                raise ValueError("save needs a file name: save FILE")
-            self.game.save(arguments[0])
-            self.console.print(f"saved {len(self.game.public.history)} events to {arguments[0]}", markup=False)
+            force = arguments[:1] == ["--force"]
+            if len(arguments) != 1 + force:
+                raise ValueError("save needs a file name: save FILE, or save --force FILE to replace another file")
+            self.game.save(arguments[-1], force=force)
+            self.console.print(f"saved {len(self.game.public.history)} events to {arguments[-1]}", markup=False)
         elif command in ("grid", "belief"):
             belief = self.game.belief
             print_table(belief.marginals(), self._name(belief.observer), belief)
@@ -218,15 +219,16 @@ class LiveSession:
         if public.is_over:
             scores = public.scores
             return f"the game is over, {scores[0]}-{scores[1]}"
-        if len(public.movers) > 1:
+        to_move = public.to_move
+        if len(public.movers) > 1 or to_move is None:
             return "anyone may move first"
         observer = self.game.belief.observer
-        who = game.players[public.to_move]
+        who = game.players[to_move]
         if observer is None:
             return f"{who} to move"
-        if public.to_move == observer:
+        if to_move == observer:
             return f"{who} to move (me)"
-        side = "my teammate" if game.team_of(public.to_move) == game.team_of(observer) else "opponent"
+        side = "my teammate" if game.team_of(to_move) == game.team_of(observer) else "opponent"
         return f"{who} to move ({side})"
 
     def completions(self) -> list[str]:
@@ -236,7 +238,7 @@ class LiveSession:
         cards = [str(card) for card_set in sets for card in card_set.cards]
         return [*COMMANDS, *game.players, *cards, *(s.name for s in sets), *(s.short for s in sets), *KEYWORDS]
 
-    def _where_now(self, card: int) -> str:
+    def _where_now(self, card: Card) -> str:
         public, names = self.game.public, self.game.game.players
         if self.game.game.deck.set_index_of(card) in public.claimed:
             return "out of play (its set is claimed)"
