@@ -154,7 +154,7 @@ def forward(box, steps, limbs):
 
     ``box`` is the tuple of :func:`build_box` and ``steps`` the per-card
     arrays ``(offsets, widths, choices, nchoices, sat, last, full)`` described
-    above (:attr:`~cardlogic.inference.exact.PackedModel.steps`).
+    above (:attr:`~cardlogic.inference.packed.PackedModel.steps`).
 
     Returns the float64 table; when ``limbs > 0`` also the exact counts as
     ``limbs`` little-endian 62-bit limbs per entry (the dynamic program only
@@ -425,7 +425,7 @@ def find_deal(caps, choices, nchoices, clauses, seed, max_nodes):
     The deal is the local holder of each free card; the status is 1 when found,
     0 when the search proved there is none, -1 when it gave up after ``max_nodes``. ``clauses`` is the tuple
     ``(clause_cards, clause_holders, clause_start, card_clauses, card_clause_start)`` of
-    :attr:`~cardlogic.inference.exact.PackedModel.clauses`: clause ``q`` is the pairs
+    :attr:`~cardlogic.inference.packed.PackedModel.clauses`: clause ``q`` is the pairs
     ``clause_cards[i], clause_holders[i]`` (a holder bitmask) for ``i`` in
     ``clause_start[q]:clause_start[q+1]``; ``card_clauses[card_clause_start[k]:...]``
     lists the clauses of card ``k``. A clause is checked as soon as its last card
@@ -1243,3 +1243,12 @@ def frontier_order(named, work, caps):
         order[position] = choice[subset]
         subset ^= 1 << choice[subset]
     return order
+
+
+@njit(cache=True, nogil=True)
+def count_holders(deals, counts):
+    """Add to ``counts[card, holder]`` (int64, cards x holders) how many of ``deals`` (count x cards) deal each
+    card to each holder: the marginals of many deals in the memory of one table."""
+    for row in range(deals.shape[0]):
+        for card in range(deals.shape[1]):
+            counts[card, deals[row, card]] += 1

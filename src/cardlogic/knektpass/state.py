@@ -52,6 +52,7 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import NamedTuple
 
+from cardlogic.arguments import ArgumentTypeError
 from cardlogic.cards import CARDS, Card, card_mask, format_cards, iter_cards
 from cardlogic.knektpass.events import Bid, Event, Exchange, Play, TakeTrump
 from cardlogic.knektpass.rules import HAND_SIZE, Deal, GameError
@@ -289,6 +290,10 @@ class PublicState:
 
     def _next(self, event: Event) -> tuple[Event, _Position]:
         """The event as recorded and the position after it, or :class:`IllegalEventError`."""
+        if isinstance(event, str):
+            raise IllegalEventError(
+                f"not an event but text: {event!r}; read it first with cardlogic.knektpass.parse_event(text, deal)"
+            )
         if not isinstance(event, (TakeTrump, Bid, Exchange, Play)):
             raise IllegalEventError(f"not an event: {event!r}")
         pos = self._pos
@@ -617,6 +622,8 @@ class State(PublicState):
     def deal(cls, deal: Deal, rng: random.Random) -> State:  # type: ignore[override]  # a state's .deal is its Deal
         """Shuffle the deck with ``rng`` and deal it: five cards each (two, then three, from forehand round; the
         packets do not change which cards a player gets from a shuffled deck), the turned card set aside."""
+        if not isinstance(rng, random.Random):
+            raise ArgumentTypeError(f"rng must be a random.Random, not {rng!r}")
         cards = [c for c in deal.game.deck if c != deal.turned]
         rng.shuffle(cards)
         n = len(deal.game.players)

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from cardlogic.belief import Belief
+from cardlogic.belief import Belief, has_deal
+from cardlogic.cards import Card, iter_cards
 from cardlogic.constraints import InconsistentError
 from cardlogic.literature import Game, PlayerState, PublicState, Record, RecordError, format_event
 from cardlogic.literature.tracking import LiteratureTracker
@@ -54,8 +55,12 @@ class LiteratureBelief(Belief):
         Raises :class:`RecordError` naming the line of the first event that is illegal
         or that leaves no consistent deal; for the latter the message names, where the
         model can tell, the earlier lines it contradicts (``AS can be nowhere: it
-        contradicts line 11 (Dan asks Cat for 9S: no)``) or the hand it leaves unfillable.
+        contradicts line 11 (Dan asks Cat for 9S: no)``) or the hand it leaves unfillable. A full record is
+        first replayed with every hand (:func:`check_record`), so no belief is had from a record that
+        contradicts its own hands.
         """
+        if record.is_full:
+            check_record(record)
         observer = record.observer
         hand = record.hands.get(observer, ()) if observer is not None else ()
         belief = cls(record.game, observer, hand, **options)
@@ -95,10 +100,10 @@ class LiteratureBelief(Belief):
         return self.tracker.position
 
     @property
-    def hand(self) -> int:
-        """The observer's hand now, as a card mask (0 for a spectator)."""
+    def hand(self) -> tuple[Card, ...]:
+        """The observer's cards now, in card order (none for a spectator)."""
         position = self.tracker.position
-        return position.hand if isinstance(position, PlayerState) else 0
+        return tuple(iter_cards(position.hand)) if isinstance(position, PlayerState) else ()
 
     def explain(self, card: int | str) -> list[tuple[int, int]]:
         """The events that narrowed where ``card`` was dealt: ``(index in the history, holders ruled out)``.
@@ -107,8 +112,36 @@ class LiteratureBelief(Belief):
         """
         return self.tracker.explain(self._card(card))
 
+    def forcing_events(self, card: int | str, ruled_out: int) -> list[int]:
+        """A smallest set of events (indices in the history) that, with the observer's hand and the hand sizes,
+        rule out every holder in bitmask ``ruled_out`` as ``card``'s dealt holder; [] when the hand alone does.
+
+        Found by deletion: an event is left out while the others still force the fact, so no event of the answer
+        can be spared (a minimal set; no smaller one is searched for). Whether a set of events forces the fact
+        is asked of the exact backend where practical, else of the model's cheap checks and a search for a deal,
+        counting a set as not forcing it when neither can tell.
+        """
+        card = self._card(card)
+        kept = list(range(len(self.public.history)))
+        if not self._forces(kept, card, ruled_out):
+            return kept  # only the sure-asks assumption forces it: every event stays
+        for index in reversed(range(len(kept))):
+            trial = kept[:index] + kept[index + 1 :]
+            if self._forces(trial, card, ruled_out):
+                kept = trial
+        return kept
+
+    def _forces(self, indices: list[int], card: Card, ruled_out: int) -> bool:
+        """Whether the events at ``indices`` leave no deal with ``card`` dealt to a holder in ``ruled_out``."""
+        try:
+            model = self.tracker.model_of(indices)
+            model.restrict(card, ruled_out)
+        except InconsistentError:
+            return True
+        return not has_deal(model, self.seed)
+
     def _holder(self, holder: int | str) -> int:
-        return self.game.player_index(holder) if isinstance(holder, str) else holder
+        return self.game.player_index(holder) if isinstance(holder, str) else super()._holder(holder)
 
     def _first_impossible_prefix(self, record: Record, pushed: int) -> int:
         """Bisect the first ``pushed`` events of ``record`` (pushed, with no consistent deal) for the shortest
@@ -189,6 +222,21 @@ class LiteratureBelief(Belief):
                 f"it contradicts line {record.lines[blamed]} ({format_event(record.events[blamed], self.game)})"
             )
         return f"{error}: {'; '.join(reasons)}" if reasons else str(error)
+
+
+def check_record(record: Record) -> None:
+    """Raise :class:`RecordError` at the first line of ``record`` that is impossible, as ``cardlogic check`` does.
+
+    A full record is replayed with every hand under all the rules (its hands are a deal that explains it);
+    a view or a spectator's record must also be explained by some deal
+    (:meth:`LiteratureBelief.from_record`). Every command that reads a record goes through here, so they
+    agree on which records are possible. May raise :class:`~cardlogic.inference.InferenceError` when no
+    backend can tell whether some deal explains a view.
+    """
+    if record.is_full:
+        record.replay()
+    else:
+        LiteratureBelief.from_record(record)
 
 
 def _runs(lines: list[int]) -> str:

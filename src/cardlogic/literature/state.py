@@ -37,6 +37,7 @@ from dataclasses import replace
 from types import MappingProxyType
 from typing import NamedTuple, Protocol
 
+from cardlogic.arguments import ArgumentTypeError
 from cardlogic.cards import CARDS, Card, format_cards, iter_cards
 from cardlogic.literature.decks import CardSet
 from cardlogic.literature.events import Ask, Claim, Event, Pass, actor
@@ -316,6 +317,10 @@ class PublicState:
         Returns the event with whatever ``knowledge`` determines filled in: the
         answer of an ask, the outcome and revealed holders of a claim.
         """
+        if isinstance(event, str):
+            raise IllegalEventError(
+                f"not an event but text: {event!r}; read it first with cardlogic.literature.parse_event(text, game)"
+            )
         if not isinstance(event, (Ask, Claim, Pass)):
             raise IllegalEventError(f"not an event: {event!r}")
         who = actor(event)
@@ -672,6 +677,8 @@ class State(_HandsState):
         Without a dealer, consecutive cards of the shuffled deck fill each hand
         to its size in seat order.
         """
+        if not isinstance(rng, random.Random):
+            raise ArgumentTypeError(f"rng must be a random.Random, not {rng!r}")
         cards = list(game.deck.cards)
         rng.shuffle(cards)
         n = len(game.players)
