@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from cardlogic.bench.report import markdown, print_report
+from cardlogic.bench.report import markdown, print_report, results_page
 from cardlogic.bench.scenarios import SPECS, load_scenarios, make_scenario, scenario_text
 from cardlogic.bench.suite import PLANS, run_suite
+from cardlogic.cli.bench import main as bench_main
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "benchmarks" / "scenarios"
 STATS = {"median", "q1", "q3", "min", "max", "n"}
@@ -94,3 +95,17 @@ def test_reports_render(results, capsys):
     assert "Targets" in capsys.readouterr().out
     text = markdown(results)
     assert text.startswith("**Targets") and "| sampler deals/s per core" in text
+
+
+def test_the_results_page_names_its_run_and_is_written_again_from_the_json(results, tmp_path, capsys):
+    saved, page = tmp_path / "bench.json", tmp_path / "RESULTS.md"
+    saved.write_text(json.dumps(results), encoding="utf-8")
+    assert bench_main(["--from-json", str(saved), "--results", str(page), "--markdown"]) == 0
+    text = page.read_text(encoding="utf-8")
+    assert text == results_page(results) and text.startswith("# Benchmark results\n")
+    machine = results["machine"]
+    for fact in (results["date"], f"commit: {results['commit']}", f"{machine['cpus']} CPUs", machine["numba"]):
+        assert fact in text
+    assert markdown(results) in text and capsys.readouterr().out == markdown(results)
+    assert bench_main(["--from-json", str(tmp_path / "missing.json")]) == 1
+    assert "cannot read" in capsys.readouterr().err

@@ -1,7 +1,8 @@
 """The benchmark results as tables: the targets, met or not, and every figure; in the terminal or in Markdown.
 
 Every table is built once as plain cells (:func:`sections`) and rendered by
-:func:`print_report` (rich) or :func:`markdown` (for the README). A target's
+:func:`print_report` (rich), :func:`markdown` or :func:`results_page` (the
+generated ``benchmarks/RESULTS.md`` the docs link to). A target's
 ``ratio`` is how far past its bar the measurement is, so at least 1 means met:
 measured / target for rates, target / measured for times.
 """
@@ -31,6 +32,8 @@ SERVE_TARGET = 0.300
 """Seconds from a tap on the ``cardlogic serve`` page to the answer with the new advice (warm), at 6 and 8 players."""
 
 Section = tuple[str, list[str], list[list[str]]]
+RESULTS_TITLE = "# Benchmark results\n"
+"""The first line of a results page (:func:`results_page`): how a file is known to be one."""
 
 
 # -- targets -------------------------------------------------------------------------------------------------------
@@ -548,8 +551,24 @@ def _colour(cell: str) -> str:
     return {"met": "[green]met[/]", "NOT met": "[bold red]NOT met[/]"}.get(cell, escape(cell))
 
 
+def results_page(results: dict[str, Any]) -> str:
+    """A whole Markdown page of ``results``: when, on what commit and machine, then every table."""
+    m = results["machine"]
+    load = ", ".join(f"{x:.1f}" for x in m["load_average"] or []) or "unknown"
+    return (
+        f"{RESULTS_TITLE}\n"
+        "Written by the benchmark suite from its JSON (`python benchmarks/run.py --quick --json FILE --results "
+        "benchmarks/RESULTS.md`); do not edit by hand. What each figure means: [docs/benchmarks.md]"
+        "(../docs/benchmarks.md).\n\n"
+        f"- run: {results['mode']} mode, {results['date']}, {results['elapsed_seconds']:.0f} s\n"
+        f"- commit: {results['commit']}\n"
+        f"- machine: {m['platform']}, {m['processor']}, {m['cpus']} CPUs, load average {load}\n"
+        f"- software: Python {m['python']}, numpy {m['numpy']}, numba {m['numba']}\n\n" + markdown(results)
+    )
+
+
 def markdown(results: dict[str, Any]) -> str:
-    """The tables in Markdown, for the README."""
+    """The tables in Markdown."""
     parts = []
     for title, columns, rows in sections(results):
         parts.append(f"**{title}**\n")

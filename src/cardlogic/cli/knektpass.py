@@ -14,7 +14,7 @@ import sys
 from dataclasses import replace
 from typing import Any
 
-from cardlogic.cards import format_cards, iter_cards
+from cardlogic.cards import card_mask, format_cards, iter_cards
 from cardlogic.cli.common import (
     RECORD_HELP,
     SAMPLES,
@@ -118,7 +118,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="whole games between bots, one seat per bot, seats rotated between games",
         description="Play GAMES games (deal after deal until someone reaches 0 points) with one seat per listed "
         "bot, the seats rotated between games, and print each bot's wins (summed over its seats) with "
-        "95%% Wilson intervals. Bots: " + ", ".join(BOT_NAMES) + ".",
+        "95% Wilson intervals. Bots: " + ", ".join(BOT_NAMES) + ".",
     )
     tournament.add_argument(
         "--bots", required=True, metavar="BOT,BOT[,...]", help="one bot per seat, e.g. advisor,greedy,greedy"
@@ -132,7 +132,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     tournament.add_argument("--seed", type=SEED, default=0, help="seed for the games (default 0)")
     tournament.add_argument("--rules", default="", help='house rules, e.g. "must-trump=off points=10"')
-    add_workers_arguments(tournament, 1)
+    add_workers_arguments(tournament)
     tournament.add_argument("--json", action="store_true", help="print JSON instead of a table")
     tournament.set_defaults(handler=run_tournament)
 
@@ -359,7 +359,7 @@ def run_advise(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    hand = belief.hand
+    hand = card_mask(belief.hand)
     out = Table(
         title=f"{deal.game.players[advice.player]} holds {format_cards(deal.ranked(hand))}; trumps "
         f"{'SHDC'[deal.trump_suit]}; {advice.phase}; {advice.samples} deals solved",

@@ -290,6 +290,10 @@ class PublicState:
 
     def _next(self, event: Event) -> tuple[Event, _Position]:
         """The event as recorded and the position after it, or :class:`IllegalEventError`."""
+        if isinstance(event, str):
+            raise IllegalEventError(
+                f"not an event but text: {event!r}; read it first with cardlogic.knektpass.parse_event(text, deal)"
+            )
         if not isinstance(event, (TakeTrump, Bid, Exchange, Play)):
             raise IllegalEventError(f"not an event: {event!r}")
         pos = self._pos

@@ -281,6 +281,10 @@ class PublicState:
         Returns the event with whatever ``knowledge`` determines filled in: the
         answer of an ask, the outcome and revealed holders of a claim.
         """
+        if isinstance(event, str):
+            raise IllegalEventError(
+                f"not an event but text: {event!r}; read it first with cardlogic.literature.parse_event(text, game)"
+            )
         if not isinstance(event, (Ask, Claim, Pass)):
             raise IllegalEventError(f"not an event: {event!r}")
         who = actor(event)

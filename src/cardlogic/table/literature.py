@@ -294,7 +294,7 @@ class LiveGame(TableGame[Event]):
         ruled_out = sum(1 << f.holder for f in belief.certain() if f.card == card and not f.has)
         observer = belief.observer
         beyond_hand = ruled_out & ~(0 if observer is None else 1 << observer)
-        if observer is not None and belief.hand >> card & 1:
+        if observer is not None and card in belief.hand:
             out.append("  in my hand since the deal")
         elif not beyond_hand:
             out.append("  no event has said anything about it yet")
@@ -400,10 +400,10 @@ class LiveGame(TableGame[Event]):
                 pop()
             raise
         before, self._certain = self._certain, self._held_for_sure()
-        known, names = self.public.known, self.game.players
+        known = self.public.known
         fresh = (fact for fact in self._certain - before if known.get(fact.card) != fact.holder)
         learnt = sorted(fresh, key=lambda fact: (fact.holder, fact.card))
-        return recorded, tuple(f"{names[fact.holder]} holds {fact.card}" for fact in learnt)
+        return recorded, tuple(str(fact) for fact in learnt)
 
     def _retract(self) -> Event:
         self._advice = self._chances = None

@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from cardlogic.cards import Card, CardError, iter_cards
+from cardlogic.cards import Card, CardError
 from cardlogic.cli.advise import as_json
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Game, GameError, Record, Rules, format_event, parse_event
@@ -201,7 +201,7 @@ class Companion:
             "movers": [names[p] for p in public.movers],
             "me": None if me is None else names[me],
             "my_team_to_move": live.observer_decides(),
-            "hand": [str(card) for card in iter_cards(live.belief.hand)],
+            "hand": [str(card) for card in live.belief.hand],
             "asks": {
                 names[p]: [
                     {

@@ -7,7 +7,6 @@ from collections.abc import Iterable
 from rich.console import Console
 from rich.table import Table
 
-from cardlogic.cards import iter_cards
 from cardlogic.cli.advise import asks_table, claims_table, print_recommendation, worth_claiming
 from cardlogic.cli.belief import print_table
 from cardlogic.cli.live.notation import HELP
@@ -96,7 +95,7 @@ class LiteratureView:
         belief = self.game.belief
         if belief.observer is None:
             raise ValueError("a spectator has no hand: the record names no Me player")
-        hand = list(iter_cards(belief.hand))
+        hand = belief.hand
         deck = self.game.game.deck
         by_set: dict[str, list[str]] = {}
         for card in hand:
@@ -112,7 +111,7 @@ class LiteratureView:
         me = belief.observer
         marginals = spectator.marginals()
         rows = dict(zip(marginals.cards, marginals.probabilities))
-        hand = sorted(iter_cards(belief.hand), key=lambda card: -rows[card][me])
+        hand = sorted(belief.hand, key=lambda card: -rows[card][me])
         table = Table(
             title="my hand as the table sees it",
             title_justify="left",
