@@ -2,7 +2,7 @@
 
 At a phone's viewport a whole scripted 6-player game is set up and played by taps, with an illegal choice not
 offered, claims from the sheet, undo, a reload and a SIGKILLed server restarted mid-game; midway a second tab at
-a desktop's viewport shows the advice and a heat-map cell's why, and enters a claim from the advice. Screenshots of the main screens go to
+a desktop's viewport shows the advice and a heat-map cell's why, and enters a claim from the sheet. Screenshots of the main screens go to
 ``$CARDLOGIC_SCREENSHOTS`` (default: the test's temporary folder).
 """
 
@@ -29,6 +29,10 @@ pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's ch
 
 TOKEN = "browser-test-token-0123"
 RECORD = annes_view()
+ANNS_CLAIM = next(i for i, e in enumerate(RECORD.events) if isinstance(e, Claim) and e.claimer == 0)
+"""The scripted game's first claim by Ann (of low-hearts): entered in the desktop tab."""
+OPPONENTS_CLAIM = next(i for i, e in enumerate(RECORD.events) if isinstance(e, Claim) and GAME.team_of(e.claimer))
+"""The first claim by Ann's opponents: its sheet is saved as a screenshot."""
 ARGS = [
     "--headless",
     "--no-sandbox",
@@ -123,7 +127,7 @@ def set_up_by_taps(page) -> None:
     page.click("section:has(h2:text-is('Who am I?')) button:text-is('Ann')")
     for card in RECORD.hands[0]:
         page.click(f".grid button:text-is('{card}')")
-    page.wait_for_selector("#start:not([disabled])")
+    page.wait_for_selector("#start:not([disabled])", timeout=30000)  # each tap is checked by the server
 
 
 def holder_rows(page, container: str, holders: dict) -> None:
@@ -213,37 +217,39 @@ def test_a_whole_game_by_taps_on_a_phone_with_a_desktop_tab_beside_it(browser, s
             page.wait_for_selector("#toast:not([hidden])")
             assert "changed" in page.inner_text("#toast")
             logged(page, 14)
-        if index == 18:  # Ann claims low-hearts from the advice, in a desktop tab on the same game
+        if index == ANNS_CLAIM:  # Ann claims low-hearts in a desktop tab on the same game
             desktop_tab(browser, server, event, shots)
             page.reload()
-            logged(page, 19)
+            logged(page, index + 1)
             continue
-        play_by_taps(page, event, shots if index == 20 else None)
+        play_by_taps(page, event, shots if index == OPPONENTS_CLAIM else None)
     assert read_record(server.autosave.read_text()).events == RECORD.events
-    sync_api.expect(page.locator("#status")).to_have_text("Game over, 2\u20132")
+    scores = RECORD.replay().public.scores
+    sync_api.expect(page.locator("#status")).to_have_text(f"Game over, {scores[0]}\u2013{scores[1]}")
     page.screenshot(path=str(shots / "game-over.png"), full_page=True)
     assert not problems
     assert failures == [409]  # the stale undo after the restart, and nothing else
 
 
 def desktop_tab(browser, server: Server, claim: Claim, shots: Path) -> None:
-    """At a desktop's viewport: the advice, a heat-map cell's why, and ``claim`` entered from the advice."""
+    """At a desktop's viewport: the advice, a heat-map cell's why, and ``claim`` entered from the claim sheet."""
     page = browser.new_page(viewport=DESKTOP)
     page.set_default_timeout(10000)
     page.goto(f"{server.url}?token={TOKEN}")
     page.wait_for_selector("#advice")
-    logged(page, 18)
+    logged(page, ANNS_CLAIM)
     page.screenshot(path=str(shots / "table-desktop.png"), full_page=True)
     page.click("#heat tr:has(th:text-is('5H')) button >> nth=2")
     page.wait_for_selector("#why")
     assert page.inner_text("#why").startswith("5H (low-hearts)")
     page.screenshot(path=str(shots / "why.png"))
     page.click("#sheet .close")
-    page.click("#advice button:has-text('claim low-hearts')")
+    page.click("#claim")
+    page.click("#claim-sets button:text-is('low-hearts')")
     page.wait_for_selector("#assignment")
     assert page.inner_text("#p-correct").startswith("P(correct) ")
     holder_rows(page, "#assignment", dict(claim.assignment))
     page.click("#enter-claim")
-    logged(page, 19)
-    assert read_record(server.autosave.read_text()).events == RECORD.events[:19]
+    logged(page, ANNS_CLAIM + 1)
+    assert read_record(server.autosave.read_text()).events == RECORD.events[: ANNS_CLAIM + 1]
     page.close()

@@ -7,6 +7,7 @@ let S = null; // the last state the server sent
 let setup = { players: [], teams: [], deck: "no-8s", sets: null, dealer: null, rules: {}, me: null, hand: [] };
 let checked = null; // what /api/setup/check said of `setup`
 let setupError = null;
+checkSetup.asked = 0;
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -83,8 +84,9 @@ async function checkSetup() {
     sets: setup.sets, dealer: setup.dealer, rules, me: setup.me, hand: null };
   // the hand goes to be checked once it has as many cards as the deal gives: until then it is simply not done
   if (checked && checked.me && checked.me === setup.me && setup.hand.length === checked.hand_size) body.hand = setup.hand;
+  const asked = ++checkSetup.asked; // taps outrun answers: only the answer to the latest set-up counts
   const answer = await call("POST", "/api/setup/check", body);
-  if (!answer) return;
+  if (!answer || asked !== checkSetup.asked) return body;
   setupError = answer.failed ? answer : null;
   if (!answer.failed) checked = answer;
   else if (answer.field === "players" || answer.field === "teams") checked = null;
