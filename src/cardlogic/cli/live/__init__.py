@@ -69,6 +69,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    saved: list[str] = []  # the autosave file, once written
+    try:
+        return _follow(args, saved)
+    except KeyboardInterrupt:  # Ctrl-C while work runs ends the session; at the prompt it only drops the line
+        where = f"everything up to the last accepted event is in {saved[0]}" if saved else "nothing was saved"
+        print(f"\ninterrupted; {where}", file=sys.stderr)
+        return 130
+
+
+def _follow(args: argparse.Namespace, saved: list[str]) -> int:
     # prompt_toolkit (about 0.2 s to import) is loaded for live only, not for every command.
     from rich.console import Console
 
@@ -102,16 +112,13 @@ def run(args: argparse.Namespace) -> int:
     except (InferenceError, OSError) as error:
         print(f"{args.record or autosave}: {error}", file=sys.stderr)
         return 1
+    saved.append(autosave)
     lines.keep_history(str(Path(autosave).with_suffix(".history")))
     console = Console(highlight=False)
     session = LiveSession(game, LiteratureView(game, console), lines, notice, console)
     with notice.guard():
         _greet(session, record)
-    try:
-        return session.run()
-    except KeyboardInterrupt:
-        print(f"\ninterrupted; everything up to the last accepted event is in {autosave}", file=sys.stderr)
-        return 130
+    return session.run()
 
 
 def _greet(session: LiveSession, record: Record) -> None:
