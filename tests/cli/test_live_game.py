@@ -12,11 +12,11 @@ import pytest
 
 from cardlogic.cli import main
 from cardlogic.cli.advise import as_json
-from cardlogic.cli.live import _free_name, _stem
 from cardlogic.literature import Ask, Claim, Game, InvalidEventError, Record, format_event, read_record, write_record
 from cardlogic.literature.advice import advise_record
 from cardlogic.literature.decks import Deck
 from cardlogic.literature.shorthand import Notation
+from cardlogic.table.autosave import claim_autosave
 from cardlogic.table.literature import LiveGame
 from tests.cli.scripted import GAME, annes_view, setup_text, typed
 
@@ -148,11 +148,19 @@ def test_setup_cut_short_exits_1(monkeypatch, capsys, tmp_path):
 
 def test_default_autosave_is_next_to_the_record_and_resuming_an_autosave_reuses_it(tmp_path):
     record = tmp_path / "game.txt"
-    assert _free_name(_stem(record), record) == str(tmp_path / "game.live.txt")
+
+    def claimed(resumed):
+        path, lock = claim_autosave(resumed, None, lambda text: text == "this game")
+        lock.release()
+        return path
+
+    assert claimed(record) == tmp_path / "game.live.txt"
     (tmp_path / "game.live.txt").write_text("earlier session")
-    assert _free_name(_stem(record), record) == str(tmp_path / "game.live-2.txt")
+    assert claimed(record) == tmp_path / "game.live-2.txt"
     resumed = tmp_path / "game.live.txt"
-    assert _free_name(_stem(resumed), resumed) == str(resumed)
+    assert claimed(resumed) == tmp_path / "game.live-2.txt"  # it holds another game: left alone
+    resumed.write_text("this game")
+    assert claimed(resumed) == resumed
 
 
 def test_an_event_that_cannot_be_autosaved_is_refused_and_changes_nothing(tmp_path):

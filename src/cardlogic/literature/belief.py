@@ -66,10 +66,9 @@ class LiteratureBelief(Belief):
                 belief.tracker.push(event)
             except (InconsistentError, ValueError) as error:
                 if belief.is_consistent():
-                    impossible = isinstance(error, InconsistentError)
-                    raise RecordError(
-                        line, belief._why_impossible(record, pushed, error) if impossible else str(error)
-                    ) from None
+                    if isinstance(error, InconsistentError):
+                        raise RecordError(line, belief._why_impossible(record, pushed, error)) from None
+                    raise RecordError(line, str(error)) from None
                 break  # an earlier event already left no deal: that one is to blame
             pushed += 1
         belief._forget()
@@ -203,7 +202,7 @@ class LiteratureBelief(Belief):
         contradicts is named when the model's cheap checks can find it.
         """
         names = self.game.players
-        reasons = []
+        reasons: list[str] = []
         lines = set()
         if error.card is not None:
             for index, ruled_out in self.tracker.explain(error.card):

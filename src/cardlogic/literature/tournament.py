@@ -19,7 +19,7 @@ from __future__ import annotations
 import itertools
 import random
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 
 from cardlogic.dispatch import Workers, in_order
@@ -157,7 +157,7 @@ class Match:
         winner = None if scores[0] == scores[1] else teams[int(scores[1] > scores[0])]
         return GameResult(index, teams, scores, winner, events, finished)
 
-    def games(self, workers: Workers) -> Iterator[GameResult]:
+    def games(self, workers: Workers) -> Generator[GameResult]:
         """Games 0, 1, 2, ... without end, in order, played by ``workers`` a few ahead; stop iterating to stop."""
         return in_order(workers.run(_play, ((self, index) for index in itertools.count())))
 

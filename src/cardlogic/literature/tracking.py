@@ -31,7 +31,7 @@ still consistent is for an inference backend (see :mod:`cardlogic.literature.bel
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from cardlogic.cards import CARDS, Card, card_mask
 from cardlogic.constraints import DealModel, InconsistentError
@@ -164,7 +164,7 @@ class LiteratureTracker:
         """Cards of sets not yet claimed, in deck order."""
         return [card for i in self.public.unclaimed for card in self.game.deck.sets[i].cards]
 
-    def moved(self) -> dict[Card, int]:
+    def moved(self) -> Mapping[Card, int]:
         """The cards that changed hands in public (answered "yes"), with their holders now."""
         return self.public.known
 
@@ -202,7 +202,7 @@ class LiteratureTracker:
         exposed = {game.deck.set_index_of(card) for card, holder in known.items() if game.team_of(holder) != team}
         if asked in exposed:  # the asker held a card of that set, so passed over a sure ask: not this model's player
             return model
-        restrictions = {
+        restrictions: dict[int, int] = {
             card: ~(1 << ask.asker) for index in exposed for card in game.deck.sets[index].cards if card not in known
         }
         if not restrictions:

@@ -7,13 +7,12 @@ belief and advice through the few abstract methods.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Generic, TypeVar
+
+from cardlogic.files import replace_text, write_owned
 
 E = TypeVar("E")
 
@@ -136,6 +135,11 @@ class TableGame(ABC, Generic[E]):
         """The set-up and every event so far, as the autosave file holds them."""
 
     @abstractmethod
+    def is_own(self, text: str) -> bool:
+        """Whether ``text`` is this game's record (the same set-up, its events a prefix of the history), so that
+        writing :meth:`text` over it loses nothing."""
+
+    @abstractmethod
     def line_of(self, index: int) -> int:
         """The line of event ``index`` in :meth:`text`."""
 
@@ -210,35 +214,18 @@ class TableGame(ABC, Generic[E]):
         first = 0 if count is None else max(0, len(events) - count)
         return [(self.line_of(index), self.describe(events[index])) for index in range(first, len(events))]
 
-    def save(self, path: str) -> None:
-        """Write :meth:`text` to ``path`` atomically."""
-        write_atomically(path, self.text())
+    def save(self, path: str, *, force: bool = False) -> None:
+        """Write :meth:`text` to ``path`` atomically, if it is missing or holds this game's record (:meth:`is_own`).
+
+        Anything else at ``path`` is refused with :class:`~cardlogic.files.WriteRefusedError`; ``force`` replaces
+        another regular file (see :mod:`cardlogic.files`). The autosave, a path this session holds
+        (:func:`cardlogic.table.autosave.claim_autosave`), is replaced without asking what it holds.
+        """
+        if self.autosave is not None and path == self.autosave:
+            self._save_autosave()
+        else:
+            write_owned(path, self.text(), self.is_own, force=force)
 
     def _save_autosave(self) -> None:
         if self.autosave is not None:
-            self.save(self.autosave)
-
-
-def write_atomically(path: str, text: str) -> None:
-    """Replace ``path`` with ``text`` so that a crash at any moment leaves the old or the new file, whole.
-
-    The text goes to a temporary file in the same folder, is flushed to disk, and
-    replaces ``path`` in one rename; the folder is synced so the rename survives too.
-    """
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    directory = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(directory)
-    finally:
-        os.close(directory)
+            replace_text(self.autosave, self.text())

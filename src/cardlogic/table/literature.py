@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from cardlogic.belief import Fact
 from cardlogic.cards import Card
+from cardlogic.files import RecordText
 from cardlogic.literature import (
     Ask,
     Claim,
@@ -18,7 +19,9 @@ from cardlogic.literature import (
     InvalidEventError,
     PublicState,
     Record,
+    RecordError,
     format_event,
+    read_record,
     write_record,
 )
 from cardlogic.literature.advice import Advice, advise, claim_advice, spectator
@@ -37,20 +40,36 @@ class LiveGame(TableGame[Event]):
     figures of :func:`~cardlogic.literature.advice.advise` that need it (None for a
     spectator's record).
 
-    Only the observer's hand is kept (a full record becomes a view, or a
-    spectator's record without ``Me``): typed events are checked against what the
-    observer knows, so the saved record claims no more. Raises
+    ``text`` is the record as its user wrote it (default: as :func:`write_record`
+    writes it): every line of it that is not an event taken back (headers, every
+    hand, comments) stays in what :meth:`text` writes, and new events follow.
+
+    The belief is the observer's (a full record's other hands are not looked at
+    for advice); a full record's hands also referee every event typed, so that
+    the autosave, which keeps them, stays a possible record. Raises
     :class:`~cardlogic.literature.RecordError` when the record's events are
     illegal or leave no consistent deal.
     """
 
     def __init__(
-        self, record: Record, *, method: str = "auto", samples: int = 20000, seed: int = 0, autosave: str | None = None
+        self,
+        record: Record,
+        *,
+        method: str = "auto",
+        samples: int = 20000,
+        seed: int = 0,
+        autosave: str | None = None,
+        text: str | None = None,
     ) -> None:
         super().__init__(autosave)
         observer = record.observer
         hands = {} if observer is None else {observer: record.hands[observer]}
         self.setup = Record(record.game, observer, hands)
+        self._shown = Record(record.game, observer, dict(record.hands))  # the set-up as the file shows it
+        self._written = RecordText.of(write_record(record) if text is None else text, record.lines)
+        self._written_events = list(record.events)
+        # Every hand the record shows checks what is typed, so the autosave, which keeps them, stays possible.
+        self._referee = record.replay() if record.is_full else None
         self.belief = LiteratureBelief.from_record(record, method=method, samples=samples, seed=seed)
         self.spectator: LiteratureBelief | None = None
         if record.observer is not None:
@@ -72,19 +91,46 @@ class LiveGame(TableGame[Event]):
         return self.public.history
 
     def record(self) -> Record:
-        """The set-up and every event so far, as written to the autosave file."""
+        """The observer's set-up (their hand only) and every event so far."""
         return Record(self.setup.game, self.setup.observer, dict(self.setup.hands), list(self.public.history))
 
     def text(self) -> str:
-        return write_record(self.record())
+        """The record file as the autosave holds it: the user's lines, less events taken back, then new events."""
+        return self._render()[0]
 
     def line_of(self, index: int) -> int:
-        return self.record().lines[index]
+        return self._render()[1][index]
 
     def next_line(self) -> int:
-        if self.events:
-            return self.line_of(len(self.events) - 1) + 1
-        return len(write_record(self.setup).rstrip("\n").splitlines()) + 2
+        return self._render(then=("",))[1][-1]  # where the next event goes, written after the others
+
+    def write_over(self, text: str) -> None:
+        """Keep the lines of ``text``, this game's record (:meth:`is_own`), in what :meth:`text` writes from now on.
+
+        For an autosave written over: its user's lines stay, rather than the lines of the record the game was read
+        from.
+        """
+        written = read_record(text)
+        self._written = RecordText.of(text, written.lines)
+        self._written_events = list(written.events)
+
+    def is_own(self, text: str) -> bool:
+        """Whether ``text`` is this game's record: the same set-up and hands, its events a prefix of the history.
+
+        Replacing such a file with :meth:`text` loses no event and none of its set-up.
+        """
+        try:
+            other = read_record(text)
+        except RecordError:
+            return False
+        history = list(self.public.history)
+        shown = self._shown
+        return (
+            other.game == shown.game
+            and other.observer == shown.observer
+            and other.hands == shown.hands
+            and other.events == history[: len(other.events)]
+        )
 
     def parse(self, text: str) -> Event:
         """The event ``text`` types (see :mod:`cardlogic.literature.shorthand`), short forms completed.
@@ -187,12 +233,17 @@ class LiveGame(TableGame[Event]):
     def _apply(self, event: Event) -> tuple[Event, tuple[str, ...]]:
         recorded = self.belief.push(event)
         self._advice = None
-        if self.spectator is not None:
-            try:
+        taken_back = [self.belief.pop]
+        try:
+            if self._referee is not None:
+                self._referee.push(recorded)
+                taken_back.append(self._referee.pop)
+            if self.spectator is not None:
                 self.spectator.push_unchecked(recorded)
-            except ValueError:
-                self.belief.pop()
-                raise
+        except ValueError:
+            for pop in reversed(taken_back):
+                pop()
+            raise
         before, self._certain = self._certain, self._held_for_sure()
         known, names = self.public.known, self.game.players
         fresh = (fact for fact in self._certain - before if known.get(fact.card) != fact.holder)
@@ -203,6 +254,8 @@ class LiveGame(TableGame[Event]):
         self._advice = None
         if self.spectator is not None:
             self.spectator.pop()
+        if self._referee is not None:
+            self._referee.pop()
         event = self.belief.pop()
         self._certain = self._held_for_sure()
         return event
@@ -210,9 +263,21 @@ class LiveGame(TableGame[Event]):
     def _reapply(self, event: Event) -> None:
         self._advice = None
         self.belief.push_unchecked(event)  # it was accepted before: the history only returns to what it was
+        if self._referee is not None:
+            self._referee.push(event)
         if self.spectator is not None:
             self.spectator.push_unchecked(event)
         self._certain = self._held_for_sure()
+
+    def _render(self, then: Sequence[str] = ()) -> tuple[str, list[int]]:
+        """The autosave's text and the line of each event, with the lines ``then`` written after the events."""
+        history = self.public.history
+        kept = 0
+        for written, event in zip(self._written_events, history, strict=False):
+            if written != event:
+                break
+            kept += 1
+        return self._written.render(kept, [*(format_event(event, self.game) for event in history[kept:]), *then])
 
     def _held_for_sure(self) -> frozenset[Fact]:
         return frozenset(fact for fact in self.belief.certain() if fact.has)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from rich.console import Console
 from rich.table import Table
 
-from cardlogic.cards import iter_cards
+from cardlogic.cards import Card, iter_cards
 from cardlogic.cli.advise import asks_table, claims_table, print_recommendation, worth_claiming
 from cardlogic.cli.belief import print_table
 from cardlogic.cli.common import plural
@@ -28,7 +28,7 @@ class LiteratureView:
     """What ``cardlogic live`` shows of a Literature :class:`LiveGame`, and the commands particular to it."""
 
     help = HELP
-    commands = ("advise", "grid", "belief", "why", "hand", "exposed")
+    commands: Sequence[str] = ("advise", "grid", "belief", "why", "hand", "exposed")
 
     def __init__(self, game: LiveGame, console: Console) -> None:
         self.game = game
@@ -223,7 +223,7 @@ class LiteratureView:
             return ["ok", "void", "opp", ":"]
         return [*self.game.game.players, *cards]
 
-    def _where_now(self, card: int) -> str:
+    def _where_now(self, card: Card) -> str:
         public, names = self.game.public, self.game.game.players
         if self.game.game.deck.set_index_of(card) in public.claimed:
             return "out of play (its set is claimed)"

@@ -9,16 +9,19 @@ event would have taken, and changes nothing.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import textwrap
 from collections.abc import Iterable, Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from rich.console import Console
 
-from cardlogic.cli.live.console import SlowNotice, TypedLines
 from cardlogic.inference import InferenceError
 from cardlogic.table.core import Incomplete, TableGame, Update
+
+if TYPE_CHECKING:  # prompt_toolkit is imported only when live runs, not for every command's --help
+    from cardlogic.cli.live.console import SlowNotice, TypedLines
 
 REFUSED = (ValueError, IndexError, OSError, InferenceError)
 """What a typed line may fail with (bad notation, an illegal or impossible event, a bad command): reported by
@@ -31,7 +34,9 @@ COMMANDS_HELP = """Commands for every game:
   teams        who plays with whom
   log [N]      the last N events (all without N), by line of the autosave record
   undo [N]     take back the last event (or the last N)
-  save FILE    write the game so far to FILE (it is also autosaved after every change)
+  save FILE    write the game so far to FILE, a new file or this game's record
+               (it is also autosaved after every change); save --force FILE
+               replaces another file
   help         this text
   quit         leave (also: exit, Ctrl-D); everything is already saved
 On a terminal, Tab completes what may come next, Up/Down recall earlier lines (kept across resumes), and
@@ -73,7 +78,7 @@ class LiveSession:
         self.game = game
         self.view = view
         self.lines = lines
-        self.notice = notice or SlowNotice()
+        self.notice = notice
         self.console = console or Console(highlight=False)
         self.refused = 0
 
@@ -87,7 +92,7 @@ class LiveSession:
                 break
             where = f"{self.game.autosave or '<input>'}:{self.game.next_line()}"
             try:
-                with self.notice.guard():
+                with self.notice.guard() if self.notice else contextlib.nullcontext():
                     self.handle(text)
             except REFUSED as error:
                 self.refused += 1
@@ -99,7 +104,7 @@ class LiveSession:
         """Carry out one line: a command, or else an event."""
         tokens = text.split()
         command, arguments = tokens[0].lower(), tokens[1:]
-        if len(tokens) > 2 or command not in (*COMMANDS, *self.view.commands):
+        if len(tokens) > (3 if command == "save" else 2) or command not in (*COMMANDS, *self.view.commands):
             self.push(text)
         elif command in self.view.commands:
             self.view.command(command, arguments)
@@ -119,10 +124,11 @@ class LiveSession:
         elif command == "undo":
             self.undo(arguments)
         elif command == "save":
-            if len(arguments) != 1:
-                raise ValueError("save needs a file name: save FILE")
-            self.game.save(arguments[0])
-            self.say(f"saved {len(self.game.events)} events to {arguments[0]}")
+            force = arguments[:1] == ["--force"]
+            if len(arguments) != 1 + force:
+                raise ValueError("save needs a file name: save FILE, or save --force FILE to replace another file")
+            self.game.save(arguments[-1], force=force)
+            self.say(f"saved {len(self.game.events)} events to {arguments[-1]}")
 
     def status_bar(self) -> str:
         """The status line, wrapped to the terminal's width: shown below the prompt."""
