@@ -52,9 +52,13 @@ class LiteratureView:
 
     def report(self, update: Update) -> None:
         """One line: the event as recorded, its autosave line, who is to move, what I newly know for sure."""
-        certain = f"; now certain: {', '.join(update.certain)}" if update.certain else ""
         event = format_event(update.event, self.game.game)
-        self.say(f"ok: {event}; {self.game.status().to_move()} (line {update.line}){certain}")
+        line = f"ok: {event}; {self.game.status().to_move()} (line {update.line})"
+        if update.certain:
+            certain = f"now certain: {', '.join(update.certain)}"
+            fits = len(line) + 2 + len(certain) <= self.console.width
+            line += f"; {certain}" if fits else f"\n  {certain}"
+        self.say(line)
 
     def glance(self) -> None:
         """At most three lines: the recommendation and the best asks when I am to move, the claims worth making."""
