@@ -93,9 +93,10 @@ def test_bad_setup_exits_1_with_file_and_line(tmp_path, monkeypatch, capsys, bad
 
 def test_a_full_record_keeps_every_hand_and_referees_what_is_typed(tmp_path, monkeypatch, capsys):
     full = SETUP + "Hand Bob: 2S 4S 2H 3H\nHand Cat: 5S 6S 9S 4H 7H\nHand Dan: 7S 10S JS QS KS\n# our notes\n"
-    typed = "Bob asks Ann for 3S: yes\nBob asks Cat for 9S: no\nBob asks Cat for 7S: no\n"
+    typed = "Bob asks Ann for 3S: yes\nBob asks Cat for 5S: no\nBob asks Cat for 7S: no\n"
     code, _out, err = run_live(tmp_path, monkeypatch, capsys, typed, setup=full)
-    assert code == 1 and err.startswith(f"{tmp_path / 'game.live.txt'}:13: ")  # Bob holds no high spade to ask by
+    # Cat holds 5S: Ann cannot know it, but the record's hands say the answer no is impossible
+    assert code == 1 and err.startswith(f"{tmp_path / 'game.live.txt'}:13: "), err
     saved = (tmp_path / "game.live.txt").read_text()
     assert saved == full + "\nBob asks Ann for 3S: yes\nBob asks Cat for 7S: no\n"
     assert list(read_record(saved).hands) == [0, 1, 2, 3]

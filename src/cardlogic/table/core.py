@@ -105,7 +105,8 @@ class Status:
 class TableGame(ABC, Generic[E]):
     """A record's set-up and events, growing by :meth:`push` and shrinking by :meth:`undo`, autosaved.
 
-    With ``autosave`` set, every change is written there as a complete record
+    With ``autosave`` set (a path this session holds: :func:`cardlogic.table.autosave.claim_autosave`), every
+    change is written there as a complete record
     before :meth:`push` or :meth:`undo` returns; a change that cannot be saved is
     undone and raises :class:`OSError`. A refused event (any :class:`ValueError`)
     leaves everything as it was.
@@ -136,8 +137,7 @@ class TableGame(ABC, Generic[E]):
 
     @abstractmethod
     def is_own(self, text: str) -> bool:
-        """Whether ``text`` is this game's record (the same set-up, its events a prefix of the history), so that
-        writing :meth:`text` over it loses nothing."""
+        """Whether ``text`` is this game's record, which :meth:`text` may replace without losing anything."""
 
     @abstractmethod
     def line_of(self, index: int) -> int:
@@ -218,10 +218,9 @@ class TableGame(ABC, Generic[E]):
         """Write :meth:`text` to ``path`` atomically, if it is missing or holds this game's record (:meth:`is_own`).
 
         Anything else at ``path`` is refused with :class:`~cardlogic.files.WriteRefusedError`; ``force`` replaces
-        another regular file (see :mod:`cardlogic.files`). The autosave, a path this session holds
-        (:func:`cardlogic.table.autosave.claim_autosave`), is replaced without asking what it holds.
+        another regular file (see :mod:`cardlogic.files`). The autosave, which this session holds, is replaced.
         """
-        if self.autosave is not None and path == self.autosave:
+        if path == self.autosave:
             self._save_autosave()
         else:
             write_owned(path, self.text(), self.is_own, force=force)

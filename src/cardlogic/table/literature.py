@@ -43,7 +43,6 @@ class LiveGame(TableGame[Event]):
     ``text`` is the record as its user wrote it (default: as :func:`write_record`
     writes it): every line of it that is not an event taken back (headers, every
     hand, comments) stays in what :meth:`text` writes, and new events follow.
-
     The belief is the observer's (a full record's other hands are not looked at
     for advice); a full record's hands also referee every event typed, so that
     the autosave, which keeps them, stays a possible record. Raises
@@ -102,13 +101,12 @@ class LiveGame(TableGame[Event]):
         return self._render()[1][index]
 
     def next_line(self) -> int:
-        return self._render(then=("",))[1][-1]  # where the next event goes, written after the others
+        return self._render(following=1)[1][-1]
 
     def write_over(self, text: str) -> None:
         """Keep the lines of ``text``, this game's record (:meth:`is_own`), in what :meth:`text` writes from now on.
 
-        For an autosave written over: its user's lines stay, rather than the lines of the record the game was read
-        from.
+        For an autosave written over: its user's lines stay, rather than those of the record the game was read from.
         """
         written = read_record(text)
         self._written = RecordText.of(text, written.lines)
@@ -123,8 +121,7 @@ class LiveGame(TableGame[Event]):
             other = read_record(text)
         except RecordError:
             return False
-        history = list(self.public.history)
-        shown = self._shown
+        history, shown = list(self.events), self._shown
         return (
             other.game == shown.game
             and other.observer == shown.observer
@@ -269,15 +266,16 @@ class LiveGame(TableGame[Event]):
             self.spectator.push_unchecked(event)
         self._certain = self._held_for_sure()
 
-    def _render(self, then: Sequence[str] = ()) -> tuple[str, list[int]]:
-        """The autosave's text and the line of each event, with the lines ``then`` written after the events."""
-        history = self.public.history
+    def _held_for_sure(self) -> frozenset[Fact]:
+        return frozenset(fact for fact in self.belief.certain() if fact.has)
+
+    def _render(self, following: int = 0) -> tuple[str, list[int]]:
+        """:meth:`text` and its events' lines; ``following`` placeholder events more, for the lines to come."""
+        history = self.events
         kept = 0
-        for written, event in zip(self._written_events, history, strict=False):
+        for written, event in zip(self._written_events, history):
             if written != event:
                 break
             kept += 1
-        return self._written.render(kept, [*(format_event(event, self.game) for event in history[kept:]), *then])
-
-    def _held_for_sure(self) -> frozenset[Fact]:
-        return frozenset(fact for fact in self.belief.certain() if fact.has)
+        new = [self.describe(event) for event in history[kept:]]
+        return self._written.render(kept, new + ["..."] * following)

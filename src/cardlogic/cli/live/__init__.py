@@ -15,13 +15,16 @@ import datetime
 import sys
 import textwrap
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cardlogic.cli.common import STDIN, at_least, read_text, report
 from cardlogic.cli.live.notation import HELP
-from cardlogic.cli.live.session import COMMANDS_HELP, LiveSession
 from cardlogic.files import WriteRefusedError
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Record, RecordError, read_record
+
+if TYPE_CHECKING:
+    from cardlogic.cli.live.session import LiveSession
 
 INTRODUCTION = (
     "Follow a game as it is played: start from RECORD (set-up and any events so far), or answer the set-up "
@@ -34,7 +37,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "live",
         help="follow a game event by event, with advice whenever your team is to move",
-        description=textwrap.fill(INTRODUCTION, 80, break_on_hyphens=False) + "\n\n" + HELP + "\n" + COMMANDS_HELP,
+        description=textwrap.fill(INTRODUCTION, 100, break_on_hyphens=False) + "\n\n" + HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
@@ -72,7 +75,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    saved: list[str] = []  # the autosave file, once claimed
+    saved: list[str] = []  # the autosave file, once written
     try:
         return _follow(args, saved)
     except KeyboardInterrupt:  # Ctrl-C while work runs ends the session; at the prompt it only drops the line
@@ -87,6 +90,7 @@ def _follow(args: argparse.Namespace, saved: list[str]) -> int:
 
     from cardlogic.cli.live.console import SlowNotice, TypedLines, WordCompleter
     from cardlogic.cli.live.literature import LiteratureView
+    from cardlogic.cli.live.session import LiveSession
     from cardlogic.cli.live.setup import ask_setup
     from cardlogic.files import refusal
     from cardlogic.table.autosave import claim_autosave

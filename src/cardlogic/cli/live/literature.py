@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 from rich.console import Console
 from rich.table import Table
@@ -28,7 +28,7 @@ class LiteratureView:
     """What ``cardlogic live`` shows of a Literature :class:`LiveGame`, and the commands particular to it."""
 
     help = HELP
-    commands: Sequence[str] = ("advise", "grid", "belief", "why", "hand", "exposed")
+    commands = ("advise", "grid", "belief", "why", "hand", "exposed")
 
     def __init__(self, game: LiveGame, console: Console) -> None:
         self.game = game

@@ -9,19 +9,16 @@ event would have taken, and changes nothing.
 
 from __future__ import annotations
 
-import contextlib
 import sys
 import textwrap
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from rich.console import Console
 
+from cardlogic.cli.live.console import SlowNotice, TypedLines
 from cardlogic.inference import InferenceError
 from cardlogic.table.core import Incomplete, TableGame, Update
-
-if TYPE_CHECKING:  # prompt_toolkit is imported only when live runs, not for every command's --help
-    from cardlogic.cli.live.console import SlowNotice, TypedLines
 
 REFUSED = (ValueError, IndexError, OSError, InferenceError)
 """What a typed line may fail with (bad notation, an illegal or impossible event, a bad command): reported by
@@ -34,9 +31,7 @@ COMMANDS_HELP = """Commands for every game:
   teams        who plays with whom
   log [N]      the last N events (all without N), by line of the autosave record
   undo [N]     take back the last event (or the last N)
-  save FILE    write the game so far to FILE, a new file or this game's record
-               (it is also autosaved after every change); save --force FILE
-               replaces another file
+  save FILE    write the game so far to FILE, a new file or this game's record (save --force FILE: any file)
   help         this text
   quit         leave (also: exit, Ctrl-D); everything is already saved
 On a terminal, Tab completes what may come next, Up/Down recall earlier lines (kept across resumes), and
@@ -48,8 +43,13 @@ COMMANDS = ("status", "score", "sizes", "teams", "log", "undo", "save", "help", 
 class GameView(Protocol):
     """A game's own part of the loop: its commands, its events and advice as shown, its completions."""
 
-    help: str
-    commands: Sequence[str]
+    @property
+    def help(self) -> str:
+        """The game's part of ``help``: its events and commands."""
+
+    @property
+    def commands(self) -> Sequence[str]:
+        """The commands particular to the game."""
 
     def command(self, name: str, arguments: list[str]) -> None:
         """Carry out one of :attr:`commands`; ValueError when its arguments are wrong."""
@@ -78,7 +78,7 @@ class LiveSession:
         self.game = game
         self.view = view
         self.lines = lines
-        self.notice = notice
+        self.notice = notice or SlowNotice()
         self.console = console or Console(highlight=False)
         self.refused = 0
 
@@ -92,7 +92,7 @@ class LiveSession:
                 break
             where = f"{self.game.autosave or '<input>'}:{self.game.next_line()}"
             try:
-                with self.notice.guard() if self.notice else contextlib.nullcontext():
+                with self.notice.guard():
                     self.handle(text)
             except REFUSED as error:
                 self.refused += 1
