@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from cardlogic.cli.common import STDIN, at_least, read_text, report
 from cardlogic.cli.live.notation import HELP
+from cardlogic.cli.warmup import ensure_warm
 from cardlogic.files import WriteRefusedError
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Record, RecordError, read_record
@@ -77,6 +78,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     saved: list[str] = []  # the autosave file, once written
     try:
+        ensure_warm("literature")
         return _follow(args, saved)
     except KeyboardInterrupt:  # Ctrl-C while work runs ends the session; at the prompt it only drops the line
         where = f"everything up to the last accepted event is in {saved[0]}" if saved else "nothing was saved"
@@ -92,8 +94,7 @@ def _follow(args: argparse.Namespace, saved: list[str]) -> int:
     from cardlogic.cli.live.literature import LiteratureView
     from cardlogic.cli.live.session import LiveSession
     from cardlogic.cli.live.setup import ask_setup
-    from cardlogic.files import refusal
-    from cardlogic.table.autosave import claim_autosave
+    from cardlogic.table.autosave import claim_autosave, start_autosave
     from cardlogic.table.literature import LiveGame
 
     session: LiveSession | None = None
@@ -131,12 +132,8 @@ def _follow(args: argparse.Namespace, saved: list[str]) -> int:
         print(f"cardlogic live: {error}", file=sys.stderr)
         return 1
     try:
-        game.autosave = str(path)
         try:
-            if path.exists() and path != resumed and game.is_own(earlier := path.read_text(encoding="utf-8")):
-                game.write_over(earlier)
-            if refusal(path, lambda written: written == game.text()) is not None:  # only what differs is written
-                game.save(game.autosave)
+            start_autosave(game, path, resumed)
         except OSError as error:
             print(f"{path}: {error.strerror or error}", file=sys.stderr)
             return 1
