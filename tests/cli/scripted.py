@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cardlogic.cards import iter_cards
-from cardlogic.literature import Ask, Event, Game, Record, format_event, play_random_game, write_record
+from cardlogic.literature import Ask, Event, Game, Pass, Record, format_event, play_random_game, write_record
 from cardlogic.literature.decks import Deck
 
 GAME = Game(
@@ -35,3 +35,49 @@ def typed(event: Event, game: Game) -> str:
             f"{'+' if event.yes else '-'}"
         )
     return format_event(event, game)
+
+
+OUTCOME_WORDS = {"correct": "ok", "void": "void", "opponents": "opp"}
+
+
+def short_forms(record: Record) -> list[tuple[str, str | None]]:
+    """The record's events as short forms only, each with the answer to live's question when it asks one (a claim
+    by Ann's team that is not certain: the outcome and who held the cards Ann cannot know), else None.
+
+    A shadow :class:`~cardlogic.table.literature.LiveGame` reads the same lines, so each claim reveals only what
+    Ann does not know at that point.
+    """
+    from cardlogic.table.core import Incomplete
+    from cardlogic.table.literature import LiveGame
+
+    game = record.game
+    names = [name.lower() for name in game.players]
+    shadow = LiveGame(Record(game, record.observer, dict(record.hands)))
+    lines = []
+    for event in record.events:
+        answer = None
+        if isinstance(event, Ask):
+            line = typed(event, game)
+        elif isinstance(event, Pass):
+            line = f"{names[event.giver]} {names[event.receiver]}"
+        else:
+            sure = shadow.sure_holders()
+            unknown: dict[int, list[str]] = {}
+            for card, holder in event.revealed:
+                if sure.get(card) != holder:
+                    unknown.setdefault(holder, []).append(str(card).lower())
+            outcome = " ".join(
+                [OUTCOME_WORDS[event.outcome], *(f"{names[h]} {' '.join(c)}" for h, c in unknown.items())]
+            )
+            line = f"{names[event.claimer]} claims {game.deck.sets[event.set_index].short.lower()}"
+            if game.team_of(event.claimer) == game.team_of(record.observer):
+                answer = outcome
+            else:
+                line += " " + outcome
+        try:
+            shadow.push_line(line)
+            answer = None  # live completed it without asking
+        except Incomplete as question:
+            shadow.push(question.complete(answer))
+        lines.append((line, answer))
+    return lines

@@ -76,7 +76,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    ensure_warm("literature")
+    saved: list[str] = []  # the autosave file, once written
+    try:
+        ensure_warm("literature")
+        return _follow(args, saved)
+    except KeyboardInterrupt:  # Ctrl-C while work runs ends the session; at the prompt it only drops the line
+        where = f"everything up to the last accepted event is in {saved[0]}" if saved else "nothing was saved"
+        print(f"\ninterrupted; {where}", file=sys.stderr)
+        return 130
+
+
+def _follow(args: argparse.Namespace, saved: list[str]) -> int:
     # prompt_toolkit (about 0.2 s to import) is loaded for live only, not for every command.
     from rich.console import Console
 
@@ -127,16 +137,13 @@ def run(args: argparse.Namespace) -> int:
         except OSError as error:
             print(f"{path}: {error.strerror or error}", file=sys.stderr)
             return 1
+        saved.append(str(path))
         lines.keep_history(str(path.with_suffix(".history")))
         console = Console(highlight=False)
         session = LiveSession(game, LiteratureView(game, console), lines, notice, console)
         with notice.guard():
             _greet(session, record)
-        try:
-            return session.run()
-        except KeyboardInterrupt:
-            print(f"\ninterrupted; everything up to the last accepted event is in {path}", file=sys.stderr)
-            return 130
+        return session.run()
     finally:
         lock.release()
 

@@ -13,7 +13,6 @@ from cardlogic.cli.live.notation import HELP
 from cardlogic.cli.live.session import say
 from cardlogic.literature import format_event
 from cardlogic.literature.advice import Advice
-from cardlogic.literature.shorthand import KEYWORDS
 from cardlogic.table.core import Update
 from cardlogic.table.literature import LiveGame
 
@@ -51,9 +50,13 @@ class LiteratureView:
 
     def report(self, update: Update) -> None:
         """One line: the event as recorded, its autosave line, who is to move, what I newly know for sure."""
-        certain = f"; now certain: {', '.join(update.certain)}" if update.certain else ""
         event = format_event(update.event, self.game.game)
-        self.say(f"ok: {event}; {self.game.status().to_move()} (line {update.line}){certain}")
+        line = f"ok: {event}; {self.game.status().to_move()} (line {update.line})"
+        if update.certain:
+            certain = f"now certain: {', '.join(update.certain)}"
+            fits = len(line) + 2 + len(certain) <= self.console.width
+            line += f"; {certain}" if fits else f"\n  {certain}"
+        self.say(line)
 
     def glance(self) -> None:
         """At most three lines: the recommendation and the best asks when I am to move, the claims worth making."""
@@ -129,11 +132,66 @@ class LiteratureView:
         self.say(f"known to everyone: {known} of my {len(hand)} cards")
 
     def completions(self, before: str) -> Iterable[str]:
-        """Names, cards in play, set names, notation keywords."""
+        """What may come next after ``before``: a mover or a command first; after an asker, opponents with cards
+        (or ``claims``, ``passes``); after a target, the cards the asker may ask for, then the answer; after
+        ``claims``, the unclaimed sets, then an outcome, then the claimer's teammates and the set's cards; after
+        ``why``, the cards in play."""
         game, public = self.game.game, self.game.public
+        names = game.players
+        tokens = before.replace(":", " : ").replace(";", " ; ").split()
         sets = [game.deck.sets[index] for index in public.unclaimed]
-        cards = [str(card) for card_set in sets for card in card_set.cards]
-        return [*game.players, *cards, *(s.name for s in sets), *(s.short for s in sets), *KEYWORDS]
+        in_play = [str(card) for card_set in sets for card in card_set.cards]
+        if not tokens:
+            return [names[p] for p in public.movers]
+        if tokens[0].lower() == "why":
+            return in_play if len(tokens) == 1 else []
+        try:
+            actor = self.notation.player(tokens[0])
+        except ValueError:
+            return []
+        rest = [token.lower() for token in tokens[1:]]
+        opponents = [names[p] for p in game.opponents(actor) if public.sizes[p]]
+        team = [names[p] for p in (actor, *game.teammates(actor))]
+        if not rest:
+            return [*opponents, "claims", "passes", *(names[p] for p in game.teammates(actor) if public.sizes[p])]
+        if rest[0] == "claims":
+            return self._claim_words(rest[1:], sets, team)
+        if rest[0] == "passes":
+            return ["to", *team[1:]] if len(rest) == 1 else team[1:]
+        if rest[0] == "asks":
+            rest = rest[1:]
+            if not rest:
+                return opponents
+            asked_for = "for" in rest
+            rest = [token for token in rest if token != "for"]
+            if len(rest) == 1:
+                return self._askable(actor) if asked_for else ["for"]
+            return [] if len(rest) > 2 else ["yes", "no"]
+        if len(rest) == 1:
+            return self._askable(actor)
+        return ["+", "-"] if len(rest) == 2 else []
+
+    def _askable(self, asker: int) -> list[str]:
+        """The cards ``asker`` may ask for as far as the observer can tell: for me, exactly my legal asks."""
+        view = self.game.belief.view
+        if asker == self.game.belief.observer and hasattr(view, "legal_asks"):
+            return list(dict.fromkeys(str(ask.card) for ask in view.legal_asks(asker)))
+        public = self.game.public
+        sets = [self.game.game.deck.sets[index] for index in public.unclaimed]
+        return [str(card) for card_set in sets for card in card_set.cards if public.known.get(card) != asker]
+
+    def _claim_words(self, rest: list[str], sets: list, team: list[str]) -> list[str]:
+        if not rest:
+            return [card_set.short for card_set in sets] + [card_set.name for card_set in sets]
+        try:
+            cards = [str(card) for card in self.game.game.deck.sets[self.notation.set_index(rest[0])].cards]
+        except ValueError:
+            return []
+        if ":" in rest or "=>" in rest:
+            return ["=>", "correct", "void", "opponents", *team, *cards] if "=>" not in rest else []
+        if len(rest) == 1:
+            return ["ok", "void", "opp", ":"]
+        return [*self.game.game.players, *cards]
 
     def _name(self, player: int | None) -> str | None:
         return None if player is None else self.game.game.players[player]
