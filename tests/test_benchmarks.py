@@ -80,7 +80,9 @@ def test_results_have_every_figure_and_target(results):
     assert figures["cold_start"]["cold_seconds"]["n"] >= 1 and figures["cold_start"]["warm_seconds"]["n"] >= 1
     assert [row["players"] for row in figures["live"]["rows"]] == [6]  # smoke keeps one 6-player scenario
     assert figures["advise_command"]["rows"] == []  # smoke keeps no 8-12 player scenario
-    assert len(results["targets"]) == 11
+    assert len(results["targets"]) == 12
+    sampled = [row for row in figures["memory"]["processes"] if "--method sample" in row["what"]]
+    assert [row["what"] for row in sampled] == ["cardlogic belief --method sample --samples 10,000"]
     for target in results["targets"]:
         assert target["met"] in (True, False, None)
         assert (target["ratio"] is None) == (target["met"] is None)
