@@ -60,6 +60,21 @@ class Tracker(Protocol):
     def pop(self) -> Any: ...
 
 
+def has_deal(model: DealModel, seed: int = 0) -> bool:
+    """Whether some deal satisfies ``model``: counted exactly where practical, else searched for
+    (:func:`~cardlogic.inference.sampler.starting_deal`); True when the search can neither find one nor prove there
+    is none, so that a caller never takes an undecided model for an impossible one."""
+    try:
+        if inference.exact_is_practical(model, marginals=True):
+            return inference.count(model) > 0
+        starting_deal(pack(model), seed)
+    except InconsistentError:
+        return False
+    except inference.InferenceError:
+        return True
+    return True
+
+
 @dataclass(frozen=True)
 class Fact:
     """``holder`` holds ``card`` now (``has``) or does not (``not has``), in every consistent deal."""

@@ -89,10 +89,11 @@ def test_save_refuses_links_devices_and_other_files(tmp_path):
     done = live(record, typed=typed)
     assert done.returncode == 1
     errors = done.stderr.strip().splitlines()
+    at = f"{tmp_path / 'g.live.txt'}:{len(text.splitlines()) + 1}"  # refusals are named by the next autosave line
     assert errors == [
-        f"<input>:1: {link} is a symbolic link: not written",
-        "<input>:2: /dev/null is not a regular file (a device, a pipe or a socket): not written",
-        f"<input>:3: {notes} {NOT_THIS_GAME}",
+        f"{at}: {link} is a symbolic link: not written",
+        f"{at}: /dev/null is not a regular file (a device, a pipe or a socket): not written",
+        f"{at}: {notes} {NOT_THIS_GAME}",
     ]
     assert link.is_symlink() and notes.read_text() == text
     assert stat.S_ISCHR(os.stat("/dev/null").st_mode)

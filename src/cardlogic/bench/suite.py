@@ -408,7 +408,7 @@ def measure_live(cases: list[Case], plan: Plan, tick: Tick) -> dict[str, Any]:
                     break
                 start = time.perf_counter()
                 live.push(event)
-                if live.team_to_move():
+                if live.observer_decides():
                     live.advice()
                     advised += 1
                 times.append(time.perf_counter() - start)

@@ -5,7 +5,7 @@ asked for, one question at a time. Each line typed is then an event (record
 notation, or the short form ``bob ann 5s +`` of an ask) or a command (see
 :data:`~cardlogic.cli.live.notation.HELP`). Every accepted event is written to
 the autosave file, a complete record, before the next line is read; a refused
-line is reported as ``<input>:N: message`` and changes nothing.
+line is reported as ``AUTOSAVE:N: message``, N the line the event would have taken there, and changes nothing.
 """
 
 from __future__ import annotations
@@ -76,7 +76,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     # prompt_toolkit (about 0.2 s to import) is loaded for live only, not for every command.
+    from rich.console import Console
+
     from cardlogic.cli.live.console import SlowNotice, TypedLines, WordCompleter
+    from cardlogic.cli.live.literature import LiteratureView
     from cardlogic.cli.live.session import LiveSession
     from cardlogic.cli.live.setup import ask_setup
     from cardlogic.files import refusal
@@ -84,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     from cardlogic.table.literature import LiveGame
 
     session: LiveSession | None = None
-    lines = TypedLines(WordCompleter(lambda: session.completions() if session else ()))
+    lines = TypedLines(WordCompleter(lambda before: session.completions(before) if session else ()))
     text = None
     if args.record is None:
         record = ask_setup(lines)
@@ -127,7 +130,9 @@ def run(args: argparse.Namespace) -> int:
         except OSError as error:
             print(f"{path}: {error.strerror or error}", file=sys.stderr)
             return 1
-        session = LiveSession(game, lines, notice)
+        lines.keep_history(str(path.with_suffix(".history")))
+        console = Console(highlight=False)
+        session = LiveSession(game, LiteratureView(game, console), lines, notice, console)
         with notice.guard():
             _greet(session, record)
         try:
@@ -144,7 +149,7 @@ def _greet(session: LiveSession, record: Record) -> None:
     me = "" if record.observer is None else f"; I am {game.players[record.observer]}"
     print(
         f"{len(game.players)} players, {game.deck.name} deck, {len(game.deck.sets)} sets{me}. "
-        f"{len(record.events)} events so far; {session.to_move_text()}."
+        f"{len(record.events)} events so far; {session.game.status().to_move()}."
     )
     print(f"Autosaving to {session.game.autosave}. Type 'help' for help.", flush=True)
-    session.advise_my_team()
+    session.advise_if_deciding()
