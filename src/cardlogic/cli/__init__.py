@@ -27,6 +27,8 @@ COMMANDS: tuple[str, ...] = (
     "sprt",
     "bench",
     "knektpass",
+    "serve",
+    "warmup",
 )
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from cardlogic.belief import Belief, has_deal
-from cardlogic.cards import Card
+from cardlogic.cards import Card, iter_cards
 from cardlogic.constraints import InconsistentError
 from cardlogic.literature import Game, PlayerState, PublicState, Record, RecordError, format_event
 from cardlogic.literature.tracking import LiteratureTracker
@@ -100,10 +100,10 @@ class LiteratureBelief(Belief):
         return self.tracker.position
 
     @property
-    def hand(self) -> int:
-        """The observer's hand now, as a card mask (0 for a spectator)."""
+    def hand(self) -> tuple[Card, ...]:
+        """The observer's cards now, in card order (none for a spectator)."""
         position = self.tracker.position
-        return position.hand if isinstance(position, PlayerState) else 0
+        return tuple(iter_cards(position.hand)) if isinstance(position, PlayerState) else ()
 
     def explain(self, card: int | str) -> list[tuple[int, int]]:
         """The events that narrowed where ``card`` was dealt: ``(index in the history, holders ruled out)``.
