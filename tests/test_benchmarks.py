@@ -86,7 +86,9 @@ def test_results_have_every_figure_and_target(results):
     assert [row["players"] for row in figures["serve"]["rows"]] == [6]
     assert figures["serve"]["rows"][0]["advised"] > 0
     assert figures["advise_command"]["rows"] == []  # smoke keeps no 8-12 player scenario
-    assert len(results["targets"]) == 13
+    assert len(results["targets"]) == 14
+    sampled = [row for row in figures["memory"]["processes"] if "--method sample" in row["what"]]
+    assert [row["what"] for row in sampled] == ["cardlogic belief --method sample --samples 10,000"]
     for target in results["targets"]:
         assert target["met"] in (True, False, None)
         assert (target["ratio"] is None) == (target["met"] is None)

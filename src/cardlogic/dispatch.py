@@ -26,6 +26,7 @@ import concurrent.futures as cf
 import functools
 import hashlib
 import heapq
+import logging
 from collections.abc import Callable, Generator, Iterable, Iterator
 from pathlib import Path
 from typing import Any, Self, TypeVar
@@ -41,6 +42,15 @@ CONNECT_TIMEOUT = 3.0
 
 class ClusterError(RuntimeError):
     """No cluster to run on: ``distributed`` is not installed, or no Dask scheduler answers at the address."""
+
+
+class SchedulerLost(ClusterError):
+    """The Dask scheduler went away while tasks ran: ``done`` says how far they got (``17 of 40 games``), and
+    ``result`` holds what the caller made of the tasks finished before (None when it made nothing)."""
+
+    def __init__(self, address: str, done: str, result: Any = None) -> None:
+        super().__init__(f"the Dask scheduler at {address} went away after {done}")
+        self.address, self.done, self.result = address, done, result
 
 
 class Workers:
@@ -62,6 +72,7 @@ class Workers:
 
     def __enter__(self) -> Self:
         if self.scheduler is not None:
+            logging.getLogger("distributed.client").addFilter(_quiet_client)
             self._client = _connect(self.scheduler, self.timeout)
             self._executor = self._client.get_executor(pure=False)
             self._code = code_fingerprint()
@@ -89,7 +100,8 @@ class Workers:
 
         Items are drawn lazily, keeping about two tasks per slot in flight, so
         ``items`` may be endless: stop iterating (or leave the ``with`` block)
-        and the pending tasks are cancelled. A task's exception is raised here.
+        and the pending tasks are cancelled. A task's exception is raised here;
+        a cluster whose scheduler goes away raises :class:`SchedulerLost`.
         """
         if self._executor is None:
             for index, item in enumerate(items):
@@ -97,7 +109,7 @@ class Workers:
             return
         source = enumerate(items)
         pending: dict[cf.Future, int] = {}
-        exhausted = False
+        exhausted, finished = False, 0
         try:
             while True:
                 limit = 2 * self.slots  # asked again each time: workers may come and go
@@ -113,10 +125,21 @@ class Workers:
                     return
                 done, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
                 for future in sorted(done, key=pending.__getitem__):
-                    yield pending.pop(future), future.result()
+                    yield pending.pop(future), self._result(future, finished)
+                    finished += 1
         finally:
             for future in pending:
                 future.cancel()
+
+    def _result(self, future: cf.Future, finished: int) -> Any:
+        """``future``'s result; a cluster's future cancelled under us means the scheduler went away (Dask cancels
+        every future of a client that lost it, with asyncio's CancelledError, a BaseException)."""
+        try:
+            return future.result()
+        except (cf.CancelledError, asyncio.CancelledError):
+            if self._client is None or self.scheduler is None:
+                raise
+            raise SchedulerLost(self.scheduler, f"{finished} finished tasks") from None
 
 
 def in_order(finished: Iterable[tuple[int, R]]) -> Generator[R]:
@@ -150,6 +173,12 @@ def _checked(task: tuple[str, Callable[[T], R], T]) -> R:
             f"not {code}): install the same version on every machine"
         )
     return function(item)
+
+
+def _quiet_client(record: logging.LogRecord) -> bool:
+    """Whether to log ``record`` of Dask's client: not its errors, which reach the caller as exceptions (a task's
+    error, :class:`SchedulerLost` for a scheduler gone away, in one line rather than the client's tracebacks)."""
+    return record.levelno < logging.ERROR
 
 
 def _connect(address: str, timeout: float) -> Any:

@@ -3,11 +3,14 @@ machine) give exactly the local results; an address where no scheduler answers i
 
 from __future__ import annotations
 
+import contextlib
 import faulthandler
 import json
+import re
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -36,10 +39,10 @@ def _start(args: list[str], directory: Path, name: str) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", *args], stdout=log, stderr=subprocess.STDOUT)
 
 
-@pytest.fixture(scope="module")
-def scheduler(tmp_path_factory):
-    """The address of a scheduler with two single-threaded worker processes, stopped after the module's tests."""
-    directory = tmp_path_factory.mktemp("dask")
+@contextlib.contextmanager
+def cluster(directory: Path, workers: int) -> Iterator[tuple[str, list[subprocess.Popen]]]:
+    """A scheduler with ``workers`` single-threaded worker processes: its address and the processes, scheduler
+    first; every process still running is stopped on leaving."""
     info = directory / "scheduler.json"
     processes = [
         _start(
@@ -63,7 +66,7 @@ def scheduler(tmp_path_factory):
             assert time.monotonic() < deadline, (directory / "scheduler.log").read_text()
             time.sleep(0.1)
         address = json.loads(info.read_text())["address"]
-        for k in range(2):
+        for k in range(workers):
             processes.append(
                 _start(
                     [
@@ -83,8 +86,8 @@ def scheduler(tmp_path_factory):
         from distributed import Client
 
         with Client(address, timeout=30) as client:
-            client.wait_for_workers(2, timeout=60)
-        yield address
+            client.wait_for_workers(workers, timeout=60)
+        yield address, processes
     finally:
         for process in reversed(processes):  # the workers first, so none waits for a scheduler gone
             process.terminate()
@@ -93,6 +96,13 @@ def scheduler(tmp_path_factory):
                 process.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 process.kill()
+
+
+@pytest.fixture(scope="module")
+def scheduler(tmp_path_factory):
+    """The address of a scheduler with two single-threaded worker processes, stopped after the module's tests."""
+    with cluster(tmp_path_factory.mktemp("dask"), 2) as (address, _):
+        yield address
 
 
 def test_workers_run_every_task_on_the_cluster(scheduler):
@@ -173,3 +183,28 @@ def test_a_knektpass_tournament_on_the_cluster_is_the_local_one(scheduler):
     here = knektpass_tournament(bots, games=4, seed=3)
     there = knektpass_tournament(bots, games=4, seed=3, scheduler=scheduler)
     assert there.results == here.results and there.wins == here.wins
+
+
+def test_a_scheduler_killed_mid_tournament_is_one_line_and_the_games_finished_are_reported(tmp_path):
+    games = 2000
+    with cluster(tmp_path, 1) as (address, processes):
+        command = [sys.executable, "-m", "cardlogic", "tournament", "--bots", "omniscient,random", "--players", "4"]
+        command += ["--games", str(games), "--seed", "1", "--scheduler", address, "--json"]
+        client = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        from distributed import Client
+
+        with Client(address, timeout=30) as watcher:  # kill the scheduler once the worker has played a few games
+            while max(watcher.run(lambda dask_worker: dask_worker.state.executed_count).values()) < 5:
+                assert client.poll() is None, client.communicate()
+                time.sleep(0.2)
+        processes[0].kill()
+        out, err = client.communicate(timeout=90)
+    lost = re.fullmatch(
+        rf"cardlogic tournament: the Dask scheduler at {re.escape(address)} went away after (\d+) of {games} games",
+        err.strip(),  # one line (and the blank line rich's progress display leaves on a pipe)
+    )
+    assert client.returncode == 1 and lost, err
+    finished = int(lost[1])
+    assert finished < games
+    if finished:
+        assert json.loads(out)["games"] == finished

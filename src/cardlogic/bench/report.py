@@ -48,6 +48,7 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
     rows.append(_advise_command_target(figures))
     rows += [_live_target(figures, players) for players in (6, 8)]
     rows += [_serve_target(figures, players) for players in (6, 8)]
+    rows.append(_worker_memory_target(figures))
     return rows
 
 
@@ -169,6 +170,30 @@ def _advise_command_target(figures: dict[str, Any]) -> dict[str, Any]:
         ADVISE_COMMAND_TARGET / seconds,
         f"importing alone: {command['imports_seconds']['median']:.2f} s",
         f"slowest: {worst['players']} players, {worst['stage']} (new process, warm numba cache)",
+    )
+
+
+WORKER_MEMORY_TARGET_MB = 1024
+"""The most a tournament worker (one process playing 12-player advisor games) may take, in MB."""
+
+
+def _worker_memory_target(figures: dict[str, Any]) -> dict[str, Any]:
+    name = "peak memory of a 12-player advisor game (one tournament worker), every deck measured"
+    bar = f"<= {WORKER_MEMORY_TARGET_MB:,} MB"
+    rows = [r for r in figures["memory"]["processes"] if r.get("worker") and r["peak_mb"] is not None]
+    if not rows:
+        return _target(name, bar, None, "MB", None, note="no advisor game run")
+    worst = max(rows, key=lambda r: r["peak_mb"])
+    return _target(
+        name,
+        bar,
+        worst["peak_mb"],
+        "MB",
+        WORKER_MEMORY_TARGET_MB / worst["peak_mb"],
+        ""
+        if worst["over_imports_mb"] is None
+        else f"importing alone: {worst['peak_mb'] - worst['over_imports_mb']:.0f} MB",
+        f"largest: {worst['what']} ({len(rows)} decks measured)",
     )
 
 

@@ -49,6 +49,7 @@ from cardlogic.inference.sparse import SparseTables, forget_walks
 from cardlogic.literature import Event, Game, Record, State, write_record
 from cardlogic.literature.advice import advise, advise_record, spectator
 from cardlogic.literature.belief import LiteratureBelief
+from cardlogic.literature.decks import DECK_NAMES
 
 Tick = Callable[[str], None]
 
@@ -77,6 +78,10 @@ class Plan:
     literature_players: tuple[int, ...] = (4, 6, 8)
     literature_judge: bool = False
     """Judge every disagreement with a counterexample search (slow)."""
+    marginal_samples: tuple[int, ...] = (10_000,)
+    """Sample counts whose ``cardlogic belief --method sample`` peak memory is measured."""
+    advisor_decks: tuple[str, ...] = ()
+    """Decks whose 12-player advisor game's peak memory is measured (one tournament game each)."""
     only: tuple[str, ...] = ()
     """Scenario names to keep (all when empty)."""
 
@@ -104,6 +109,8 @@ PLANS = {
         warm_repeats=5,
         literature_games=6,
         literature_judge=True,
+        marginal_samples=(10_000, 1_000_000, 10_000_000),
+        advisor_decks=DECK_NAMES,
     ),
     "quick": Plan(
         "quick",
@@ -121,6 +128,8 @@ PLANS = {
         warm_repeats=2,
         literature_games=2,
         literature_players=(4, 6),
+        marginal_samples=(10_000, 1_000_000, 10_000_000),
+        advisor_decks=("jokers",),
     ),
     "smoke": Plan(
         "smoke",
@@ -733,14 +742,20 @@ def measure_memory(
         ("cardlogic belief (auto)", chain[0] if chain else middle, []),
     ):
         _, memory = run_child(["belief", *args, str(case.scenario.path)], env)
-        processes.append(
-            {
-                "what": label,
-                "scenario": case.name,
-                "peak_mb": memory,
-                "over_imports_mb": None if memory is None or imports_mb is None else memory - imports_mb,
-            }
+        processes.append(_process_row(label, case.name, memory, imports_mb))
+        tick(f"memory {label}")
+    for samples in plan.marginal_samples:
+        label = f"cardlogic belief --method sample --samples {samples:,}"
+        _, memory = run_child(
+            ["belief", "--method", "sample", "--samples", str(samples), str(middle.scenario.path)], env
         )
+        processes.append(_process_row(label, middle.name, memory, imports_mb))
+        tick(f"memory {label}")
+    for deck in plan.advisor_decks:
+        label = f"advisor game, {ADVISOR_MEMORY_PLAYERS} players, {deck}"
+        args = ["tournament", "--bots", "advisor,counting", "--players", str(ADVISOR_MEMORY_PLAYERS), "--deck", deck]
+        _, memory = run_child([*args, "--games", "1", "--seed", "1", "--jobs", "1", "--json"], env)
+        processes.append({**_process_row(label, "seed 1, 1 game", memory, imports_mb), "worker": True})
         tick(f"memory {label}")
     return {
         "traced": traced,
@@ -748,6 +763,16 @@ def measure_memory(
         "note": "tracemalloc sees numpy arrays, not numba's internal allocations; a process's peak resident "
         "set (VmHWM) sees everything",
     }
+
+
+ADVISOR_MEMORY_PLAYERS = 12
+"""The table whose advisor game's peak memory sizes a tournament worker (the largest)."""
+
+
+def _process_row(what: str, scenario: str, memory: float | None, imports_mb: float | None) -> dict[str, Any]:
+    """A row of :func:`measure_memory`'s processes: a process's peak resident set, also over importing alone."""
+    over = None if memory is None or imports_mb is None else memory - imports_mb
+    return {"what": what, "scenario": scenario, "peak_mb": memory, "over_imports_mb": over}
 
 
 def literature_adapter() -> Callable[..., Any] | None:

@@ -11,7 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from cardlogic.cli.common import PLAYERS, SEED, add_workers_arguments, at_least
-from cardlogic.dispatch import ClusterError, Workers
+from cardlogic.dispatch import ClusterError, SchedulerLost, Workers
 from cardlogic.literature import GameError, Rules
 from cardlogic.literature.bots import BOTS
 from cardlogic.literature.decks import DECK_NAMES
@@ -108,13 +108,20 @@ def run(args: argparse.Namespace) -> int:
             result = match.tournament(args.games, workers, progress=lambda n: progress.advance(task, n))
     except ClusterError as error:
         print(f"cardlogic tournament: {error}", file=sys.stderr)
+        if isinstance(error, SchedulerLost) and error.result is not None and error.result.games:
+            show(error.result, args.json)  # the games finished before it went away
         return 1
-    if args.json:
+    show(result, args.json)
+    return 0
+
+
+def show(result: TournamentResult, as_json: bool) -> None:
+    """Print ``result`` as JSON or as a table."""
+    if as_json:
         json.dump(result.as_json(), sys.stdout)
         print()
     else:
         print_result(result)
-    return 0
 
 
 def print_result(result: TournamentResult) -> None:

@@ -23,7 +23,7 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 
 from cardlogic import arguments
-from cardlogic.dispatch import Workers, in_order
+from cardlogic.dispatch import SchedulerLost, Workers, in_order
 from cardlogic.literature import Game, PlayerState, Rules, State
 from cardlogic.literature.bots import BOTS, make_bot
 from cardlogic.literature.decks import Deck
@@ -172,10 +172,15 @@ class Match:
         arguments.integer("games", games, 1)
         start = time.perf_counter()
         results: list[GameResult] = []
-        for _, result in workers.run(_play, [(self, index) for index in range(games)]):
-            results.append(result)
-            if progress:
-                progress(1)
+        try:
+            for _, result in workers.run(_play, [(self, index) for index in range(games)]):
+                results.append(result)
+                if progress:
+                    progress(1)
+        except SchedulerLost as error:
+            results.sort(key=lambda r: r.index)
+            partial = self._result(results, time.perf_counter() - start)
+            raise SchedulerLost(error.address, f"{len(results)} of {games} games", partial) from None
         results.sort(key=lambda r: r.index)
         return self._result(results, time.perf_counter() - start)
 
