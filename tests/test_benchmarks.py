@@ -60,6 +60,7 @@ def test_results_have_every_figure_and_target(results):
         "rejection",
         "advice",
         "live",
+        "serve",
         "cold_start",
         "advise_command",
         "memory",
@@ -80,8 +81,10 @@ def test_results_have_every_figure_and_target(results):
     assert figures["advice"]["status"] in ("ok", "not measured yet")
     assert figures["cold_start"]["cold_seconds"]["n"] >= 1 and figures["cold_start"]["warm_seconds"]["n"] >= 1
     assert [row["players"] for row in figures["live"]["rows"]] == [6]  # smoke keeps one 6-player scenario
+    assert [row["players"] for row in figures["serve"]["rows"]] == [6]
+    assert figures["serve"]["rows"][0]["advised"] > 0
     assert figures["advise_command"]["rows"] == []  # smoke keeps no 8-12 player scenario
-    assert len(results["targets"]) == 11
+    assert len(results["targets"]) == 13
     for target in results["targets"]:
         assert target["met"] in (True, False, None)
         assert (target["ratio"] is None) == (target["met"] is None)

@@ -27,6 +27,7 @@ COMMANDS: tuple[str, ...] = (
     "sprt",
     "bench",
     "knektpass",
+    "serve",
 )
 
 

@@ -82,8 +82,7 @@ def run(args: argparse.Namespace) -> int:
     from cardlogic.cli.live.literature import LiteratureView
     from cardlogic.cli.live.session import LiveSession
     from cardlogic.cli.live.setup import ask_setup
-    from cardlogic.files import refusal
-    from cardlogic.table.autosave import claim_autosave
+    from cardlogic.table.autosave import claim_autosave, start_autosave
     from cardlogic.table.literature import LiveGame
 
     session: LiveSession | None = None
@@ -121,12 +120,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"cardlogic live: {error}", file=sys.stderr)
         return 1
     try:
-        game.autosave = str(path)
         try:
-            if path.exists() and path != resumed and game.is_own(earlier := path.read_text(encoding="utf-8")):
-                game.write_over(earlier)
-            if refusal(path, lambda written: written == game.text()) is not None:  # only what differs is written
-                game.save(game.autosave)
+            start_autosave(game, path, resumed)
         except OSError as error:
             print(f"{path}: {error.strerror or error}", file=sys.stderr)
             return 1
