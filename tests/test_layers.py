@@ -9,7 +9,7 @@ from pathlib import Path
 import cardlogic
 
 SOURCE = Path(cardlogic.__file__).parent
-LAYERS = {"literature": 1, "knektpass": 1, "table": 2, "cli": 3, "bench": 3, "__main__": 3}
+LAYERS = {"literature": 1, "knektpass": 1, "table": 2, "cli": 3, "bench": 3, "web": 3, "__main__": 3}
 """Below them all (layer 0): the shared core (cards, constraints, inference, belief, dispatch, rating...)."""
 
 
