@@ -63,6 +63,7 @@ def test_results_have_every_figure_and_target(results):
         "serve",
         "cold_start",
         "advise_command",
+        "first_advice",
         "memory",
         "literature_pkg",
     }
@@ -79,6 +80,7 @@ def test_results_have_every_figure_and_target(results):
     assert all(0 <= row["acceptance"] <= 1 for row in figures["rejection"])
     assert all(0 <= row["tv_mean"]["median"] <= row["tv_max"]["median"] <= 1 for row in figures["accuracy"])
     assert figures["advice"]["status"] in ("ok", "not measured yet")
+    assert figures["first_advice"] == {"status": "not measured in smoke mode", "rows": []}  # minutes: full plan only
     assert figures["cold_start"]["cold_seconds"]["n"] >= 1 and figures["cold_start"]["warm_seconds"]["n"] >= 1
     assert [row["players"] for row in figures["live"]["rows"]] == [6]  # smoke keeps one 6-player scenario
     assert [row["players"] for row in figures["serve"]["rows"]] == [6]

@@ -404,6 +404,29 @@ def sections(results: dict[str, Any]) -> list[Section]:
         )
     )
 
+    first = f.get("first_advice") or {"status": "not measured", "rows": []}
+    out.append(
+        (
+            (
+                "From an empty numba cache to the first advice (new processes): cardlogic warmup, then the command; "
+                "or the command alone, compiling as it goes"
+            ),
+            ["game", "command", "warmup s", "then advice s", "total s", "command alone s"],
+            [
+                [
+                    r["game"],
+                    r["command"],
+                    f"{r['warmup_seconds']:.1f}",
+                    f"{r['first_advice_seconds']:.2f}",
+                    f"{r['warmup_seconds'] + r['first_advice_seconds']:.1f}",
+                    f"{r['lazy_seconds']:.1f}",
+                ]
+                for r in first["rows"]
+            ]
+            or [["-", first["status"], "", "", "", ""]],
+        )
+    )
+
     cold = f["cold_start"]
     out.append(
         (

@@ -2,7 +2,8 @@
 
 :func:`run_suite` loads the scenarios, measures each figure (exact marginals,
 sampler throughput and accuracy, the python-constraint2 oracle, the naive
-rejection sampler, advice latency, live advice per event, CLI cold start, peak memory, the PyPI
+rejection sampler, advice latency, live advice per event, CLI cold start, the
+time from an empty numba cache to the first advice, peak memory, the PyPI
 ``literature`` package) and checks the targets; it returns one JSON-ready dict
 (see :mod:`cardlogic.bench.report` for its tables). A :class:`Plan` sets how
 much work each figure does: ``full``, ``quick`` (under 2 minutes on 2 cores) or
@@ -655,6 +656,49 @@ def measure_advise_command(cases: list[Case], warm_cache: Path, plan: Plan, tick
     return {"imports_seconds": imports, "rows": rows}
 
 
+def measure_first_advice(cases: list[Case], plan: Plan, tick: Tick) -> dict[str, Any]:
+    """From an empty numba cache to the first advice, in new processes, for each game: ``cardlogic warmup --game
+    GAME`` and then the advice command, against the advice command alone on another empty cache (its kernels
+    compiled as it reaches them). Full plan only: each game compiles from nothing twice (minutes on 2 cores)."""
+    if plan.mode != "full":
+        return {"status": f"not measured in {plan.mode} mode", "rows": []}
+    from cardlogic.knektpass import Deal, Game
+    from cardlogic.knektpass import Record as KnektpassRecord
+    from cardlogic.knektpass import State as KnektpassState
+    from cardlogic.knektpass import write_record as write_knektpass
+
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="first-advice-") as folder:
+        rng = random.Random(3)
+        game = Game(("Ann", "Bob", "Cat"))
+        deal = Deal(game, dealer=2, turned=rng.choice(game.deck))
+        hand = KnektpassState.deal(deal, rng).hands[2]
+        knektpass = Path(folder) / "knektpass-dealer.txt"
+        knektpass.write_text(write_knektpass(KnektpassRecord(deal, 2, {2: tuple(iter_cards(hand))})))
+        early = next((c for c in cases if c.name == "06p-no-8s-early"), cases[0])
+        for name, args in (
+            ("literature", ["advise", "--json", str(early.scenario.path)]),
+            ("knektpass", ["knektpass", "advise", "--json", str(knektpass)]),
+        ):
+            with tempfile.TemporaryDirectory(prefix="numba-empty-") as empty:
+                env = {**os.environ, "NUMBA_CACHE_DIR": empty}
+                warmup, _ = run_child(["warmup", "--game", name], env)
+                after, _ = run_child(args, env)
+            with tempfile.TemporaryDirectory(prefix="numba-empty-") as empty:
+                lazy, _ = run_child(args, {**os.environ, "NUMBA_CACHE_DIR": empty})
+            rows.append(
+                {
+                    "game": name,
+                    "command": "cardlogic " + " ".join(args[:-1]) + " " + Path(args[-1]).name,
+                    "warmup_seconds": warmup,
+                    "first_advice_seconds": after,
+                    "lazy_seconds": lazy,
+                }
+            )
+            tick(f"first advice {name}")
+    return {"status": "ok", "rows": rows}
+
+
 def _maybe(values: list[float | None]) -> dict[str, float | int] | None:
     return summarize([v for v in values if v is not None]) if all(v is not None for v in values) else None
 
@@ -779,7 +823,17 @@ def _work(plan: Plan, loaded: list[Scenario]) -> int:
     live += len({s.spec.players for s in loaded if s.spec.players in SERVE_PLAYERS and s.spec.deck == "no-8s"})
     command = 2 * sum(1 for s in loaded if s.name in {f"{n:02d}p-no-8s-early" for n in ADVISE_PLAYERS})
     return (
-        5 * len(loaded) + 1 + accuracy + advice + live + command + max(plan.cold_repeats, 1) + plan.warm_repeats + 4 + 1
+        5 * len(loaded)
+        + 1
+        + accuracy
+        + advice
+        + live
+        + command
+        + max(plan.cold_repeats, 1)
+        + plan.warm_repeats
+        + 4
+        + 1
+        + (2 if plan.mode == "full" else 0)
     )
 
 
@@ -811,6 +865,7 @@ def run_suite(scenarios: Path, plan: Plan, progress: bool = True) -> dict[str, A
                 ("serve", lambda: measure_serve(cases, plan, tick)),
                 ("cold_start", lambda: measure_cold_start(middle_path, warm_cache, plan, tick)),
                 ("advise_command", lambda: measure_advise_command(cases, warm_cache, plan, tick)),
+                ("first_advice", lambda: measure_first_advice(cases, plan, tick)),
                 ("memory", lambda: measure_memory(cases, warm_cache, figures["cold_start"]["imports_mb"], plan, tick)),
                 ("literature_pkg", lambda: measure_literature_pkg(plan, tick)),
             ]

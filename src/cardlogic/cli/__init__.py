@@ -28,6 +28,7 @@ COMMANDS: tuple[str, ...] = (
     "bench",
     "knektpass",
     "serve",
+    "warmup",
 )
 
 

@@ -40,8 +40,10 @@ Where the rules differ, the driver keeps to what both allow, and the cardlogic
 referee (:class:`~cardlogic.literature.State`) checks every translated event:
 
 * ``literature`` lets any player claim at any moment; cardlogic only the player
-  to move. The driver claims only for the player to move (and does so whenever
-  that player's knowledge places a whole unclaimed set with their team).
+  to move unless ``claim-anytime=on``. The driver claims only for the player to
+  move (and does so whenever that player's knowledge places a whole unclaimed
+  set with their team), which both allow under cardlogic's default
+  ``after-claim=continue``.
 * ``literature`` ends the game once a team has no cards in unclaimed sets;
   cardlogic goes on with the other team claiming the rest. A replay ends where
   ``literature`` ends.

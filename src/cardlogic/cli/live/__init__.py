@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from cardlogic.cli.common import STDIN, at_least, read_text, report
 from cardlogic.cli.live.notation import HELP
+from cardlogic.cli.warmup import ensure_warm
 from cardlogic.files import WriteRefusedError
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Record, RecordError, read_record
@@ -75,6 +76,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    ensure_warm("literature")
     # prompt_toolkit (about 0.2 s to import) is loaded for live only, not for every command.
     from rich.console import Console
 
