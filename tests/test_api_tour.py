@@ -99,7 +99,8 @@ def test_an_unknown_bot_is_named(capsys, command):
     with pytest.raises(SystemExit) as exit_info:
         main([command, "--bots", "advisr,counting"])
     assert exit_info.value.code == 2
-    assert "unknown bot 'advisr' (expected one of random, counting, advisor" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "unknown bot 'advisr' (expected one of " in err and "advisor" in err
 
 
 def test_the_knektpass_tournament_help_shows_a_plain_percent_sign(capsys):

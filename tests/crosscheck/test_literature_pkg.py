@@ -140,7 +140,7 @@ class TestShippedRules:
                 assert bool(now[d.fact.holder] >> d.fact.card & 1) != d.fact.has
                 # ... and their player, seeing the same, states the fact that is false there.
                 fooled = literature_replay(d.counterexample, game.first, history)
-                assert d.fact in peer.their_facts(_lit(), fooled, d.observer)
+                assert d.fact in peer.their_facts(_lit(), fooled, d.observer, game.game.players)
         assert checked
 
     def test_the_repair_removes_exactly_the_unsound_deductions(self, shipped) -> None:
