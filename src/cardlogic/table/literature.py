@@ -14,7 +14,7 @@ from pathlib import Path
 from cardlogic.belief import Fact
 from cardlogic.literature import Event, Game, PublicState, Record, write_record
 from cardlogic.literature.advice import Advice, advise, spectator
-from cardlogic.literature.belief import LiteratureBelief
+from cardlogic.literature.belief import DEFAULT_PRIOR, LiteratureBelief
 
 
 @dataclass(frozen=True)
@@ -43,12 +43,19 @@ class LiveGame:
     """
 
     def __init__(
-        self, record: Record, *, method: str = "auto", samples: int = 20000, seed: int = 0, autosave: str | None = None
+        self,
+        record: Record,
+        *,
+        method: str = "auto",
+        samples: int = 20000,
+        seed: int = 0,
+        prior: str = DEFAULT_PRIOR,
+        autosave: str | None = None,
     ) -> None:
         observer = record.observer
         hands = {} if observer is None else {observer: record.hands[observer]}
         self.setup = Record(record.game, observer, hands)
-        self.belief = LiteratureBelief.from_record(record, method=method, samples=samples, seed=seed)
+        self.belief = LiteratureBelief.from_record(record, method=method, samples=samples, seed=seed, prior=prior)
         self.spectator: LiteratureBelief | None = None
         if record.observer is not None:
             self.spectator = spectator(self.belief)

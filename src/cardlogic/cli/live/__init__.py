@@ -18,7 +18,7 @@ import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cardlogic.cli.common import at_least, load_record
+from cardlogic.cli.common import add_prior_argument, at_least, load_record
 from cardlogic.cli.live.notation import HELP
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Record, RecordError
@@ -65,6 +65,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="deals to draw when sampling (default 20000)",
     )
     parser.add_argument("--seed", type=int, default=0, help="random seed for sampling (default 0)")
+    add_prior_argument(parser)
     parser.set_defaults(handler=run)
 
 
@@ -91,7 +92,9 @@ def run(args: argparse.Namespace) -> int:
     notice = SlowNotice()
     try:
         with notice.guard():
-            game = LiveGame(record, method=args.method, samples=args.samples, seed=args.seed, autosave=autosave)
+            game = LiveGame(
+                record, method=args.method, samples=args.samples, seed=args.seed, prior=args.prior, autosave=autosave
+            )
             game.save(autosave)
     except RecordError as error:
         print(f"{args.record}:{error.line}: {error.message}", file=sys.stderr)
