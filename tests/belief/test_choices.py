@@ -191,7 +191,7 @@ def test_a_random_asker_drifts_to_the_rules_alone() -> None:
 def test_the_model_file_round_trips_and_refuses_bad_input() -> None:
     model = ChoiceModel(held=1.5, fitted_on="test")
     assert ChoiceModel.from_json(model.to_json()) == model
-    with pytest.raises(ChoiceModelError, match="m.json:1: not JSON"):
+    with pytest.raises(ChoiceModelError, match=r"m\.json:1: not JSON"):
         ChoiceModel.from_json("{", "m.json")
     with pytest.raises(ChoiceModelError, match="unknown fields colour"):
         ChoiceModel.from_json('{"colour": 1}', "m.json")

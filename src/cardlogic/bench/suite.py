@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from cardlogic.bench import calibration
 from cardlogic.bench.scenarios import Scenario, load_scenarios
 from cardlogic.bench.timing import repeat, summarize
 from cardlogic.cards import iter_cards
@@ -47,6 +48,9 @@ from cardlogic.literature.advice import advise, advise_record, spectator
 from cardlogic.literature.belief import LiteratureBelief
 
 Tick = Callable[[str], None]
+
+CALIBRATION_SEED = 200
+"""The calibration's tournament seed: not one the shipped choice model was fit on (100 and 101)."""
 
 LITERATURE_ADAPTER = "cardlogic.literature.peer"
 NOT_YET = "not measured yet"
@@ -73,6 +77,12 @@ class Plan:
     literature_players: tuple[int, ...] = (4, 6, 8)
     literature_judge: bool = False
     """Judge every disagreement with a counterexample search (slow)."""
+    calibration_games: int = 4
+    """Held-out games per pair of ``calibration_bots`` whose asks and claims are scored for calibration."""
+    calibration_bots: tuple[tuple[str, str], ...] = (("advisor", "counting"),)
+    """The pairs of bots of the calibration games: no random bot by default, whose asks say little."""
+    calibration_png: bool = True
+    """Draw the reliability diagram (benchmarks/reliability.png beside the scenarios)."""
     only: tuple[str, ...] = ()
     """Scenario names to keep (all when empty)."""
 
@@ -100,6 +110,7 @@ PLANS = {
         warm_repeats=5,
         literature_games=6,
         literature_judge=True,
+        calibration_games=10,
     ),
     "quick": Plan(
         "quick",
@@ -117,6 +128,7 @@ PLANS = {
         warm_repeats=2,
         literature_games=2,
         literature_players=(4, 6),
+        calibration_games=2,
     ),
     "smoke": Plan(
         "smoke",
@@ -134,6 +146,9 @@ PLANS = {
         warm_repeats=1,
         literature_games=1,
         literature_players=(4,),
+        calibration_games=1,
+        calibration_bots=(("counting", "random"),),
+        calibration_png=False,
         only=("04p-no-8s-early", "04p-no-8s-middle", "04p-no-8s-late", "06p-no-8s-middle"),
     ),
 }
@@ -636,8 +651,26 @@ def _work(plan: Plan, loaded: list[Scenario]) -> int:
     live = len({s.spec.players for s in loaded if s.spec.players in LIVE_PLAYERS and s.spec.deck == "no-8s"})
     command = 2 * sum(1 for s in loaded if s.name in {f"{n:02d}p-no-8s-early" for n in ADVISE_PLAYERS})
     return (
-        5 * len(loaded) + 1 + accuracy + advice + live + command + max(plan.cold_repeats, 1) + plan.warm_repeats + 4 + 1
+        5 * len(loaded) + 1 + accuracy + advice + live + command + max(plan.cold_repeats, 1) + plan.warm_repeats + 4 + 2
     )
+
+
+def measure_calibration(plan: Plan, png: Path, tick: Tick) -> dict[str, Any]:
+    """Brier, log-loss and reliability of each prior on held-out games between the plan's bots (6 players,
+    seed :data:`CALIBRATION_SEED`; the shipped model was fit on other seeds), and the reliability diagram drawn
+    to ``png`` where the plan asks for it."""
+    records = [
+        record
+        for bots in plan.calibration_bots
+        for record in calibration.bot_records(bots, 6, plan.calibration_games, CALIBRATION_SEED)
+    ]
+    results = calibration.calibrate(records)
+    results["bots"] = [list(bots) for bots in plan.calibration_bots]
+    results["seed"] = CALIBRATION_SEED
+    results["improvement"] = calibration.improvement(results)
+    results["diagram"] = calibration.reliability_png(results, png) if plan.calibration_png else "not drawn"
+    tick("calibration")
+    return results
 
 
 def run_suite(scenarios: Path, plan: Plan, progress: bool = True) -> dict[str, Any]:
@@ -667,6 +700,7 @@ def run_suite(scenarios: Path, plan: Plan, progress: bool = True) -> dict[str, A
                 ("advise_command", lambda: measure_advise_command(cases, warm_cache, plan, tick)),
                 ("memory", lambda: measure_memory(cases, warm_cache, figures["cold_start"]["imports_mb"], plan, tick)),
                 ("literature_pkg", lambda: measure_literature_pkg(plan, tick)),
+                ("calibration", lambda: measure_calibration(plan, scenarios.parent / "reliability.png", tick)),
             ]
             figures: dict[str, Any] = {}
             spent: dict[str, float] = {}

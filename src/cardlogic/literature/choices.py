@@ -350,8 +350,9 @@ def _row_shape(name: str, players: int) -> tuple[int, ...]:
 
 
 def fit(model: ChoiceModel, games: Sequence[tuple[History, np.ndarray]], fitted_on: str = "") -> ChoiceModel:
-    """The weights of greatest likelihood of ``games`` (each a history and its true deal, one row), every
-    player taken to play by the model, from ``model``'s weights; its mix and temperature are kept.
+    """The weights of greatest likelihood of ``games`` (each a history and its true deal, one row), from
+    ``model``'s weights; its mix, temperature and share of modelled players are kept, so a player who chose
+    at random weighs little in the fit (their choices are explained by the rules).
 
     Raises ValueError when ``games`` is empty.
     """
@@ -359,11 +360,11 @@ def fit(model: ChoiceModel, games: Sequence[tuple[History, np.ndarray]], fitted_
 
     if not games:
         raise ValueError("no game to fit on")
-    pure = replace(model, modelled=0.0, temperature=1.0)
+    plain = replace(model, temperature=1.0)
 
     def loss(values: np.ndarray) -> float:
-        trial = pure.with_weights(values)
-        return -sum(float(trial.player_log_likelihoods(h, deal)[0].sum()) for h, deal in games)
+        trial = plain.with_weights(values)
+        return -sum(float(trial.log_likelihoods(h, deal)[0]) for h, deal in games)
 
     start = model.weights() / model.temperature
     found = minimize(loss, start, method="L-BFGS-B", bounds=[(-10, 10)] * len(start))
