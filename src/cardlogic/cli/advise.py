@@ -106,6 +106,7 @@ def as_json(advice: Advice, game: Game) -> dict:
         "method": advice.method,
         "samples": advice.samples,
         "stderr": advice.stderr,
+        "prior": advice.prior,
     }
 
 

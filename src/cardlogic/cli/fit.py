@@ -7,7 +7,8 @@ import os
 import sys
 
 from cardlogic.cards import card_mask
-from cardlogic.cli.common import load_record, plural, source_name
+from cardlogic.cli.common import load_record, plural, report, source_name
+from cardlogic.literature import RecordError
 from cardlogic.literature.choices import DEFAULT_MODEL, ChoiceModel, ChoiceModelError, History, deal_row, fit
 
 
@@ -45,6 +46,10 @@ def run(args: argparse.Namespace) -> int:
         if not record.is_full:
             print(f"{source_name(path)}:1: not a full record: fitting needs every starting hand", file=sys.stderr)
             return 1
+        try:
+            record.replay()
+        except RecordError as error:
+            return report(path, error)
         history = History(record.game, record.events)
         hands = [card_mask(record.hands[p]) for p in range(len(record.game.players))]
         games.append((history, deal_row(history, hands)))
