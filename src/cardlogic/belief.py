@@ -59,6 +59,21 @@ class Tracker(Protocol):
     def pop(self) -> Any: ...
 
 
+def has_deal(model: DealModel, seed: int = 0) -> bool:
+    """Whether some deal satisfies ``model``: counted exactly where practical, else searched for
+    (:func:`~cardlogic.inference.sampler.starting_deal`); True when the search can neither find one nor prove there
+    is none, so that a caller never takes an undecided model for an impossible one."""
+    try:
+        if inference.exact_is_practical(model, marginals=True):
+            return inference.count(model) > 0
+        starting_deal(pack(model), seed)
+    except InconsistentError:
+        return False
+    except inference.InferenceError:
+        return True
+    return True
+
+
 @dataclass(frozen=True)
 class Fact:
     """``holder`` holds ``card`` now (``has``) or does not (``not has``), in every consistent deal."""
@@ -338,13 +353,13 @@ class Belief:
         probability given the condition (exact, or the share of the sampled deals
         that meet it). Raises :class:`InconsistentError` when no deal meets it.
         """
-        cards = [self._card(card) for card in cards]
+        chosen = [self._card(card) for card in cards]
         moved = self.tracker.moved()
         if any(
-            (c not in moved and self._out_of_play(c)) or (c in moved and not holders >> moved[c] & 1) for c in cards
+            (c not in moved and self._out_of_play(c)) or (c in moved and not holders >> moved[c] & 1) for c in chosen
         ):
             raise InconsistentError("a card is held by nobody or by a holder outside the mask")
-        unmoved = [c for c in cards if c not in moved]
+        unmoved = [c for c in chosen if c not in moved]
         restricted = self.model.copy()
         for card in unmoved:
             restricted.restrict(card, holders)
@@ -364,8 +379,8 @@ class Belief:
             probabilities = weights / len(rows)
         else:
             distinct, probabilities = found
-        full = np.empty((len(distinct), len(cards)), np.int64)
-        for i, card in enumerate(cards):
+        full = np.empty((len(distinct), len(chosen)), np.int64)
+        for i, card in enumerate(chosen):
             full[:, i] = moved[card] if card in moved else distinct[:, unmoved.index(card)]
         return full, probabilities
 
@@ -400,8 +415,9 @@ class Belief:
         constraint model states outright (still true, possibly fewer).
         """
         model = self.model
+        posterior: Posterior | None
         try:
-            posterior: Posterior | None = self.posterior()
+            posterior = self.posterior()
             if posterior.count is None and inference.exact_is_practical(model):
                 posterior = inference.infer(model, "exact")
         except inference.InferenceError:

@@ -41,7 +41,7 @@ class InconsistentError(ValueError):
 class Clause:
     """At least one card ``pairs[i][0]`` went to a holder in mask ``pairs[i][1]``."""
 
-    pairs: tuple[tuple[int, int], ...]
+    pairs: tuple[tuple[Card, int], ...]
 
     @property
     def card_mask(self) -> int:
@@ -84,11 +84,11 @@ class DealModel:
 
     def restrict(self, card: int, holders: int) -> None:
         """Allow ``card`` only at the holders in bitmask ``holders``."""
-        self._narrow({card: self.allowed[card] & holders}, [])
+        self._narrow({card: self.allowed[CARDS[card]] & holders}, [])
 
     def restrict_all(self, restrictions: Mapping[int, int]) -> None:
         """Allow each card of ``restrictions`` only at the holders of its bitmask: one narrowing for them all."""
-        self._narrow({card: self.allowed[card] & holders for card, holders in restrictions.items()}, [])
+        self._narrow({card: self.allowed[CARDS[card]] & holders for card, holders in restrictions.items()}, [])
 
     def forbid(self, card: int, holder: int) -> None:
         """``card`` was not dealt to ``holder``."""
@@ -114,7 +114,7 @@ class DealModel:
 
     def certain_holder(self, card: int) -> int | None:
         """The holder ``card`` must have been dealt to by its allowed set alone, else None."""
-        mask = self.allowed[card]
+        mask = self.allowed[CARDS[card]]
         return mask.bit_length() - 1 if mask & (mask - 1) == 0 else None
 
     def fixed_counts(self) -> list[int]:
@@ -127,7 +127,7 @@ class DealModel:
             return False
         counts = [0] * len(self.holders)
         for card, holder in deal.items():
-            if not self.allowed[card] >> holder & 1:
+            if not self.allowed[CARDS[card]] >> holder & 1:
                 return False
             counts[holder] += 1
         return counts == list(self.sizes) and all(clause.holds_in(deal) for clause in self.clauses)

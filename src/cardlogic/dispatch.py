@@ -26,7 +26,7 @@ import concurrent.futures as cf
 import functools
 import hashlib
 import heapq
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from pathlib import Path
 from typing import Any, Self, TypeVar
 
@@ -70,7 +70,7 @@ class Workers:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
-        if self._client is not None:
+        if self._client is not None and self._executor is not None:
             self._executor.shutdown(wait=False)  # cancels what is still pending on the cluster
             self._client.close()
         elif self._executor is not None:
@@ -119,7 +119,7 @@ class Workers:
                 future.cancel()
 
 
-def in_order(finished: Iterable[tuple[int, R]]) -> Iterator[R]:
+def in_order(finished: Iterable[tuple[int, R]]) -> Generator[R]:
     """The results of ``(index, result)`` pairs (indices 0, 1, 2, ... in any order) in index order, each as soon as
     every earlier one has arrived."""
     waiting: list[tuple[int, int, R]] = []

@@ -12,18 +12,18 @@ import pytest
 
 from cardlogic.cli import main
 from cardlogic.cli.advise import as_json
-from cardlogic.cli.live import _free_name, _stem
-from cardlogic.table.literature import LiveGame
-from cardlogic.cli.live.notation import Notation
-from cardlogic.literature import Ask, Game, InvalidEventError, Record, format_event, read_record, write_record
+from cardlogic.literature import Ask, Claim, Game, InvalidEventError, Record, format_event, read_record, write_record
 from cardlogic.literature.advice import advise_record
 from cardlogic.literature.decks import Deck
+from cardlogic.literature.shorthand import Notation
+from cardlogic.table.autosave import claim_autosave
+from cardlogic.table.literature import LiveGame
 from tests.cli.scripted import GAME, annes_view, setup_text, typed
 
 
-def script(record: Record, save_to: str) -> tuple[list[str], int]:
+def script(record: Record, save_to: str) -> list[str]:
     """The lines a player types for the whole game: a mistyped line first, ``undo 2`` and the two events again
-    after the tenth, ``why`` and ``save``; and the input line number of the mistyped one."""
+    after the tenth, ``why`` and ``save``."""
     events = [typed(event, GAME) for event in record.events]
     lines = [
         "f ann 9x +",
@@ -39,14 +39,14 @@ def script(record: Record, save_to: str) -> tuple[list[str], int]:
         "advise",
         "quit",
     ]
-    return lines, 1
+    return lines
 
 
 def test_whole_game_through_a_pipe_is_autosaved_and_matches_advise(tmp_path):
     view = annes_view()
     setup, autosave, saved = tmp_path / "game.txt", tmp_path / "auto.txt", tmp_path / "saved.txt"
     setup.write_text(setup_text(view))
-    lines, mistyped = script(view, str(saved))
+    lines = script(view, str(saved))
     done = subprocess.run(
         [sys.executable, "-m", "cardlogic", "live", str(setup), "--autosave", str(autosave)],
         input="\n".join(lines) + "\n",
@@ -56,15 +56,17 @@ def test_whole_game_through_a_pipe_is_autosaved_and_matches_advise(tmp_path):
         check=False,
     )
     assert done.returncode == 1  # the mistyped line
-    assert done.stderr.splitlines() == [f"<input>:{mistyped}: unknown card '9x'"]
+    first_line = read_record(write_record(view)).lines[0]  # the line the first event takes in the autosave
+    assert done.stderr.splitlines() == [f"{autosave}:{first_line}: unknown card '9x'"]
     assert read_record(autosave.read_text()) == view
     assert main(["check", str(autosave)]) == 0
     assert len(read_record(saved.read_text()).events) == 10
     out = done.stdout
     assert out.count("undone: ") == 2 and "my hand, 4 cards" in out
-    why_line = read_record(write_record(view)).lines[1]
-    assert f"  line {why_line}: Fay asks Eve for 10H: no  -> not dealt to Eve, Fay" in out
-    assert f"ok: {format_event(view.events[-1], GAME)}; the game is over" in out
+    claim = next(i for i, event in enumerate(view.events) if isinstance(event, Claim))  # of high-hearts, in the ten
+    claim_line = read_record(write_record(view)).lines[claim]
+    assert f"10H (high-hearts): out of play (its set is claimed)\n  in public:\n  line {claim_line}: Eve claims" in out
+    assert f"ok: {format_event(view.events[-1], GAME)}; the game is over" in " ".join(out.split())  # wrapped at 80
     final = as_json(advise_record(view), GAME)["recommendation"]["reason"]
     assert out.rstrip().splitlines()[-1] == f"Recommendation: {final}"
 
@@ -76,7 +78,7 @@ def test_live_advice_equals_advise_on_the_record_whenever_my_team_is_to_move(see
     compared = 0
     for count, event in enumerate(view.events, 1):
         game.push(event)
-        if game.team_to_move():
+        if game.observer_decides():
             prefix = Record(view.game, view.observer, dict(view.hands), view.events[:count])
             assert as_json(game.advice(), GAME) == as_json(advise_record(prefix), GAME), f"after event {count}"
             compared += 1
@@ -146,11 +148,19 @@ def test_setup_cut_short_exits_1(monkeypatch, capsys, tmp_path):
 
 def test_default_autosave_is_next_to_the_record_and_resuming_an_autosave_reuses_it(tmp_path):
     record = tmp_path / "game.txt"
-    assert _free_name(_stem(record), record) == str(tmp_path / "game.live.txt")
+
+    def claimed(resumed):
+        path, lock = claim_autosave(resumed, None, lambda text: text == "this game")
+        lock.release()
+        return path
+
+    assert claimed(record) == tmp_path / "game.live.txt"
     (tmp_path / "game.live.txt").write_text("earlier session")
-    assert _free_name(_stem(record), record) == str(tmp_path / "game.live-2.txt")
+    assert claimed(record) == tmp_path / "game.live-2.txt"
     resumed = tmp_path / "game.live.txt"
-    assert _free_name(_stem(resumed), resumed) == str(resumed)
+    assert claimed(resumed) == tmp_path / "game.live-2.txt"  # it holds another game: left alone
+    resumed.write_text("this game")
+    assert claimed(resumed) == resumed
 
 
 def test_an_event_that_cannot_be_autosaved_is_refused_and_changes_nothing(tmp_path):

@@ -38,7 +38,7 @@ def test_whole_game_typed_in_a_terminal(tmp_path):
     child.logfile_read = transcript = io.StringIO()
     child.expect_exact(f"Autosaving to {autosave}")
     child.sendline("f ann 9x +")
-    child.expect_exact("<input>:1: unknown card '9x'")
+    child.expect_exact(f"{autosave}:{read_record(write_record(view)).lines[0]}: unknown card '9x'")
     for line, text in zip(lines[:10], canonical[:10]):
         child.sendline(line)
         accepted(child, text)
@@ -49,8 +49,7 @@ def test_whole_game_typed_in_a_terminal(tmp_path):
         child.sendline(line)
         accepted(child, text)
     child.sendline("why 10h")
-    child.expect_exact("10H (high-hearts): ")
-    child.expect_exact(f"line {read_record(write_record(view)).lines[1]}: {canonical[1]}  -> not dealt to Eve, Fay")
+    child.expect_exact("10H (high-hearts): out of play (its set is claimed)")
     child.sendline(f"save {saved}")
     child.expect_exact(f"saved 10 events to {saved}")
     asker = GAME.players[actor(view.events[10])]

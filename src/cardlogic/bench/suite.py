@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import functools
 import importlib
 import importlib.util
 import inspect
@@ -29,6 +30,7 @@ import tracemalloc
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 import numpy as np
@@ -213,7 +215,7 @@ def measure_exact(cases: list[Case], plan: Plan, tick: Tick) -> list[dict[str, A
                     row["frontier"] = tables.states
                     row["frontier_transitions"] = tables.transitions
                 if view == "player":
-                    case.exact = packed.spread(tables.raw_marginals / tables.paths)
+                    case.exact = tables.marginals()
 
                 def posterior(b: ExactBackend = backend, m: DealModel = model) -> None:
                     forget_walks()  # each time from scratch, reachable and frontier states included
@@ -236,7 +238,7 @@ def measure_sampler(cases: list[Case], plan: Plan, tick: Tick) -> list[dict[str,
         backend = SamplerBackend()
         tables = backend.uses_tables(pack(case.model))
         n = plan.sampler_deals if tables else plan.chain_deals
-        wall, cpu = repeat(lambda b=backend, m=case.model, n=n: b.sample(m, n, 7), plan.repeats)
+        wall, cpu = repeat(functools.partial(backend.sample, case.model, n, 7), plan.repeats)
         rows.append(
             {
                 "scenario": case.name,
@@ -262,8 +264,10 @@ def total_variation(estimate: np.ndarray, exact: np.ndarray) -> tuple[float, flo
 def measure_accuracy(cases: list[Case], plan: Plan, tick: Tick) -> list[dict[str, Any]]:
     """Total variation of sampled marginals against exact ones as the sample grows (tables, then the chain)."""
     rows = []
-    wanted = [c for c in cases if c.name in plan.accuracy_scenarios and c.exact is not None]
-    for case in wanted:
+    for case in cases:
+        exact = case.exact
+        if case.name not in plan.accuracy_scenarios or exact is None:
+            continue
         holders = len(case.model.holders)
         for method, sizes, backend in (
             ("tables", plan.accuracy_sizes, SamplerBackend()),
@@ -273,7 +277,7 @@ def measure_accuracy(cases: list[Case], plan: Plan, tick: Tick) -> list[dict[str
                 means, maxima = [], []
                 for seed in range(plan.accuracy_seeds):
                     deals = backend.sample(case.model, n, seed)
-                    mean, most = total_variation(frequencies(deals, holders), case.exact)
+                    mean, most = total_variation(frequencies(deals, holders), exact)
                     means.append(mean)
                     maxima.append(most)
                 rows.append(
@@ -306,10 +310,12 @@ def measure_csp(cases: list[Case], sampler: list[dict[str, Any]], plan: Plan, ti
                 assert backend.last is not None
                 seconds.append(backend.last.seconds)
                 rates.append(backend.last.rate)
+            last = backend.last
+            assert last is not None  # set by every posterior
             csp_rate = summarize(rates)
             row.update(
                 status="ok",
-                deals=backend.last.deals,
+                deals=last.deals,
                 seconds=summarize(seconds),
                 deals_per_second=csp_rate,
                 sampler_ratio=rate[case.name] / csp_rate["median"] if case.name in rate else None,
@@ -365,7 +371,7 @@ def measure_advice(cases: list[Case], plan: Plan, tick: Tick) -> dict[str, Any]:
                 advise(belief)
                 times.append(time.perf_counter() - start)
             row.update(status="ok", seconds=summarize(times))
-            wall, _ = repeat(lambda r=record: advise_record(r), max(1, plan.repeats // 3), warmup=0)
+            wall, _ = repeat(functools.partial(advise_record, record), max(1, plan.repeats // 3), warmup=0)
             row["record_seconds"] = summarize(wall)
         except Exception as error:  # noqa: BLE001 -- report an advice failure, keep benchmarking
             row["status"] = f"error: {type(error).__name__}: {error}"
@@ -388,8 +394,8 @@ def measure_live(cases: list[Case], plan: Plan, tick: Tick) -> dict[str, Any]:
     is written, and when the observer's team is to move the advice is worked out. Each event is timed once, in
     order, within :data:`LIVE_BUDGET_SECONDS`.
     """
-    from cardlogic.table.literature import LiveGame
     from cardlogic.literature import Record
+    from cardlogic.table.literature import LiveGame
 
     rows = []
     budget = LIVE_BUDGET_SECONDS.get(plan.mode, LIVE_BUDGET_SECONDS["quick"])
@@ -408,7 +414,7 @@ def measure_live(cases: list[Case], plan: Plan, tick: Tick) -> dict[str, Any]:
                     break
                 start = time.perf_counter()
                 live.push(event)
-                if live.team_to_move():
+                if live.observer_decides():
                     live.advice()
                     advised += 1
                 times.append(time.perf_counter() - start)
@@ -515,6 +521,7 @@ def measure_advise_command(cases: list[Case], warm_cache: Path, plan: Plan, tick
             game = early.scenario.record.game
             hands = State.deal(game, random.Random(players)).hands
             dealer = game.dealer
+            assert dealer is not None  # the scenarios' records name their dealer
             deal = Path(folder) / f"{players:02d}p-deal.txt"
             deal.write_text(write_record(Record(game, dealer, {dealer: tuple(iter_cards(hands[dealer]))})))
             for stage, path in (("deal", deal), ("early", early.scenario.path)):
@@ -687,6 +694,8 @@ def run_suite(scenarios: Path, plan: Plan, progress: bool = True) -> dict[str, A
         with tempfile.TemporaryDirectory(prefix="numba-warm-") as cache:
             warm_cache = Path(cache)
             middle = next((c for c in cases if c.name == "06p-no-8s-middle"), cases[0])
+            middle_path = middle.scenario.path
+            assert middle_path is not None  # scenarios are read from their files
             steps: list[tuple[str, Callable[[], Any]]] = [
                 ("baseline", lambda: measure_baseline(plan, tick)),
                 ("exact", lambda: measure_exact(cases, plan, tick)),
@@ -696,7 +705,7 @@ def run_suite(scenarios: Path, plan: Plan, progress: bool = True) -> dict[str, A
                 ("rejection", lambda: measure_rejection(cases, plan, tick)),
                 ("advice", lambda: measure_advice(cases, plan, tick)),
                 ("live", lambda: measure_live(cases, plan, tick)),
-                ("cold_start", lambda: measure_cold_start(middle.scenario.path, warm_cache, plan, tick)),
+                ("cold_start", lambda: measure_cold_start(middle_path, warm_cache, plan, tick)),
                 ("advise_command", lambda: measure_advise_command(cases, warm_cache, plan, tick)),
                 ("memory", lambda: measure_memory(cases, warm_cache, figures["cold_start"]["imports_mb"], plan, tick)),
                 ("literature_pkg", lambda: measure_literature_pkg(plan, tick)),
@@ -799,9 +808,11 @@ class _Progress:
         task = self.bar.add_task("", total=self.total)
         return lambda description: self.bar.update(task, advance=1, description=description)
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
+    ) -> None:
         if self.enabled:
-            self.bar.__exit__(*exc)
+            self.bar.__exit__(kind, error, traceback)
 
 
 def stages(rows: Iterable[dict[str, Any]]) -> dict[str, float]:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.table import Table
 
-from cardlogic.cli.common import RECORD_HELP, add_prior_argument, load_record, report, source_name
+from cardlogic.cli.common import RECORD_HELP, add_prior_argument, load_record, plural, report, source_name
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Ask, Claim, Game, Pass, RecordError
 from cardlogic.literature.advice import Advice, AskAdvice, ClaimAdvice, advise_record
@@ -110,15 +110,33 @@ def as_json(advice: Advice, game: Game) -> dict:
     }
 
 
+ADVISE_ASKS = 10
+"""How many of the best asks ``cardlogic advise`` lists (the rest are counted in one line)."""
+WORTH_CLAIMING = 0.5
+"""A set is worth thinking about when its claim is certain or forced, or the team holds it with at least this chance."""
+
+
+def worth_claiming(advice: Advice) -> list[ClaimAdvice]:
+    """The claims worth a thought: certain, forced, or a set the team holds with at least :data:`WORTH_CLAIMING`."""
+    return [c for c in advice.claims if c.certain or c.forced or c.p_team_holds >= WORTH_CLAIMING]
+
+
 def print_advice(advice: Advice, game: Game, console: Console | None = None) -> None:
-    """Every claim and every ask as tables, then the recommendation."""
+    """The recommendation first, then the claims worth thinking about and the best asks as tables; the sets and
+    asks left out are counted, each in one line."""
     console = console or Console()
     name = game.players[advice.observer]
-    console.print(claims_table(advice, game, advice.claims, f"{name}'s claims"))
-    if advice.asks:
-        console.print(asks_table(game, advice.asks, f"{name}'s asks, best first"))
-    console.print(method_caption(advice))
     print_recommendation(advice, console)
+    claims = worth_claiming(advice)
+    if claims:
+        console.print(claims_table(advice, game, claims, f"{name}'s claims worth thinking about"))
+    others = len(advice.claims) - len(claims)
+    if others:
+        console.print(f"{plural(others, 'other set')}: P(team holds) below {WORTH_CLAIMING}, not worth a claim")
+    if advice.asks:
+        best = advice.asks[:ADVISE_ASKS]
+        console.print(asks_table(game, best, f"{name}'s best asks ({len(best)} of {len(advice.asks)})"))
+    console.print(method_caption(advice))
 
 
 def method_caption(advice: Advice) -> str:
@@ -144,8 +162,8 @@ def claims_table(advice: Advice, game: Game, claims: Sequence[ClaimAdvice], titl
     """``claims`` (some of ``advice.claims``): P(team holds), best assignment, P(correct), points, flags."""
     names = game.players
     table = Table(title=title, title_justify="left")
-    for column in ("set", "P(team holds)", "best assignment", "P(correct)", "expected points", ""):
-        table.add_column(column, justify="left" if column in ("set", "best assignment", "") else "right")
+    for column in ("set", "P(team holds)", "best assignment", "P(correct)", "expected points", "note"):
+        table.add_column(column, justify="left" if column in ("set", "best assignment", "note") else "right")
     for c in claims:
         by_holder: dict[int, list[str]] = {}
         for card, holder in c.assignment:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 
@@ -71,7 +72,12 @@ def as_json(marginals: Marginals, observer: str | None) -> dict:
     }
 
 
-def print_table(marginals: Marginals, observer: str | None, belief: LiteratureBelief) -> None:
+def print_table(
+    marginals: Marginals, observer: str | None, belief: LiteratureBelief, console: Console | None = None
+) -> None:
+    """P(player holds card) as a table of cards by players; where the players do not fit the console's width
+    side by side (10-12 players on 80 columns), one table per group of players that does."""
+    console = console or Console()
     if belief.weighting is not None:
         source = f"{plural(marginals.samples, 'deal')} of the rules resampled by the players' choices"
     elif marginals.count is not None:
@@ -81,21 +87,39 @@ def print_table(marginals: Marginals, observer: str | None, belief: LiteratureBe
         if marginals.method == "mcmc":
             source += " by an MCMC chain"
     source += f"; prior: {belief.prior_answered}"
-    title = f"{observer or 'Spectator'}'s view: P(player holds card)"
-    table = Table(title=title, title_justify="left", caption=source, caption_justify="left")
-    table.add_column("set")
-    table.add_column("card")
-    for player in marginals.holders:
-        table.add_column(player + (" (me)" if player == observer else ""), justify="right")
+    headers = [player + (" (me)" if player == observer else "") for player in marginals.holders]
+    pages = _pages(headers, belief, console.width)
     deck = belief.game.deck
-    previous_set = None
-    for card, row in zip(marginals.cards, marginals.probabilities):
-        card_set = deck.set_of(card).name
-        table.add_row(
-            card_set if card_set != previous_set else "", str(card), *(_cell(p) for p in row), end_section=False
-        )
-        previous_set = card_set
-    Console().print(table)
+    for number, page in enumerate(pages, start=1):
+        title = f"{observer or 'Spectator'}'s view: P(player holds card)"
+        if len(pages) > 1:
+            title += f", page {number} of {len(pages)}"
+        table = Table(title=title, title_justify="left", caption=source, caption_justify="left")
+        table.add_column("set")
+        table.add_column("card")
+        for holder in page:
+            table.add_column(headers[holder], justify="right")
+        previous_set = None
+        for card, row in zip(marginals.cards, marginals.probabilities, strict=True):
+            card_set = deck.set_of(card).name
+            cells = (_cell(row[holder]) for holder in page)
+            table.add_row(card_set if card_set != previous_set else "", str(card), *cells, end_section=False)
+            previous_set = card_set
+        console.print(table)
+
+
+def _pages(headers: list[str], belief: LiteratureBelief, width: int) -> list[list[int]]:
+    """The players split into the fewest groups of near-equal size, in seat order, whose tables fit ``width``."""
+    set_width = max(len("set"), *(len(card_set.name) for card_set in belief.game.deck.sets))
+    room = width - 1 - (set_width + 3) - (len("card") + 3)  # a column takes its width, 2 of padding and a rule
+    needs = [max(len(header), len("0.000")) + 3 for header in headers]
+    players = len(headers)
+    for count in range(1, players + 1):
+        bounds = [round(players * page / count) for page in range(count + 1)]
+        pages = [list(range(start, end)) for start, end in itertools.pairwise(bounds)]
+        if all(sum(needs[p] for p in page) <= room for page in pages):
+            return pages
+    return [[player] for player in range(players)]
 
 
 SHADES = ((0.75, "green"), (0.5, "yellow"), (0.25, "default"), (0.0, "dim"))

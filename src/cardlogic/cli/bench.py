@@ -7,6 +7,8 @@ import json
 import sys
 from pathlib import Path
 
+from cardlogic.files import WriteRefusedError, check_writable, write_owned
+
 DEFAULT_SCENARIOS = Path("benchmarks") / "scenarios"
 
 
@@ -27,7 +29,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         dest="mode",
         help="a few scenarios, a few seconds: checks that the suite runs (for tests and CI)",
     )
-    parser.add_argument("--json", metavar="FILE", help="also write the results as JSON to FILE")
+    parser.add_argument(
+        "--json", metavar="FILE", help="also write the results as JSON to FILE (a new file or an earlier run's)"
+    )
+    parser.add_argument("--force", action="store_true", help="let --json replace a file that is not an earlier run's")
     parser.add_argument("--markdown", action="store_true", help="print the tables as Markdown (for the README)")
     parser.add_argument(
         "--scenarios",
@@ -63,9 +68,15 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
+    if args.json:
+        try:  # before minutes of measuring, not after
+            check_writable(args.json, _earlier_results, force=args.force)
+        except WriteRefusedError as error:
+            print(f"cardlogic bench: {error}", file=sys.stderr)
+            return 1
     results = run_suite(args.scenarios, PLANS[args.mode], progress=not args.no_progress)
     if args.json:
-        Path(args.json).write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+        write_owned(args.json, json.dumps(results, indent=1) + "\n", _earlier_results, force=args.force)
     if args.markdown:
         sys.stdout.write(markdown(results))
     else:
@@ -79,3 +90,12 @@ def main(argv: list[str] | None = None) -> int:
     add_arguments(parser)
     args = parser.parse_args(argv)
     return args.handler(args)
+
+
+def _earlier_results(text: str) -> bool:
+    """Whether ``text`` is the suite's own JSON, which a new run may replace."""
+    try:
+        earlier = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(earlier, dict) and earlier.get("suite") == "cardlogic-bench"

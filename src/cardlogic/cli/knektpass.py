@@ -12,6 +12,7 @@ import json
 import random
 import sys
 from dataclasses import replace
+from typing import Any
 
 from cardlogic.cards import format_cards, iter_cards
 from cardlogic.cli.common import (
@@ -221,8 +222,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     dealt, stock = state.hands, state.stock
     views = [PlayerState(deal, p, dealt[p]) for p in range(args.players)]
     players = [make_bot(name, deal, p, dealt[p], seed=rng.randrange(2**31)) for p, name in enumerate(bots)]
-    while not state.is_over:
-        mover = state.to_move
+    while (mover := state.to_move) is not None:
         event = state.push(players[mover].choose(views[mover]))
         for p, view in enumerate(views):
             view.push(event.seen_by(p))
@@ -321,7 +321,7 @@ def run_advise(args: argparse.Namespace) -> int:
     except AdviceError as error:
         return _fail(args.record, 0, str(error))
     deal = record.deal
-    options = [
+    options: list[dict[str, Any]] = [
         {"event": format_event(o.event, deal), "points": o.points, "chance": o.chance, "tricks": o.tricks}
         for o in advice.options
     ]

@@ -24,7 +24,7 @@ def _bots(text: str) -> tuple[str, str]:
     names = tuple(name.strip() for name in text.split(","))
     if len(names) != 2 or any(name not in BOTS for name in names) or names[0] == names[1]:
         raise argparse.ArgumentTypeError(f"expected two different bots out of {', '.join(BOTS)}, as A,B")
-    return names  # type: ignore[return-value]
+    return names
 
 
 BOTS_HELP = ", ".join(

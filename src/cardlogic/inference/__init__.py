@@ -15,14 +15,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from cardlogic.constraints import DealModel
 from cardlogic.inference.base import Backend, InferenceError, Posterior
-from cardlogic.inference.exact import DENSE_MAX_OPERATIONS, ExactBackend, pack
+from cardlogic.inference.exact import DENSE_MAX_OPERATIONS, ExactBackend, PackedModel, pack
 from cardlogic.inference.frontier import frontier_tables
 from cardlogic.inference.sampler import SamplerBackend
 from cardlogic.inference.sparse import walk
@@ -91,7 +91,7 @@ def exact_is_practical(model: DealModel, max_operations: float | None = None, *,
     if packed.empty or (packed.operations <= AUTO_MAX_OPERATIONS * scale and packed.memory() <= AUTO_MAX_BYTES):
         return True
     # The frontier program first, as ExactBackend.tables answers.
-    attempts = [(walk, AUTO_MAX_STATES * scale)]
+    attempts: list[tuple[Callable[[PackedModel, float], object], float]] = [(walk, AUTO_MAX_STATES * scale)]
     if marginals:
         attempts.insert(0, (frontier_tables, AUTO_FRONTIER_TRANSITIONS * scale))
     for attempt, budget in attempts:

@@ -103,7 +103,7 @@ class Backend(Protocol):
 
 def restriction_hits(deals: np.ndarray, cards: Sequence[Card], restrictions: Sequence[Mapping[int, int]]) -> list[int]:
     """How many of ``deals`` (rows of holder indices over ``cards``) obey each restriction (card -> holder mask)."""
-    column = {card: i for i, card in enumerate(cards)}
+    column: dict[int, int] = {card: i for i, card in enumerate(cards)}
     hits = []
     for restriction in restrictions:
         inside = np.ones(len(deals), bool)

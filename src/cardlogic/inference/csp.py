@@ -89,7 +89,7 @@ class CspBackend:
 
     def joint(self, model: DealModel, placements: Mapping[int, int]) -> float:
         """P(every card of ``placements`` went to its holder); :class:`InconsistentError` when no deal exists."""
-        index = {card: i for i, card in enumerate(model.cards)}
+        index: dict[int, int] = {card: i for i, card in enumerate(model.cards)}
         columns = np.array([index[card] for card in placements], dtype=np.int64)
         wanted = np.array(list(placements.values()), dtype=np.int8)
         hits = 0

@@ -29,6 +29,7 @@ import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Literal, overload
 
 import numpy as np
 
@@ -194,7 +195,7 @@ def pack(
     empty = any(not mask for mask in model.allowed.values()) or any(cap < 0 for cap in caps)
     active = [h for h in range(n_holders) if caps[h] > 0]
     active_mask = sum(1 << h for h in active)
-    allowed = {card: model.allowed[card] & active_mask for card in free}
+    allowed: dict[int, int] = {card: model.allowed[card] & active_mask for card in free}
     empty = empty or any(not m for m in allowed.values()) or sum(caps[h] for h in active) != len(free)
 
     # Clauses over free cards, as {card: holder mask}; satisfied ones dropped.
@@ -235,10 +236,10 @@ def pack(
 
     # Blocks: connected components of free cards sharing a clause.
     root = _components(free, clauses)
-    members: dict[Card, list[Card]] = {}
+    members: dict[int, list[Card]] = {}
     for card in free:
         members.setdefault(root[card], []).append(card)
-    block_clauses: dict[Card, list[dict[Card, int]]] = {r: [] for r in members}
+    block_clauses: dict[int, list[dict[Card, int]]] = {r: [] for r in members}
     for pairs in clauses:
         block_clauses[root[next(iter(pairs))]].append(pairs)
     if any(len(cl) > MAX_CLAUSE_BITS for cl in block_clauses.values()):
@@ -246,7 +247,7 @@ def pack(
     # Units of blocks kept together: each segment's blocks (merged where segments share one).
     segment_roots = [{root[card] for card in cards_ if card in root} for cards_ in segments]
     unit = _components(members, segment_roots)
-    units: dict[Card, list[Card]] = {}
+    units: dict[int, list[int]] = {}
     for r in members:
         units.setdefault(unit[r], []).append(r)
     # Layers are narrowest at both ends of the order: put the units with most clauses there.
@@ -270,7 +271,7 @@ def pack(
     widths = np.ones(n + 1, np.int64)
     columns = np.zeros(n, np.int64)
     index: dict[Card, int] = {}
-    block_start: dict[Card, int] = {}
+    block_start: dict[int, int] = {}
     k = 0
     for r in block_order:
         block = members[r]
@@ -304,7 +305,7 @@ def pack(
         clause_start.append(len(clause_cards))
     card_clause_start = np.cumsum([0] + [len(qs) for qs in by_card])
 
-    unit_span: dict[Card, tuple[int, int]] = {}
+    unit_span: dict[int, tuple[int, int]] = {}
     for r, start in block_start.items():
         low, high = unit_span.get(unit[r], (start, start))
         unit_span[unit[r]] = (min(low, start), max(high, start + len(members[r])))
@@ -347,20 +348,20 @@ def pack(
     )
 
 
-def _components(items: Iterable[Card], links: Iterable[Iterable[Card]]) -> dict[Card, Card]:
+def _components(items: Iterable[int], links: Iterable[Iterable[int]]) -> dict[int, int]:
     """Each of ``items`` mapped to one representative of its component, items being joined by sharing a link."""
     parent = {item: item for item in items}
 
-    def find(item: Card) -> Card:
+    def find(item: int) -> int:
         while parent[item] != item:
             parent[item] = parent[parent[item]]
             item = parent[item]
         return item
 
     for link in links:
-        first, *rest = link or [None]
-        for item in rest:
-            parent[find(item)] = find(first)
+        linked = list(link)
+        for item in linked[1:]:
+            parent[find(item)] = find(linked[0])
     return {item: find(item) for item in parent}
 
 
@@ -445,6 +446,8 @@ class DealTables:
         """P(card dealt to holder), model cards x holders; raises InconsistentError without deals."""
         if self.total == 0:
             raise InconsistentError("no deal satisfies the constraints")
+        if self.raw_marginals is None:
+            raise ValueError("tables built without the backward pass give counts, not marginals")
         return self.packed.spread(self.raw_marginals / self.paths)
 
 
@@ -492,6 +495,16 @@ class ExactBackend:
     ) -> DealTables | SparseTables | FrontierTables:
         return self.tables(pack(model), backward=backward, exact_count=exact_count, frontier=self.frontier)
 
+    @overload
+    def tables(
+        self, packed: PackedModel, *, backward: bool, exact_count: bool, frontier: Literal[False] = False
+    ) -> DealTables | SparseTables: ...
+
+    @overload
+    def tables(
+        self, packed: PackedModel, *, backward: bool, exact_count: bool, frontier: bool
+    ) -> DealTables | SparseTables | FrontierTables: ...
+
     def tables(
         self, packed: PackedModel, *, backward: bool, exact_count: bool, frontier: bool = False
     ) -> DealTables | SparseTables | FrontierTables:
@@ -536,7 +549,9 @@ class ExactBackend:
 
     def count(self, model: DealModel) -> int:
         """The exact number of consistent deals (0 for an inconsistent model)."""
-        return int(self._tables(model, backward=False, exact_count=True).count)
+        count = self._tables(model, backward=False, exact_count=True).count
+        assert count is not None  # tables built with exact_count carry it
+        return count
 
     def frontier_chances(self, model: DealModel, restrictions: Sequence[Mapping[int, int]]) -> list[float]:
         """:meth:`chances` as ratios of exact counts by the frontier program: one count of the model under each
@@ -568,7 +583,7 @@ class ExactBackend:
                 continue
             tables = FrontierTables(plan(packed, probes=False), max_transitions=self.max_transitions - spent)
             spent += tables.transitions
-            result.append(tables.count / deals)
+            result.append(tables.exact() / deals)
         return result
 
     def placements(
@@ -611,7 +626,7 @@ class ExactBackend:
             weights = tables.weights(first, states)
         if weights.sum() <= 0:
             raise InconsistentError("no deal satisfies the constraints")
-        column_of = {card: i for i, card in enumerate(packed.cards)}
+        column_of: dict[int, int] = {card: i for i, card in enumerate(packed.cards)}
         step_of = {int(packed.columns[k]): k - first for k in range(first, packed.free_count)}
         rows = np.empty((len(weights), len(cards)), np.int64)
         for i, card in enumerate(cards):
@@ -625,8 +640,8 @@ class ExactBackend:
         base = len(model.holders)
         if len(cards) * math.log2(max(base, 2)) < 62:  # a row as one integer, first card most significant: fast
             keys = rows @ (base ** np.arange(len(cards) - 1, -1, -1, dtype=np.int64))
-            _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-            distinct = rows[first]
+            _, first_rows, inverse = np.unique(keys, return_index=True, return_inverse=True)
+            distinct = rows[first_rows]
         else:
             distinct, inverse = np.unique(rows, axis=0, return_inverse=True)
         return distinct, np.bincount(inverse.ravel(), weights, len(distinct)) / weights.sum()
@@ -654,9 +669,10 @@ class ExactBackend:
             except InferenceError:
                 pass
         tables = self.tables(packed, backward=True, exact_count=False)
-        if tables.paths == 0:
+        raw = tables.raw_marginals
+        if tables.paths == 0 or raw is None:
             raise InconsistentError("no deal satisfies the constraints")
-        column = {card: i for i, card in enumerate(packed.cards)}
+        column: dict[int, int] = {card: i for i, card in enumerate(packed.cards)}
         step = {int(c): k for k, c in enumerate(packed.columns)}
         leaders = packed.leaders
         result = []
@@ -676,9 +692,12 @@ class ExactBackend:
             if not possible:
                 result.append(0.0)
                 continue
-            if len(narrowed) <= 1:  # one free card: its marginals answer, no walk needed
-                k, options = narrowed[0] if narrowed else (0, None)
-                result.append(1.0 if options is None else float(tables.raw_marginals[k, options].sum()) / tables.paths)
+            if not narrowed:
+                result.append(1.0)
+                continue
+            if len(narrowed) == 1:  # one free card: its marginals answer, no walk needed
+                k, options = narrowed[0]
+                result.append(float(raw[k, options].sum()) / tables.paths)
                 continue
             result.append(tables.segment_mass(first, stop, allowed) / tables.paths)
         return result

@@ -349,7 +349,7 @@ def _block_order(named: list[int], work: list[int], caps: list[int]) -> list[int
         return order + [left[int(i)] for i in chosen]
     done = 0
     while left:
-        best = None
+        best, best_key = -1, None
         for b in left:
             later = named[b] | _union(named[c] for c in left if c != b)
             size = (
@@ -358,11 +358,11 @@ def _block_order(named: list[int], work: list[int], caps: list[int]) -> list[int
                 * (1 + sum(caps[j] for j in _bits(done & ~later)))
             )
             key = (size, b)
-            if best is None or key < best[0]:
-                best = (key, b)
-        order.append(best[1])
-        left.remove(best[1])
-        done |= named[best[1]]
+            if best_key is None or key < best_key:
+                best, best_key = b, key
+        order.append(best)
+        left.remove(best)
+        done |= named[best]
     return order
 
 
@@ -487,8 +487,7 @@ class FrontierTables:
         closed = self.closed
         shorter = np.where(closed < pl.generic, fact[np.maximum(pl.generic - 1 - closed, 0)], 0.0) * pl.unnamed_factor
         after, after_short = finish, shorter
-        backward_short = [None] * (n + 1)
-        backward_short[n] = shorter
+        backward_short = [shorter]  # built from block n down to block 0, then reversed
         for b in range(n - 1, -1, -1):
             block = blocks[b]
             local = self._local_backward(b, forward[b], after)
@@ -507,7 +506,8 @@ class FrontierTables:
                         raw[block.steps[i].free, holders] = mass * np.array([caps[j] for j in holders])
             after = self.pull(after, b)
             after_short = self.pull(after_short, b)
-            backward_short[b] = after_short
+            backward_short.append(after_short)
+        backward_short.reverse()
         for j in range(n_local):
             if pl.first[j] < 0:
                 continue
@@ -543,9 +543,10 @@ class FrontierTables:
     def marginals(self) -> np.ndarray:
         """P(card dealt to holder), model cards x holders; raises InconsistentError without deals and
         InferenceError where cancellation has spoiled the floats."""
-        if self.total == 0:
+        raw = self.raw_marginals
+        if self.total == 0 or raw is None:
             raise InconsistentError("no deal satisfies the constraints")
-        return self.packed.spread(np.minimum(self.raw_marginals / self.paths, 1.0))
+        return self.packed.spread(np.minimum(raw / self.paths, 1.0))
 
     def _exact_count(self) -> int:
         """The packed model's exact number of deals: the forward pass modulo :data:`PRIMES`, joined by the CRT."""

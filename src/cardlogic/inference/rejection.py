@@ -62,7 +62,7 @@ class RejectionSampler:
         allowed = np.array(
             [[mask >> h & 1 for h in range(holders)] for mask in model.allowed.values()], dtype=bool
         ).reshape(len(cards), holders)
-        index = {card: i for i, card in enumerate(cards)}
+        index: dict[int, int] = {card: i for i, card in enumerate(cards)}
         clauses = np.zeros((len(model.clauses), len(cards), holders), dtype=bool)
         for k, clause in enumerate(model.clauses):
             for card, mask in clause.pairs:

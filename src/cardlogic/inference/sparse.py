@@ -174,6 +174,8 @@ class SparseTables:
         """P(card dealt to holder), model cards x holders; raises InconsistentError without deals."""
         if self.total == 0:
             raise InconsistentError("no deal satisfies the constraints")
+        if self.raw_marginals is None:
+            raise ValueError("tables built without the backward pass give counts, not marginals")
         return self.packed.spread(self.raw_marginals / self.paths)
 
     def weights(self, k: int, states: np.ndarray) -> np.ndarray:

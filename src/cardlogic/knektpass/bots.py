@@ -27,6 +27,7 @@ player is to move.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Protocol
 
 from cardlogic.knektpass.advice import SAMPLES, advise
@@ -99,7 +100,11 @@ class AdvisorBot:
         return advise(self.belief, self.samples, self.seed).best
 
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot, "advisor": AdvisorBot}
+BOTS: dict[str, Callable[[Deal, int, int, int], Bot]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "advisor": AdvisorBot,
+}
 
 
 def make_bot(name: str, deal: Deal, player: int, hand: int, seed: int = 0) -> Bot:

@@ -519,7 +519,7 @@ class PublicState:
         hand = pos.hands[player]
         assert hand is not None
         if pos.phase == "trump":
-            return [TakeTrump(player, False)] + [TakeTrump(player, True, card) for card in iter_cards(hand)]
+            return [TakeTrump(player, False), *(TakeTrump(player, True, card) for card in iter_cards(hand))]
         if pos.phase == "bid":
             return [Bid(player, False), Bid(player, True)]
         if pos.phase == "exchange":
@@ -556,9 +556,9 @@ class PlayerState(PublicState):
         _check_hand(deal, player, hand)
         self.player = player
         self._seers = frozenset((player,))
-        hands = [None] * len(deal.game.players)
+        hands: list[int | None] = [None] * len(deal.game.players)
         hands[player] = hand
-        discarded = [None] * len(deal.game.players)
+        discarded: list[int | None] = [None] * len(deal.game.players)
         discarded[player] = 0
         self._pos = replace(self._pos, hands=tuple(hands), discarded=tuple(discarded))
 
@@ -614,7 +614,7 @@ class State(PublicState):
         self._pos = replace(self._pos, hands=tuple(hands), discarded=(0,) * n, stock_cards=stock_cards)
 
     @classmethod
-    def deal(cls, deal: Deal, rng: random.Random) -> State:
+    def deal(cls, deal: Deal, rng: random.Random) -> State:  # type: ignore[override]  # a state's .deal is its Deal
         """Shuffle the deck with ``rng`` and deal it: five cards each (two, then three, from forehand round; the
         packets do not change which cards a player gets from a shuffled deck), the turned card set aside."""
         cards = [c for c in deal.game.deck if c != deal.turned]

@@ -176,6 +176,6 @@ class KnektpassTracker:
                     ruled_out += [c for c in unplayed if deal.is_trump(c) and deal.beats(c, best)]
             elif not deal.beats(card, best):
                 ruled_out += [c for c in unplayed if deal.suit_of(c) == led and deal.beats(c, best)]
-        restrictions = dict.fromkeys(ruled_out, ~(1 << player))
+        restrictions: dict[int, int] = dict.fromkeys(ruled_out, ~(1 << player))
         restrictions[card] = 1 << player
         model.restrict_all(restrictions)

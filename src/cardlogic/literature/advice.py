@@ -28,7 +28,7 @@ from __future__ import annotations
 import functools
 import math
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -336,19 +336,19 @@ def leak_table(public: LiteratureBelief, asker: int, cards: Iterable[int]) -> di
     """
     game = public.game
     nowhere = ~(1 << asker)
-    cards = [CARDS[card] for card in cards]
-    sets = sorted({game.deck.set_index_of(card) for card in cards})
+    asked = [CARDS[card] for card in cards]
+    sets = sorted({game.deck.set_index_of(card) for card in asked})
+    restrictions: list[Mapping[int | str, int]]
     if game.rules.bluff:  # q = P(holds another card of the set)
-        restrictions = [{c: nowhere for c in game.deck.set_of(card).cards if c != card} for card in cards]
+        restrictions = [{c: nowhere for c in game.deck.set_of(card).cards if c != card} for card in asked]
         qs = [1.0 - chance for chance in public.chances(restrictions)]
     else:
-        chances = public.chances(
-            [{card: nowhere} for card in cards]
-            + [dict.fromkeys(game.deck.sets[index].cards, nowhere) for index in sets]
-        )
-        lacks_set = dict(zip(sets, chances[len(cards) :]))
-        qs = [lacks - lacks_set[game.deck.set_index_of(card)] for card, lacks in zip(cards, chances)]
-    return {card: max(0.0, -math.log2(q)) if q > 1e-15 else math.inf for card, q in zip(cards, qs)}
+        restrictions = [{card: nowhere} for card in asked]
+        restrictions += [dict.fromkeys(game.deck.sets[index].cards, nowhere) for index in sets]
+        chances = public.chances(restrictions)
+        lacks_set = dict(zip(sets, chances[len(asked) :]))
+        qs = [lacks - lacks_set[game.deck.set_index_of(card)] for card, lacks in zip(asked, chances)]
+    return {card: max(0.0, -math.log2(q)) if q > 1e-15 else math.inf for card, q in zip(asked, qs)}
 
 
 def _current_table(belief: LiteratureBelief) -> dict[Card, np.ndarray]:
@@ -484,7 +484,7 @@ def advise(
     moving = observer in public_state.movers
     asks = tuple(ask_advice(belief, public if thorough else None, weights)) if moving else ()
     if not moving:
-        who = "nobody: the game is over" if public_state.is_over else f"{game.players[to_move]} is to move"
+        who = "nobody: the game is over" if to_move is None else f"{game.players[to_move]} is to move"
         return Advice(observer, to_move, asks, claims, hold, Recommendation(None, f"wait: {who}"), *_how(belief))
     if not thorough and max((a.p_yes for a in asks), default=0.0) == 0.0:  # a claim may be needed: weigh every set
         claims = _claims(belief, True, weights)
@@ -553,11 +553,11 @@ def _recommend(
             )
     if public.may_pass and mates and not forced:
         own = max((a.p_yes for a in asks), default=0.0) if view.hand else -1.0
-        best, mate = best_mate()
-        if best > own:
+        chance, mate = best_mate()
+        if chance > own:
             return Recommendation(
                 Pass(observer, mate),
-                f"pass to {names[mate]}: best ask about {best:.2f} likely against {max(own, 0.0):.2f} for me",
+                f"pass to {names[mate]}: best ask about {chance:.2f} likely against {max(own, 0.0):.2f} for me",
             )
     if public.may_pass and mates and not view.hand:
         mate = max(mates, key=lambda p: (public.sizes[p], -p))
@@ -572,9 +572,11 @@ def _recommend(
     if not asks:
         if certain:
             return Recommendation(certain[0].event(observer), f"claim {certain[0].name}: certain, and no ask is left")
-        claim = max(claims, key=lambda c: (c.expected_points, c.p_correct)) if claims else None
-        if claim is None:
-            claim = claim_advice(belief, public.unclaimed[0])
+        claim = (
+            max(claims, key=lambda c: (c.expected_points, c.p_correct))
+            if claims
+            else claim_advice(belief, public.unclaimed[0])
+        )
         return Recommendation(
             claim.event(observer),
             f"claim {claim.name}: no ask is possible (correct with probability {claim.p_correct:.2f})",

@@ -34,7 +34,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cardlogic.belief import Belief
+from cardlogic.belief import Belief, has_deal
+from cardlogic.cards import Card
 from cardlogic.constraints import InconsistentError
 from cardlogic.literature import Game, PlayerState, PublicState, Record, RecordError, format_event
 from cardlogic.literature.choices import DEFAULT_MODEL, ChoiceModel, History, mix_players, player_types
@@ -191,10 +192,9 @@ class LiteratureBelief(Belief):
                 belief.tracker.push(event)
             except (InconsistentError, ValueError) as error:
                 if belief.is_consistent():
-                    impossible = isinstance(error, InconsistentError)
-                    raise RecordError(
-                        line, belief._why_impossible(record, pushed, error) if impossible else str(error)
-                    ) from None
+                    if isinstance(error, InconsistentError):
+                        raise RecordError(line, belief._why_impossible(record, pushed, error)) from None
+                    raise RecordError(line, str(error)) from None
                 break  # an earlier event already left no deal: that one is to blame
             pushed += 1
         belief._forget()
@@ -233,6 +233,34 @@ class LiteratureBelief(Belief):
         See :meth:`LiteratureTracker.explain`; the holders are a bitmask over player indices.
         """
         return self.tracker.explain(self._card(card))
+
+    def forcing_events(self, card: int | str, ruled_out: int) -> list[int]:
+        """A smallest set of events (indices in the history) that, with the observer's hand and the hand sizes,
+        rule out every holder in bitmask ``ruled_out`` as ``card``'s dealt holder; [] when the hand alone does.
+
+        Found by deletion: an event is left out while the others still force the fact, so no event of the answer
+        can be spared (a minimal set; no smaller one is searched for). Whether a set of events forces the fact
+        is asked of the exact backend where practical, else of the model's cheap checks and a search for a deal,
+        counting a set as not forcing it when neither can tell.
+        """
+        card = self._card(card)
+        kept = list(range(len(self.public.history)))
+        if not self._forces(kept, card, ruled_out):
+            return kept  # only the sure-asks assumption forces it: every event stays
+        for index in reversed(range(len(kept))):
+            trial = kept[:index] + kept[index + 1 :]
+            if self._forces(trial, card, ruled_out):
+                kept = trial
+        return kept
+
+    def _forces(self, indices: list[int], card: Card, ruled_out: int) -> bool:
+        """Whether the events at ``indices`` leave no deal with ``card`` dealt to a holder in ``ruled_out``."""
+        try:
+            model = self.tracker.model_of(indices)
+            model.restrict(card, ruled_out)
+        except InconsistentError:
+            return True
+        return not has_deal(model, self.seed)
 
     def _holder(self, holder: int | str) -> int:
         return self.game.player_index(holder) if isinstance(holder, str) else holder
@@ -300,7 +328,7 @@ class LiteratureBelief(Belief):
         contradicts is named when the model's cheap checks can find it.
         """
         names = self.game.players
-        reasons = []
+        reasons: list[str] = []
         lines = set()
         if error.card is not None:
             for index, ruled_out in self.tracker.explain(error.card):

@@ -311,7 +311,7 @@ class OmniscientBot(_Seat):
         """The asks ``mate`` could make on their turn (the rules' conditions on the asker's hand, bluffs left out)."""
         game, hands, sizes = self.game, self.table.hands, self.table.public.sizes
         targets = [p for p in game.opponents(mate) if sizes[p]]
-        asks = []
+        asks: list[Ask] = []
         for index in self.table.public.unclaimed:
             if hands[mate] & game.set_masks[index]:
                 asks.extend(

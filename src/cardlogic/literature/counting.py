@@ -53,8 +53,8 @@ class CountingTracker:
         n = len(game.players)
         self.sizes = list(game.sizes)
         self.claimed: set[int] = set()
-        self.holder: dict[Card, int] = {}
-        self.lacks: dict[Card, int] = dict.fromkeys(game.deck.cards, 0)
+        self.holder: dict[int, int] = {}
+        self.lacks: dict[int, int] = dict.fromkeys(game.deck.cards, 0)
         self.minimum = [[0] * len(game.deck.sets) for _ in range(n)]
         own = set(hand)
         for card in game.deck.cards:

@@ -270,7 +270,7 @@ def _literature(lit: Any, hands: Sequence[int], first: int, rules: str = "packag
     """
     if rules not in RULES:
         raise ValueError(f"rules must be one of {', '.join(RULES)}, not {rules!r}")
-    engine = sys.modules[lit.Literature.__module__]
+    engine: Any = sys.modules[lit.Literature.__module__]  # the package's engine module, patched below
     player = engine.Player
     engine.Player = functools.partial(player if rules == "package" else repaired_player(), dummy=True)
     try:

@@ -168,7 +168,7 @@ def _card(token: str, game: Game) -> Card:
 
 
 def _groups(text: str, game: Game, what: str) -> tuple[tuple[Card, int], ...]:
-    pairs = []
+    pairs: list[tuple[Card, int]] = []
     for group in text.split(";"):
         tokens = group.split()
         if len(tokens) < 2:

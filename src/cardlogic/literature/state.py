@@ -51,7 +51,7 @@ class Result(NamedTuple):
     winner: int | None
 
 
-def claim_outcome(game: Game, claimer: int, assignment: Mapping[int, int], holders: Mapping[int, int]) -> str:
+def claim_outcome(game: Game, claimer: int, assignment: Mapping[Card, int], holders: Mapping[Card, int]) -> str:
     """The outcome of a claim placing cards as ``assignment`` when they were at ``holders``.
 
     ``correct`` when every card is where it was claimed; otherwise, under
@@ -375,9 +375,9 @@ class PublicState:
         else:
             if event.outcome == "void":
                 for card in card_set.cards:
-                    holder = knowledge.holder_of(card)
-                    if holder is not None and game.team_of(holder) != team:
-                        raise IllegalEventError(f"the claim cannot be void: {card} is with {self._name(holder)}")
+                    at = knowledge.holder_of(card)
+                    if at is not None and game.team_of(at) != team:
+                        raise IllegalEventError(f"the claim cannot be void: {card} is with {self._name(at)}")
             return event
         outcome = claim_outcome(game, claimer, assignment, holders)
         if event.outcome is not None and event.outcome != outcome:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import itertools
 import random
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 
 from cardlogic.cards import iter_cards
@@ -173,7 +173,7 @@ class Match:
         state = play_bots(game, hands, teams, self.seed * 1_000_003 + index)
         return Record(game, None, {p: tuple(iter_cards(hand)) for p, hand in enumerate(hands)}, list(state.history))
 
-    def games(self, workers: Workers) -> Iterator[GameResult]:
+    def games(self, workers: Workers) -> Generator[GameResult]:
         """Games 0, 1, 2, ... without end, in order, played by ``workers`` a few ahead; stop iterating to stop."""
         return in_order(workers.run(_play, ((self, index) for index in itertools.count())))
 

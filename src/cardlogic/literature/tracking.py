@@ -31,7 +31,7 @@ still consistent is for an inference backend (see :mod:`cardlogic.literature.bel
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from cardlogic.cards import CARDS, Card, card_mask
 from cardlogic.constraints import DealModel, InconsistentError
@@ -64,6 +64,7 @@ class LiteratureTracker:
         self.sure_asks_first = sure_asks_first
         self.model = DealModel(game.players, game.sizes, game.deck.cards)
         self._undo: list[DealModel] = []
+        self._before: list[tuple[dict[Card, int], set[int]]] = []  # per event: the cards known, sets claimed before it
         mask = card_mask(hand)
         if observer is None:
             if mask:
@@ -96,6 +97,7 @@ class LiteratureTracker:
         if self.sure_asks_first and isinstance(event, Ask):
             model = self._assume_sure_asks_first(model, known, event)
         self._undo.append(self.model)
+        self._before.append((known, claimed))
         self.model = model
         return event
 
@@ -103,7 +105,21 @@ class LiteratureTracker:
         """Undo the last event and return it."""
         event = self.position.pop()
         self.model = self._undo.pop()
+        self._before.pop()
         return event
+
+    def model_of(self, indices: Iterable[int]) -> DealModel:
+        """The constraints of the observer's hand and of the history's events at ``indices`` only (each read
+        with the cards known and the sets claimed before it), without ``sure_asks_first``'s assumption.
+
+        Raises :class:`InconsistentError` when they already fail the model's cheap checks.
+        """
+        model = (self._undo[0] if self._undo else self.model).copy()
+        history = self.public.history
+        for index in sorted(indices):
+            known, claimed = self._before[index]
+            self._constrain(model, known, claimed, history[index])
+        return model
 
     def explain(self, card: int) -> list[tuple[int, int]]:
         """The events that narrowed where ``card`` was dealt, in order: ``(event index, holders ruled out)``.
@@ -148,7 +164,7 @@ class LiteratureTracker:
         """Cards of sets not yet claimed, in deck order."""
         return [card for i in self.public.unclaimed for card in self.game.deck.sets[i].cards]
 
-    def moved(self) -> dict[Card, int]:
+    def moved(self) -> Mapping[Card, int]:
         """The cards that changed hands in public (answered "yes"), with their holders now."""
         return self.public.known
 
@@ -186,7 +202,7 @@ class LiteratureTracker:
         exposed = {game.deck.set_index_of(card) for card, holder in known.items() if game.team_of(holder) != team}
         if asked in exposed:  # the asker held a card of that set, so passed over a sure ask: not this model's player
             return model
-        restrictions = {
+        restrictions: dict[int, int] = {
             card: ~(1 << ask.asker) for index in exposed for card in game.deck.sets[index].cards if card not in known
         }
         if not restrictions:

@@ -6,38 +6,46 @@ the benchmark suite times exactly what the command does after each event.
 
 from __future__ import annotations
 
-import os
-import tempfile
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Sequence
 
 from cardlogic.belief import Fact
-from cardlogic.literature import Event, Game, PublicState, Record, write_record
-from cardlogic.literature.advice import Advice, advise, spectator
+from cardlogic.cards import Card
+from cardlogic.files import RecordText
+from cardlogic.literature import (
+    Ask,
+    Claim,
+    Event,
+    Game,
+    InvalidEventError,
+    PublicState,
+    Record,
+    RecordError,
+    format_event,
+    read_record,
+    write_record,
+)
+from cardlogic.literature.advice import Advice, advise, claim_advice, spectator
 from cardlogic.literature.belief import DEFAULT_PRIOR, LiteratureBelief
+from cardlogic.literature.shorthand import Answer, Notation, ShortClaim
+from cardlogic.table.core import Incomplete, Status, TableGame
+
+OUTCOME_QUESTION = "the outcome? ok, void or opp, then who held any card I cannot know (void bob 5h); empty drops it"
 
 
-@dataclass(frozen=True)
-class Update:
-    """What one accepted event brought: the event as recorded and the holdings that became certain."""
-
-    event: Event
-    certain: tuple[Fact, ...]
-
-
-class LiveGame:
-    """A record's set-up and events, growing by :meth:`push` and shrinking by :meth:`undo`.
+class LiveGame(TableGame[Event]):
+    """A Literature record's set-up and events at the table (see :class:`~cardlogic.table.core.TableGame`).
 
     ``belief`` is the record's observer's (a spectator's when it names no ``Me``);
     ``spectator`` is a spectator's belief over the same history, kept for the
     figures of :func:`~cardlogic.literature.advice.advise` that need it (None for a
-    spectator's record). With ``autosave`` set, every change is written there as
-    a complete record before :meth:`push` or :meth:`undo` returns; a change that
-    cannot be saved is undone and raises :class:`OSError`.
+    spectator's record).
 
-    Only the observer's hand is kept (a full record becomes a view, or a
-    spectator's record without ``Me``): typed events are checked against what the
-    observer knows, so the saved record claims no more. Raises
+    ``text`` is the record as its user wrote it (default: as :func:`write_record`
+    writes it): every line of it that is not an event taken back (headers, every
+    hand, comments) stays in what :meth:`text` writes, and new events follow.
+    The belief is the observer's (a full record's other hands are not looked at
+    for advice); a full record's hands also referee every event typed, so that
+    the autosave, which keeps them, stays a possible record. Raises
     :class:`~cardlogic.literature.RecordError` when the record's events are
     illegal or leave no consistent deal.
     """
@@ -51,16 +59,24 @@ class LiveGame:
         seed: int = 0,
         prior: str = DEFAULT_PRIOR,
         autosave: str | None = None,
+        text: str | None = None,
     ) -> None:
+        super().__init__(autosave)
         observer = record.observer
         hands = {} if observer is None else {observer: record.hands[observer]}
         self.setup = Record(record.game, observer, hands)
+        self._shown = Record(record.game, observer, dict(record.hands))  # the set-up as the file shows it
+        self._written = RecordText.of(write_record(record) if text is None else text, record.lines)
+        self._written_events = list(record.events)
+        # Every hand the record shows checks what is typed, so the autosave, which keeps them, stays possible.
+        self._referee = record.replay() if record.is_full else None
         self.belief = LiteratureBelief.from_record(record, method=method, samples=samples, seed=seed, prior=prior)
         self.spectator: LiteratureBelief | None = None
         if record.observer is not None:
             self.spectator = spectator(self.belief)
-        self.autosave = autosave
+        self.notation = Notation(record.game)
         self._certain = self._held_for_sure()
+        self._advice: Advice | None = None
 
     @property
     def game(self) -> Game:
@@ -70,109 +86,197 @@ class LiveGame:
     def public(self) -> PublicState:
         return self.belief.public
 
+    @property
+    def events(self) -> Sequence[Event]:
+        return self.public.history
+
     def record(self) -> Record:
-        """The set-up and every event so far, as written to the autosave file."""
+        """The observer's set-up (their hand only) and every event so far."""
         return Record(self.setup.game, self.setup.observer, dict(self.setup.hands), list(self.public.history))
 
+    def text(self) -> str:
+        """The record file as the autosave holds it: the user's lines, less events taken back, then new events."""
+        return self._render()[0]
+
     def line_of(self, index: int) -> int:
-        """The line of event ``index`` of the history in :meth:`record` written out (the autosave file)."""
-        return self.record().lines[index]
+        return self._render()[1][index]
 
-    def push(self, event: Event) -> Update:
-        """Apply ``event`` to both beliefs and save; on any error nothing changes (see :meth:`LiteratureBelief.push`)."""
-        recorded = self.belief.push(event)
-        try:
-            if self.spectator is not None:
-                self.spectator.push_unchecked(recorded)
-            try:
-                self._save_autosave()
-            except OSError:
-                if self.spectator is not None:
-                    self.spectator.pop()
-                raise
-        except (OSError, ValueError):
-            self.belief.pop()
-            raise
-        before, self._certain = self._certain, self._held_for_sure()
-        return Update(recorded, tuple(fact for fact in self._certain if fact not in before))
+    def next_line(self) -> int:
+        return self._render(following=1)[1][-1]
 
-    def undo(self, count: int = 1) -> list[Event]:
-        """Take back the last ``count`` events and save; return them, latest first.
+    def write_over(self, text: str) -> None:
+        """Keep the lines of ``text``, this game's record (:meth:`is_own`), in what :meth:`text` writes from now on.
 
-        Raises :class:`IndexError` when there are fewer events, :class:`ValueError` when ``count`` is below 1.
+        For an autosave written over: its user's lines stay, rather than those of the record the game was read from.
         """
-        available = len(self.public.history)
-        if count < 1:
-            raise ValueError(f"undo N needs N of at least 1, not {count}")
-        if not available:
-            raise IndexError("nothing to undo")
-        if count > available:
-            raise IndexError(f"cannot undo {count} events: only {available} so far")
-        undone = [self._pop() for _ in range(count)]
+        written = read_record(text)
+        self._written = RecordText.of(text, written.lines)
+        self._written_events = list(written.events)
+
+    def is_own(self, text: str) -> bool:
+        """Whether ``text`` is this game's record: the same set-up and hands, its events a prefix of the history.
+
+        Replacing such a file with :meth:`text` loses no event and none of its set-up.
+        """
         try:
-            self._save_autosave()
-        except OSError:
-            for event in reversed(undone):
-                self._push_back(event)
-            raise
-        self._certain = self._held_for_sure()
-        return undone
+            other = read_record(text)
+        except RecordError:
+            return False
+        history, shown = list(self.events), self._shown
+        return (
+            other.game == shown.game
+            and other.observer == shown.observer
+            and other.hands == shown.hands
+            and other.events == history[: len(other.events)]
+        )
 
-    def advice(self) -> Advice:
-        """The advice for the observer now, as ``cardlogic advise`` gives it on :meth:`record`."""
-        if self.belief.observer is None:
-            raise ValueError("advice needs a player's view: the record names no Me player")
-        return advise(self.belief, self.spectator)
+    def parse(self, text: str) -> Event:
+        """The event ``text`` types (see :mod:`cardlogic.literature.shorthand`), short forms completed.
 
-    def team_to_move(self) -> bool:
+        ``+``/``-`` alone answers the ask advised to the observer. A short claim by the observer's team takes the
+        best assignment (the certain one when the team's cards are certain, its outcome then ``correct``); an
+        opponent's correct claim takes the holders the observer knows and those typed. A short claim without
+        its outcome, unless certain, raises :class:`Incomplete` with the assignment and its P(correct).
+        """
+        typed = self.notation.parse(text)
+        if isinstance(typed, Answer):
+            return self._answered(typed.yes)
+        if isinstance(typed, ShortClaim):
+            return self._claim(typed)
+        return typed
+
+    def describe(self, event: Event) -> str:
+        return format_event(event, self.game)
+
+    def status(self) -> Status:
+        game, public = self.game, self.public
+        return Status(
+            players=game.players,
+            teams=(game.members(0), game.members(1)),
+            scores=public.scores,
+            sizes=public.sizes,
+            movers=public.movers,
+            observer=self.belief.observer,
+            over=public.is_over,
+        )
+
+    def observer_decides(self) -> bool:
         """Whether the observer's team (or anyone, before a dealer-less game's first event) is to move."""
         public, observer = self.public, self.belief.observer
         if observer is None:
             return False
         return any(self.game.team_of(p) == self.game.team_of(observer) for p in public.movers)
 
-    def save(self, path: str) -> None:
-        """Write :meth:`record` to ``path`` atomically."""
-        write_atomically(path, write_record(self.record()))
+    def advice(self) -> Advice:
+        """The advice for the observer now, as ``cardlogic advise`` gives it on :meth:`record` (worked out once
+        per position)."""
+        if self.belief.observer is None:
+            raise ValueError("advice needs a player's view: the record names no Me player")
+        if self._advice is None:
+            self._advice = advise(self.belief, self.spectator)
+        return self._advice
 
-    def _save_autosave(self) -> None:
-        if self.autosave is not None:
-            self.save(self.autosave)
+    def sure_holders(self) -> dict[Card, int]:
+        """Every card in play whose holder the observer knows now (public or deduced), with that holder."""
+        return {**{fact.card: fact.holder for fact in self._certain}, **self.public.known}
 
-    def _pop(self) -> Event:
+    def _answered(self, yes: bool) -> Ask:
+        observer = self.belief.observer
+        event = self.advice().recommendation.event if self.observer_decides() else None
+        if not isinstance(event, Ask) or event.asker != observer:
+            raise InvalidEventError("+ or - alone answers the ask advised to me, and none is advised now")
+        return Ask(event.asker, event.target, event.card, yes)
+
+    def _claim(self, short: ShortClaim) -> Claim:
+        game, observer = self.game, self.belief.observer
+        card_set = game.deck.sets[short.set_index]
+        name = f"{game.players[short.claimer]} claims {card_set.name}"
+        mine = observer is not None and game.team_of(short.claimer) == game.team_of(observer)
+        if mine:
+            advice = claim_advice(self.belief, short.set_index)
+            assignment = dict(advice.assignment)
+            if short.outcome is None and advice.certain:
+                return Claim(short.claimer, short.set_index, tuple(assignment.items()), "correct")
+            if short.outcome is None:
+                proposed = Claim(short.claimer, short.set_index, tuple(assignment.items()))
+                return self._ask_outcome(short, f"{self.describe(proposed)}, P(correct) {advice.p_correct:.2f}")
+        elif short.outcome is None:
+            return self._ask_outcome(short, f"{name}")
+        known = {**self.sure_holders(), **dict(short.revealed)}
+        missing = [str(card) for card in card_set.cards if card not in known]
+        if short.outcome == "correct":
+            if not mine:
+                if missing:
+                    raise InvalidEventError(f"{name} => correct: who held {' '.join(missing)}? (ok bob {missing[0]})")
+                assignment = {card: known[card] for card in card_set.cards}
+            assignment.update(short.revealed)
+            return Claim(short.claimer, short.set_index, tuple(assignment.items()), "correct")
+        if not mine:
+            raise InvalidEventError(
+                f"{name} => {short.outcome}: type the assignment announced, in record notation "
+                f"({name}: NAME CARDS; NAME CARDS => {short.outcome})"
+            )
+        if missing:
+            raise InvalidEventError(f"{name} => {short.outcome}: who held {' '.join(missing)}?")
+        revealed = tuple((card, known[card]) for card in card_set.cards)
+        return Claim(short.claimer, short.set_index, tuple(assignment.items()), short.outcome, revealed)
+
+    def _ask_outcome(self, short: ShortClaim, claim: str) -> Claim:
+        def complete(answer: str) -> Claim:
+            outcome, revealed = self.notation.outcome(answer.split())
+            return self._claim(ShortClaim(short.claimer, short.set_index, outcome, revealed))
+
+        raise Incomplete(f"{claim}: {OUTCOME_QUESTION}", complete)
+
+    def _apply(self, event: Event) -> tuple[Event, tuple[str, ...]]:
+        recorded = self.belief.push(event)
+        self._advice = None
+        taken_back = [self.belief.pop]
+        try:
+            if self._referee is not None:
+                self._referee.push(recorded)
+                taken_back.append(self._referee.pop)
+            if self.spectator is not None:
+                self.spectator.push_unchecked(recorded)
+        except ValueError:
+            for pop in reversed(taken_back):
+                pop()
+            raise
+        before, self._certain = self._certain, self._held_for_sure()
+        known, names = self.public.known, self.game.players
+        fresh = (fact for fact in self._certain - before if known.get(fact.card) != fact.holder)
+        learnt = sorted(fresh, key=lambda fact: (fact.holder, fact.card))
+        return recorded, tuple(f"{names[fact.holder]} holds {fact.card}" for fact in learnt)
+
+    def _retract(self) -> Event:
+        self._advice = None
         if self.spectator is not None:
             self.spectator.pop()
-        return self.belief.pop()
+        if self._referee is not None:
+            self._referee.pop()
+        event = self.belief.pop()
+        self._certain = self._held_for_sure()
+        return event
 
-    def _push_back(self, event: Event) -> None:
+    def _reapply(self, event: Event) -> None:
+        self._advice = None
         self.belief.push_unchecked(event)  # it was accepted before: the history only returns to what it was
+        if self._referee is not None:
+            self._referee.push(event)
         if self.spectator is not None:
             self.spectator.push_unchecked(event)
+        self._certain = self._held_for_sure()
 
     def _held_for_sure(self) -> frozenset[Fact]:
         return frozenset(fact for fact in self.belief.certain() if fact.has)
 
-
-def write_atomically(path: str, text: str) -> None:
-    """Replace ``path`` with ``text`` so that a crash at any moment leaves the old or the new file, whole.
-
-    The text goes to a temporary file in the same folder, is flushed to disk, and
-    replaces ``path`` in one rename; the folder is synced so the rename survives too.
-    """
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    directory = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(directory)
-    finally:
-        os.close(directory)
+    def _render(self, following: int = 0) -> tuple[str, list[int]]:
+        """:meth:`text` and its events' lines; ``following`` placeholder events more, for the lines to come."""
+        history = self.events
+        kept = 0
+        for written, event in zip(self._written_events, history):
+            if written != event:
+                break
+            kept += 1
+        new = [self.describe(event) for event in history[kept:]]
+        return self._written.render(kept, new + ["..."] * following)

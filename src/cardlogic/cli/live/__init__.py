@@ -5,23 +5,23 @@ asked for, one question at a time. Each line typed is then an event (record
 notation, or the short form ``bob ann 5s +`` of an ask) or a command (see
 :data:`~cardlogic.cli.live.notation.HELP`). Every accepted event is written to
 the autosave file, a complete record, before the next line is read; a refused
-line is reported as ``<input>:N: message`` and changes nothing.
+line is reported as ``AUTOSAVE:N: message``, N the line the event would have taken there, and changes nothing.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
-import re
 import sys
 import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cardlogic.cli.common import add_prior_argument, at_least, load_record
+from cardlogic.cli.common import STDIN, add_prior_argument, at_least, read_text, report
 from cardlogic.cli.live.notation import HELP
+from cardlogic.files import WriteRefusedError
 from cardlogic.inference import InferenceError
-from cardlogic.literature import Record, RecordError
+from cardlogic.literature import Record, RecordError, read_record
 
 if TYPE_CHECKING:
     from cardlogic.cli.live.session import LiveSession
@@ -49,8 +49,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--autosave",
         metavar="FILE",
-        help="where every change is saved (default: RECORD's name with .live.txt, next to it; for a "
-        "new game, game-DATE-TIME.live.txt in the working folder)",
+        help="where every change is saved: a new file or this game's own record (default: RECORD itself when it "
+        "is an autosave, else RECORD's name with .live.txt, or .live-2.txt and on, next to it; for a new game, "
+        "game-DATE-TIME.live.txt in the working folder)",
+    )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="let --autosave replace a file that holds something other than this game's record",
     )
     parser.add_argument(
         "--method",
@@ -71,45 +77,74 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     # prompt_toolkit (about 0.2 s to import) is loaded for live only, not for every command.
+    from rich.console import Console
+
     from cardlogic.cli.live.console import SlowNotice, TypedLines, WordCompleter
-    from cardlogic.table.literature import LiveGame
+    from cardlogic.cli.live.literature import LiteratureView
     from cardlogic.cli.live.session import LiveSession
     from cardlogic.cli.live.setup import ask_setup
+    from cardlogic.files import refusal
+    from cardlogic.table.autosave import claim_autosave
+    from cardlogic.table.literature import LiveGame
 
     session: LiveSession | None = None
-    lines = TypedLines(WordCompleter(lambda: session.completions() if session else ()))
+    lines = TypedLines(WordCompleter(lambda before: session.completions(before) if session else ()))
+    text = None
     if args.record is None:
         record = ask_setup(lines)
         if record is None:
             print("<input>: the input ended before the set-up was complete", file=sys.stderr)
             return 1
-        autosave = args.autosave or _free_name(Path(f"game-{datetime.datetime.now():%Y%m%d-%H%M}"), None)
     else:
-        record = load_record(args.record)
-        if record is None:
+        text = read_text(args.record)
+        if text is None:
             return 1
-        autosave = args.autosave or _free_name(_stem(Path(args.record)), Path(args.record))
+        try:
+            record = read_record(text, source=args.record)
+        except RecordError as error:
+            return report(args.record, error)
     notice = SlowNotice()
     try:
         with notice.guard():
             game = LiveGame(
-                record, method=args.method, samples=args.samples, seed=args.seed, prior=args.prior, autosave=autosave
+                record, method=args.method, samples=args.samples, seed=args.seed, prior=args.prior, text=text
             )
-            game.save(autosave)
     except RecordError as error:
-        print(f"{args.record}:{error.line}: {error.message}", file=sys.stderr)
+        return report(args.record, error)
+    except InferenceError as error:
+        print(f"{args.record}: {error}", file=sys.stderr)
         return 1
-    except (InferenceError, OSError) as error:
-        print(f"{args.record or autosave}: {error}", file=sys.stderr)
-        return 1
-    session = LiveSession(game, lines, notice)
-    with notice.guard():
-        _greet(session, record)
+    resumed = None if args.record in (None, STDIN) else Path(args.record)
+    named = None if args.autosave is None else Path(args.autosave)
     try:
-        return session.run()
-    except KeyboardInterrupt:
-        print(f"\ninterrupted; everything up to the last accepted event is in {autosave}", file=sys.stderr)
-        return 130
+        path, lock = claim_autosave(
+            resumed, named, game.is_own, stem=Path(f"game-{datetime.datetime.now():%Y%m%d-%H%M}"), force=args.force
+        )
+    except WriteRefusedError as error:
+        print(f"cardlogic live: {error}", file=sys.stderr)
+        return 1
+    try:
+        game.autosave = str(path)
+        try:
+            if path.exists() and path != resumed and game.is_own(earlier := path.read_text(encoding="utf-8")):
+                game.write_over(earlier)
+            if refusal(path, lambda written: written == game.text()) is not None:  # only what differs is written
+                game.save(game.autosave)
+        except OSError as error:
+            print(f"{path}: {error.strerror or error}", file=sys.stderr)
+            return 1
+        lines.keep_history(str(path.with_suffix(".history")))
+        console = Console(highlight=False)
+        session = LiveSession(game, LiteratureView(game, console), lines, notice, console)
+        with notice.guard():
+            _greet(session, record)
+        try:
+            return session.run()
+        except KeyboardInterrupt:
+            print(f"\ninterrupted; everything up to the last accepted event is in {path}", file=sys.stderr)
+            return 130
+    finally:
+        lock.release()
 
 
 def _greet(session: LiveSession, record: Record) -> None:
@@ -117,22 +152,7 @@ def _greet(session: LiveSession, record: Record) -> None:
     me = "" if record.observer is None else f"; I am {game.players[record.observer]}"
     print(
         f"{len(game.players)} players, {game.deck.name} deck, {len(game.deck.sets)} sets{me}. "
-        f"{len(record.events)} events so far; {session.to_move_text()}."
+        f"{len(record.events)} events so far; {session.game.status().to_move()}."
     )
     print(f"Autosaving to {session.game.autosave}. Type 'help' for help.", flush=True)
-    session.advise_my_team()
-
-
-def _stem(record: Path) -> Path:
-    """``record`` without its suffix and any ``.live`` or ``.live-N`` ending: resuming an autosave reuses it."""
-    return record.with_name(re.sub(r"\.live(-\d+)?$", "", record.stem))
-
-
-def _free_name(stem: Path, record: Path | None) -> str:
-    """``STEM.live.txt``, or ``STEM.live-2.txt`` and on, the first that is free or is ``record`` itself."""
-    number = 1
-    while True:
-        candidate = stem.with_name(stem.name + (".live.txt" if number == 1 else f".live-{number}.txt"))
-        if not candidate.exists() or (record is not None and candidate.resolve() == record.resolve()):
-            return str(candidate)
-        number += 1
+    session.advise_if_deciding()

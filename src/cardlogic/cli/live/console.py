@@ -10,18 +10,21 @@ from contextlib import contextmanager
 from prompt_toolkit import PromptSession
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
+from prompt_toolkit.history import FileHistory
 
 
 class WordCompleter(Completer):
-    """Completes the word before the cursor, case-insensitively, from ``words()`` (asked afresh each time)."""
+    """Completes the word before the cursor, case-insensitively, from ``words(before)``, asked afresh each time
+    with the line typed before that word, so the words offered can follow the context."""
 
-    def __init__(self, words: Callable[[], Iterable[str]]) -> None:
+    def __init__(self, words: Callable[[str], Iterable[str]]) -> None:
         self.words = words
 
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
         typed = document.get_word_before_cursor(WORD=True)
         key = typed.lower()
-        for word in dict.fromkeys(self.words()):
+        before = document.text_before_cursor[: len(document.text_before_cursor) - len(typed)]
+        for word in dict.fromkeys(self.words(before)):
             if word.lower().startswith(key) and word != typed:
                 yield Completion(word, start_position=-len(typed))
 
@@ -32,14 +35,23 @@ class TypedLines:
     def __init__(self, completer: Completer | None = None) -> None:
         self.number = 0
         self.interactive = sys.stdin.isatty() and sys.stdout.isatty()
+        self._completer = completer
         self._session: PromptSession[str] | None = None
         if self.interactive:
             self._session = PromptSession(completer=completer, complete_while_typing=False)
 
-    def read(self, prompt: str) -> str | None:
+    def keep_history(self, path: str) -> None:
+        """From now on, read earlier lines from ``path`` and add each new one to it (a terminal only)."""
+        if self.interactive:
+            self._session = PromptSession(
+                completer=self._completer, complete_while_typing=False, history=FileHistory(path)
+            )
+
+    def read(self, prompt: str, toolbar: Callable[[], str] | None = None) -> str | None:
         """The next line without its newline (``prompt`` shown on a terminal only); None at the end of input.
 
-        On a terminal Ctrl-C abandons the line being typed and Ctrl-D ends the input.
+        On a terminal ``toolbar()`` is shown below the prompt; Ctrl-C abandons the line being typed and Ctrl-D
+        ends the input.
         """
         while True:
             if self._session is None:
@@ -49,7 +61,7 @@ class TypedLines:
                 self.number += 1
                 return line.rstrip("\n")
             try:
-                line = self._session.prompt(prompt)
+                line = self._session.prompt(prompt, bottom_toolbar=toolbar)
             except EOFError:
                 return None
             except KeyboardInterrupt:

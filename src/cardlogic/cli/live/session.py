@@ -1,61 +1,102 @@
-"""The command loop of ``cardlogic live``: each typed line is an event or a command; refused lines change nothing."""
+"""The command loop of ``cardlogic live``, for any game: each typed line is an event or a command.
+
+The loop knows only :class:`~cardlogic.table.core.TableGame` (push a typed line,
+undo, save, status, log) and a :class:`GameView`, the game's own part: its
+commands, how its events and advice are shown, what Tab completes. A refused
+line is reported as ``FILE:LINE: message``, LINE being the autosave line the
+event would have taken, and changes nothing.
+"""
 
 from __future__ import annotations
 
 import sys
+import textwrap
+from collections.abc import Iterable, Sequence
+from typing import Protocol
 
 from rich.console import Console
-from rich.table import Table
 
-from cardlogic.cards import iter_cards
-from cardlogic.cli.advise import asks_table, claims_table, print_recommendation
-from cardlogic.cli.belief import print_table
 from cardlogic.cli.live.console import SlowNotice, TypedLines
-from cardlogic.table.literature import LiveGame, Update
-from cardlogic.cli.live.notation import HELP, KEYWORDS, Notation
 from cardlogic.inference import InferenceError
-from cardlogic.literature import Ask, Claim, format_event
-from cardlogic.literature.advice import Advice
+from cardlogic.table.core import Incomplete, TableGame, Update
 
 REFUSED = (ValueError, IndexError, OSError, InferenceError)
 """What a typed line may fail with (bad notation, an illegal or impossible event, a bad command): reported by
 line number, and nothing changes."""
 
-BEST_ASKS = 5
-"""How many of the best asks the advice at a glance shows."""
-WORTH_CLAIMING = 0.5
-"""A claim is shown at a glance when certain, forced, or when the team holds the set with at least this chance."""
+COMMANDS_HELP = """Commands for every game:
+  status       whose turn, the score and every hand count (also shown below the prompt on a terminal)
+  score        the score, my side first
+  sizes        every player's number of cards
+  teams        who plays with whom
+  log [N]      the last N events (all without N), by line of the autosave record
+  undo [N]     take back the last event (or the last N)
+  save FILE    write the game so far to FILE, a new file or this game's record (save --force FILE: any file)
+  help         this text
+  quit         leave (also: exit, Ctrl-D); everything is already saved
+On a terminal, Tab completes what may come next, Up/Down recall earlier lines (kept across resumes), and
+Ctrl-C drops the line being typed."""
 
-COMMANDS = ("advise", "undo", "save", "grid", "why", "hand", "exposed", "help", "quit")
+COMMANDS = ("status", "score", "sizes", "teams", "log", "undo", "save", "help", "quit", "exit")
+
+
+class GameView(Protocol):
+    """A game's own part of the loop: its commands, its events and advice as shown, its completions."""
+
+    @property
+    def help(self) -> str:
+        """The game's part of ``help``: its events and commands."""
+
+    @property
+    def commands(self) -> Sequence[str]:
+        """The commands particular to the game."""
+
+    def command(self, name: str, arguments: list[str]) -> None:
+        """Carry out one of :attr:`commands`; ValueError when its arguments are wrong."""
+
+    def report(self, update: Update) -> None:
+        """Show what an accepted event brought."""
+
+    def glance(self) -> None:
+        """The advice at a glance, shown whenever the observer's side is to decide."""
+
+    def completions(self, before: str) -> Iterable[str]:
+        """The words Tab may complete after ``before``, the line typed so far up to the word being typed."""
 
 
 class LiveSession:
-    """A :class:`LiveGame` driven by typed lines, printing what each one changed."""
+    """A :class:`TableGame` driven by typed lines, printing what each one changed through its :class:`GameView`."""
 
     def __init__(
-        self, game: LiveGame, lines: TypedLines, notice: SlowNotice | None = None, console: Console | None = None
+        self,
+        game: TableGame,
+        view: GameView,
+        lines: TypedLines,
+        notice: SlowNotice | None = None,
+        console: Console | None = None,
     ) -> None:
         self.game = game
+        self.view = view
         self.lines = lines
         self.notice = notice or SlowNotice()
-        self.console = console or Console(highlight=False, soft_wrap=True)
-        self.notation = Notation(game.game)
+        self.console = console or Console(highlight=False)
         self.refused = 0
 
     def run(self) -> int:
         """Handle every line until ``quit`` or the end of input; exit code 1 if some line was refused, else 0."""
-        while (line := self.lines.read(f"{self.to_move_text()}> ")) is not None:
+        while (line := self.lines.read(f"{self.game.status().to_move()}> ", self.status_bar)) is not None:
             text = line.split("#", 1)[0].strip()
             if not text:
                 continue
             if text.lower() in ("quit", "exit"):
                 break
+            where = f"{self.game.autosave or '<input>'}:{self.game.next_line()}"
             try:
                 with self.notice.guard():
                     self.handle(text)
             except REFUSED as error:
                 self.refused += 1
-                print(f"<input>:{self.lines.number}: {error}", file=sys.stderr, flush=True)
+                print(f"{where}: {error}", file=sys.stderr, flush=True)
             sys.stdout.flush()  # a program driving live through a pipe sees each answer before typing on
         return 1 if self.refused else 0
 
@@ -63,191 +104,105 @@ class LiveSession:
         """Carry out one line: a command, or else an event."""
         tokens = text.split()
         command, arguments = tokens[0].lower(), tokens[1:]
-        if len(tokens) > 2 or command not in (*COMMANDS, "belief"):
+        if len(tokens) > (3 if command == "save" else 2) or command not in (*COMMANDS, *self.view.commands):
             self.push(text)
+        elif command in self.view.commands:
+            self.view.command(command, arguments)
         elif command == "help":
-            self.console.print(HELP, markup=False)
-        elif command == "advise":
-            self.show_advice(self.game.advice())
+            self.say(self.view.help + "\n" + COMMANDS_HELP)
+        elif command == "status":
+            self.say(self.game.status().line())
+        elif command == "score":
+            status = self.game.status()
+            self.say(f"score {status.score()}: " + " | ".join(status.sides()))
+        elif command == "sizes":
+            self.say(self.game.status().hand_counts())
+        elif command == "teams":
+            self.say("\n".join(self.game.status().sides()))
+        elif command == "log":
+            self.log(arguments)
         elif command == "undo":
             self.undo(arguments)
         elif command == "save":
-            if not arguments:
-                raise ValueError("save needs a file name: save FILE")
-            self.game.save(arguments[0])
-            self.console.print(f"saved {len(self.game.public.history)} events to {arguments[0]}", markup=False)
-        elif command in ("grid", "belief"):
-            belief = self.game.belief
-            print_table(belief.marginals(), self._name(belief.observer), belief)
-        elif command == "why":
-            if len(arguments) != 1:
-                raise ValueError("why needs one card: why CARD")
-            self.why(arguments[0])
-        elif command == "hand":
-            self.show_hand()
-        elif command == "exposed":
-            self.show_exposed()
-        else:
-            self.push(text)
+            force = arguments[:1] == ["--force"]
+            if len(arguments) != 1 + force:
+                raise ValueError("save needs a file name: save FILE, or save --force FILE to replace another file")
+            self.game.save(arguments[-1], force=force)
+            self.say(f"saved {len(self.game.events)} events to {arguments[-1]}")
 
-    # -- events ------------------------------------------------------------------------------------------------------
+    def status_bar(self) -> str:
+        """The status line, wrapped to the terminal's width: shown below the prompt."""
+        return wrap(self.game.status().line(), self.console.width)
 
     def push(self, text: str) -> None:
-        update = self.game.push(self.notation.parse(text))
-        self.report(update)
+        try:
+            event = self.game.parse(text)
+        except Incomplete as question:
+            event = self.complete(question)
+            if event is None:
+                return
+        self.view.report(self.game.push(event))
+        self.advise_if_deciding()
 
-    def report(self, update: Update) -> None:
-        names = self.game.game.players
-        line = self.game.line_of(len(self.game.public.history) - 1)
-        self.console.print(
-            f"ok: {format_event(update.event, self.game.game)}; {self.to_move_text()} (line {line})", markup=False
-        )
-        for fact in update.certain:
-            self.console.print(f"  now certain: {names[fact.holder]} holds {fact.card}", markup=False)
-        self.advise_my_team()
-
-    def advise_my_team(self) -> None:
-        """The advice at a glance, if the observer's team is to move."""
-        if self.game.team_to_move():
+    def complete(self, question: Incomplete) -> object | None:
+        """Ask ``question`` and return the event the answer completes; None (nothing recorded) on an empty answer."""
+        while True:
+            self.say(question.question)
+            answer = self.lines.read("> ")
+            if answer is None or not answer.split("#", 1)[0].strip():
+                self.say("dropped: nothing recorded")
+                return None
             try:
-                self.show_advice(self.game.advice())
+                return question.complete(answer.split("#", 1)[0].strip())
+            except Incomplete as again:
+                question = again
+
+    def advise_if_deciding(self) -> None:
+        """The advice at a glance, if the observer's side is to decide."""
+        if self.game.observer_decides():
+            try:
+                self.view.glance()
             except InferenceError as error:  # the game stands; only the advice is out of reach
-                self.console.print(f"no advice: {error}", markup=False)
+                self.say(f"no advice: {error}")
 
     def undo(self, arguments: list[str]) -> None:
         if len(arguments) > 1 or (arguments and not arguments[0].isdigit()):
             raise ValueError("undo takes a number of events: undo or undo N")
         undone = self.game.undo(int(arguments[0]) if arguments else 1)
         for event in undone:
-            self.console.print(f"undone: {format_event(event, self.game.game)}", markup=False)
-        self.console.print(f"{len(self.game.public.history)} events; {self.to_move_text()}", markup=False)
+            self.say(f"undone: {self.game.describe(event)}")
+        self.say(f"{len(self.game.events)} events; {self.game.status().to_move()}")
 
-    # -- what the commands show ------------------------------------------------------------------------------------
+    def log(self, arguments: list[str]) -> None:
+        if len(arguments) > 1 or (arguments and not arguments[0].isdigit()):
+            raise ValueError("log takes a number of events: log or log N")
+        events = self.game.log(int(arguments[0]) if arguments else None)
+        self.say("\n".join(f"{line:>4}  {text}" for line, text in events) or "no events yet")
 
-    def show_advice(self, advice: Advice) -> None:
-        """Who is to move, the recommendation, the best few asks and the claims worth thinking about."""
-        game = self.game.game
-        self.console.print(self.to_move_text(), markup=False)
-        print_recommendation(advice, self.console)
-        if advice.asks:
-            best = advice.asks[:BEST_ASKS]
-            self.console.print(asks_table(game, best, f"best asks ({len(best)} of {len(advice.asks)})"))
-        claims = [c for c in advice.claims if c.certain or c.forced or c.p_team_holds >= WORTH_CLAIMING]
-        if claims:
-            self.console.print(claims_table(advice, game, claims, "claims worth thinking about"))
+    def completions(self, before: str) -> list[str]:
+        """The words Tab completes after ``before``: the commands at the start of a line, then the game's words."""
+        words = list(self.view.completions(before))
+        if not before.strip():
+            words += [*COMMANDS, *self.view.commands]
+        return words
 
-    def why(self, token: str) -> None:
-        """Where ``token``'s card can be now, and every event that placed or ruled it out, by autosave line."""
-        game, belief, public = self.game.game, self.game.belief, self.game.public
-        names, history = game.players, public.history
-        card = self.notation.card(token)
-        set_index = game.deck.set_index_of(card)
-        card_set = game.deck.sets[set_index]
-        out = [f"{card} ({card_set.name}): {self._where_now(card)}"]
-        everyone = (1 << len(names)) - 1
-        possible = everyone
-        observer = belief.observer
-        if observer is not None:
-            mine = self.game.setup.hands.get(observer, ())
-            possible = 1 << observer if card in mine else everyone & ~(1 << observer)
-            out.append(f"  at the deal: {'in my hand' if card in mine else 'not in my hand'}")
-        ruled = dict(belief.explain(card))
-        for index, event in enumerate(history):
-            said = []
-            if index in ruled:
-                possible &= ~ruled[index]
-                holders = [names[p] for p in range(len(names)) if possible >> p & 1]
-                said.append(
-                    f"dealt to {holders[0]}"
-                    if len(holders) == 1
-                    else "not dealt to " + ", ".join(names[p] for p in range(len(names)) if ruled[index] >> p & 1)
-                )
-            if isinstance(event, Ask) and event.card == card and event.yes:
-                said.append(f"{names[event.asker]} takes it from {names[event.target]}")
-            if isinstance(event, Claim) and event.set_index == set_index:
-                said.append(f"{card_set.name} claimed, {event.outcome}")
-            if said:
-                out.append(f"  line {self.game.line_of(index)}: {format_event(event, game)}  -> {'; '.join(said)}")
-        if len(out) == 1 + (observer is not None):
-            out.append("  no event has said anything about it yet")
-        where = self.game.autosave or "the record as 'save' writes it"
-        out.append(f"(lines of {where})")
-        self.console.print("\n".join(out), markup=False)
+    def say(self, text: str) -> None:
+        say(self.console, text)
 
-    def show_hand(self) -> None:
-        belief = self.game.belief
-        if belief.observer is None:
-            raise ValueError("a spectator has no hand: the record names no Me player")
-        hand = list(iter_cards(belief.hand))
-        deck = self.game.game.deck
-        by_set: dict[str, list[str]] = {}
-        for card in hand:
-            by_set.setdefault(deck.set_of(card).name, []).append(str(card))
-        groups = "; ".join(f"{name} {' '.join(cards)}" for name, cards in by_set.items())
-        self.console.print(f"my hand, {len(hand)} cards: {groups or 'empty'}", markup=False)
 
-    def show_exposed(self) -> None:
-        """A spectator's P(I hold card) for each card of my hand: what the other players can work out."""
-        belief, spectator = self.game.belief, self.game.spectator
-        if belief.observer is None or spectator is None:
-            raise ValueError("a spectator has no hand: the record names no Me player")
-        me = belief.observer
-        marginals = spectator.marginals()
-        rows = dict(zip(marginals.cards, marginals.probabilities))
-        hand = sorted(iter_cards(belief.hand), key=lambda card: -rows[card][me])
-        table = Table(
-            title="my hand as the table sees it",
-            title_justify="left",
-            caption="P: a spectator's P(I hold the card), from public information only",
-            caption_justify="left",
+def say(console: Console, text: str) -> None:
+    """Print ``text`` on ``console``, each line wrapped at its width between words, never inside one."""
+    console.print(wrap(text, console.width), markup=False, highlight=False, soft_wrap=True)
+
+
+def wrap(text: str, width: int) -> str:
+    """``text`` with every line longer than ``width`` broken between words, continuations indented by two."""
+    out = []
+    for line in text.split("\n"):
+        indent = " " * (len(line) - len(line.lstrip()) + 2)
+        out.append(
+            textwrap.fill(line, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
+            if len(line) > width
+            else line
         )
-        table.add_column("card")
-        table.add_column("set")
-        table.add_column("P", justify="right")
-        for card in hand:
-            p = float(rows[card][me])
-            table.add_row(str(card), self.game.game.deck.set_of(card).name, "known" if p >= 1.0 else f"{p:.3f}")
-        self.console.print(table)
-        known = sum(1 for card in hand if rows[card][me] >= 1.0)
-        self.console.print(f"known to everyone: {known} of my {len(hand)} cards", markup=False)
-
-    # -- wording -----------------------------------------------------------------------------------------------------
-
-    def to_move_text(self) -> str:
-        public, game = self.game.public, self.game.game
-        if public.is_over:
-            scores = public.scores
-            return f"the game is over, {scores[0]}-{scores[1]}"
-        if len(public.movers) > 1:
-            return "anyone may move first"
-        observer = self.game.belief.observer
-        who = game.players[public.to_move]
-        if observer is None:
-            return f"{who} to move"
-        if public.to_move == observer:
-            return f"{who} to move (me)"
-        side = "my teammate" if game.team_of(public.to_move) == game.team_of(observer) else "opponent"
-        return f"{who} to move ({side})"
-
-    def completions(self) -> list[str]:
-        """The words Tab completes now: commands, names, cards in play, set names, notation keywords."""
-        game, public = self.game.game, self.game.public
-        sets = [game.deck.sets[index] for index in public.unclaimed]
-        cards = [str(card) for card_set in sets for card in card_set.cards]
-        return [*COMMANDS, *game.players, *cards, *(s.name for s in sets), *(s.short for s in sets), *KEYWORDS]
-
-    def _where_now(self, card: int) -> str:
-        public, names = self.game.public, self.game.game.players
-        if self.game.game.deck.set_index_of(card) in public.claimed:
-            return "out of play (its set is claimed)"
-        if card in public.known:
-            return f"with {names[public.known[card]]}, known to everyone"
-        marginals = self.game.belief.marginals()
-        row = marginals.probabilities[marginals.cards.index(card)]
-        places = sorted(((float(p), player) for player, p in enumerate(row) if p > 0), reverse=True)
-        if len(places) == 1:
-            return f"with {names[places[0][1]]} for sure"
-        return "now " + ", ".join(f"{names[player]} {p:.2f}" for p, player in places)
-
-    def _name(self, player: int | None) -> str | None:
-        return None if player is None else self.game.game.players[player]
+    return "\n".join(out)

@@ -8,9 +8,9 @@ from typing import TypeVar
 
 from cardlogic.cards import Card
 from cardlogic.cli.live.console import TypedLines
-from cardlogic.cli.live.notation import Notation
 from cardlogic.literature import Game, Record, Rules
 from cardlogic.literature.decks import DECK_NAMES, Deck
+from cardlogic.literature.shorthand import Notation
 
 T = TypeVar("T")
 

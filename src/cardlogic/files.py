@@ -1,0 +1,236 @@
+"""The files cardlogic writes for a user: only a path they named or an autosave name claimed for one session.
+
+Every file cardlogic writes follows one rule:
+
+- A path is replaced only when it is a regular file that holds this game's own record (the caller's ``is_own``
+  says so, e.g. the same set-up with its events a prefix of the game's), or when the user forces it. A symbolic
+  link, a folder, a device, a pipe, or a file holding anything else is refused with :class:`WriteRefusedError`,
+  before anything is written.
+- A replaced file keeps its permissions; a new one gets the ordinary ``0666 & ~umask``. The text goes to a
+  temporary file beside the target and replaces it in one rename, after a flush to disk, so a crash at any moment
+  leaves the old file or the new one, whole. A temporary file that a crash left behind is removed when its name is
+  next claimed.
+- An autosave name belongs to one session at a time: :class:`NameLock` holds it by a lock file beside it, created
+  exclusively and holding the session's process id; a lock whose process is gone is stale and is taken over.
+- What a user wrote in a record (headers, every hand, comments) survives a rewrite: :class:`RecordText` keeps
+  their lines and only drops the lines of events taken back and appends the new ones.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+
+class WriteRefusedError(ValueError):
+    """A path cardlogic will not write without being forced: it is not a file this game owns."""
+
+
+def refusal(
+    path: str | os.PathLike[str], is_own: Callable[[str], bool] | None = None, *, force: bool = False
+) -> str | None:
+    """Why ``path`` may not be written, or None when it may: it is missing, or a regular file ``is_own`` accepts.
+
+    ``is_own`` gets the file's text; without it only a missing path may be written. ``force`` accepts any regular
+    file; a link, a folder or a device is refused even then.
+    """
+    target = Path(path)
+    try:
+        status = target.lstat()
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        return error.strerror or str(error)
+    if stat.S_ISLNK(status.st_mode):
+        return "is a symbolic link"
+    if stat.S_ISDIR(status.st_mode):
+        return "is a folder"
+    if not stat.S_ISREG(status.st_mode):
+        return "is not a regular file (a device, a pipe or a socket)"
+    if force:
+        return None
+    if is_own is None:
+        return "already exists"
+    try:
+        text = target.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        return "already exists and is not a game record"
+    except OSError as error:
+        return error.strerror or str(error)
+    return None if is_own(text) else "already exists and holds something other than this game's record"
+
+
+def check_writable(
+    path: str | os.PathLike[str], is_own: Callable[[str], bool] | None = None, *, force: bool = False
+) -> None:
+    """Raise :class:`WriteRefusedError` unless ``path`` may be written (see :func:`refusal`)."""
+    reason = refusal(path, is_own, force=force)
+    if reason is not None:
+        hint = "; --force replaces it" if reason.startswith("already exists") else ""
+        raise WriteRefusedError(f"{os.fspath(path)} {reason}: not written{hint}")
+
+
+def replace_text(path: str | os.PathLike[str], text: str) -> None:
+    """Replace ``path`` with ``text`` atomically, keeping its permissions (see the module's rule).
+
+    Checks nothing about what is at ``path``: call :func:`check_writable` first.
+    """
+    target = Path(path)
+    folder = target.parent
+    try:
+        mode = stat.S_IMODE(target.stat().st_mode)
+    except FileNotFoundError:
+        mode = 0o666 & ~_umask()
+    descriptor, temporary = tempfile.mkstemp(prefix=_temporary_prefix(target), suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fchmod(handle.fileno(), mode)
+            os.fsync(handle.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    directory = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(directory)
+    finally:
+        os.close(directory)
+
+
+def write_owned(
+    path: str | os.PathLike[str], text: str, is_own: Callable[[str], bool] | None = None, *, force: bool = False
+) -> None:
+    """:func:`check_writable`, then :func:`replace_text`: the one way a command writes a file a user named."""
+    check_writable(path, is_own, force=force)
+    replace_text(path, text)
+
+
+def remove_stale_temporaries(path: str | os.PathLike[str]) -> int:
+    """Remove the temporary files a crash left beside ``path``; return how many. Call it holding ``path``'s lock."""
+    target = Path(path)
+    removed = 0
+    for leftover in target.parent.glob(_temporary_prefix(target) + "*.tmp"):
+        with contextlib.suppress(FileNotFoundError):
+            leftover.unlink()
+            removed += 1
+    return removed
+
+
+class NameLock:
+    """One session's hold on the name ``path``: the lock file ``.NAME.lock`` beside it, holding the process id.
+
+    :meth:`acquire` creates it exclusively, so of two sessions starting together one gets the name; a lock left by
+    a process that is gone (a crash, a SIGKILL) is taken over, with any temporary file it left. :meth:`release`
+    removes it.
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self.lock = self.path.with_name(f".{self.path.name}.lock")
+        self.held = False
+
+    def acquire(self) -> bool:
+        """Take the name; False when a running process holds it."""
+        for _attempt in range(3):
+            try:
+                descriptor = os.open(self.lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            except FileExistsError:
+                if _holder_alive(self.lock):
+                    return False
+                with contextlib.suppress(FileNotFoundError):
+                    self.lock.unlink()  # stale: its process is gone
+                continue
+            with os.fdopen(descriptor, "w") as handle:
+                handle.write(f"{os.getpid()}\n")
+            self.held = True
+            remove_stale_temporaries(self.path)
+            return True
+        return False
+
+    def release(self) -> None:
+        if self.held:
+            self.held = False
+            with contextlib.suppress(FileNotFoundError):
+                self.lock.unlink()
+
+
+def claim_name(candidates: Iterable[Path], may_take: Callable[[Path], bool]) -> tuple[Path, NameLock]:
+    """The first of ``candidates`` this session can lock and ``may_take`` accepts, with its lock.
+
+    ``may_take`` is asked only once the name is locked, so two sessions never decide on one name together.
+    """
+    for candidate in candidates:
+        lock = NameLock(candidate)
+        if not lock.acquire():
+            continue
+        if may_take(candidate):
+            return candidate, lock
+        lock.release()
+    raise WriteRefusedError("no free autosave name")  # candidates are endless in practice
+
+
+@dataclass(frozen=True)
+class RecordText:
+    """A record's text as its user wrote it, with the line of each of its events: what a rewrite keeps.
+
+    ``lines`` are the text's lines, ``event_lines`` the 1-based line of each event, in order (one event a line).
+    """
+
+    lines: tuple[str, ...]
+    event_lines: tuple[int, ...]
+
+    @classmethod
+    def of(cls, text: str, event_lines: Sequence[int]) -> RecordText:
+        return cls(tuple(text.lstrip("\ufeff").splitlines()), tuple(event_lines))
+
+    def render(self, kept: int, new_events: Sequence[str]) -> tuple[str, list[int]]:
+        """The text with its first ``kept`` events and every line that is not an event, then ``new_events``.
+
+        Returns the text and the line of each of its events (the kept ones, then the new ones).
+        """
+        dropped = set(self.event_lines[kept:])
+        out = [line for number, line in enumerate(self.lines, 1) if number not in dropped]
+        while out and not out[-1].strip():
+            out.pop()
+        if new_events and kept == 0 and out:
+            out.append("")  # the blank line between the headers and the events, as write_record puts it
+        lines = list(self.event_lines[:kept])
+        for event in new_events:
+            out.append(event)
+            lines.append(len(out))
+        return "\n".join(out) + "\n", lines
+
+
+def _temporary_prefix(target: Path) -> str:
+    return f".{target.name}."
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _holder_alive(lock: Path) -> bool:
+    try:
+        pid = int(lock.read_text().strip() or 0)
+    except (OSError, ValueError):
+        return False
+    if pid <= 0:
+        return False
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

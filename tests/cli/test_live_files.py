@@ -1,0 +1,118 @@
+"""``cardlogic live`` and the files a user owns: a resumed record keeps its lines, nothing else is overwritten."""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+from cardlogic.cards import iter_cards
+from cardlogic.literature import Record, format_event, play_random_game, write_record
+from tests.cli.scripted import GAME, SEED
+
+NOT_THIS_GAME = "already exists and holds something other than this game's record: not written; --force replaces it"
+
+
+def full_record(events: int) -> tuple[str, list[str]]:
+    """The text of the scripted game's full record with its first ``events`` events and a comment; the rest."""
+    hands, played = play_random_game(GAME, SEED)
+    full = Record(GAME, None, {p: tuple(iter_cards(hand)) for p, hand in enumerate(hands)}, played[:events])
+    return write_record(full) + "# our notes\n", [format_event(event, GAME) for event in played[events:]]
+
+
+def live(*args: str | Path, typed: str = "quit\n", cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "cardlogic", "live", *map(str, args)],
+        input=typed,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        cwd=cwd,
+    )
+
+
+def leftovers(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name.startswith("."))
+
+
+def test_resuming_an_autosave_keeps_every_line_the_user_wrote(tmp_path):
+    text, rest = full_record(13)
+    autosave = tmp_path / "g.live.txt"
+    autosave.write_text(text)
+    autosave.chmod(0o640)
+    done = live(autosave)
+    assert done.returncode == 0, done.stderr
+    assert autosave.read_text() == text  # quitting at once changes nothing: six hands and the comment stay
+    done = live(autosave, typed=f"{rest[0]}\nquit\n")
+    assert done.returncode == 0, done.stderr
+    assert autosave.read_text() == text + rest[0] + "\n"
+    assert stat.S_IMODE(autosave.stat().st_mode) == 0o640
+    assert leftovers(tmp_path) == []  # no lock or temporary file survives a clean exit
+
+
+def test_autosave_refuses_a_file_that_is_not_this_game_s(tmp_path):
+    text, rest = full_record(13)
+    record = tmp_path / "g.txt"
+    record.write_text(text)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("notes\n")
+    done = live(record, "--autosave", notes)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [f"cardlogic live: {notes} {NOT_THIS_GAME}"]
+    assert notes.read_text() == "notes\n"
+    longer = tmp_path / "longer.live.txt"  # this game's autosave, further on than the record
+    longer.write_text(text + "".join(line + "\n" for line in rest))
+    before = longer.read_text()
+    assert live(record, "--autosave", longer).returncode == 1
+    assert longer.read_text() == before
+    earlier = tmp_path / "earlier.live.txt"  # this game's autosave from before the record's last events
+    earlier.write_text(full_record(5)[0])
+    assert live(record, "--autosave", earlier).returncode == 0
+    assert earlier.read_text() == full_record(5)[0] + "".join(line + "\n" for line in full_record(5)[1][:8])
+    assert live(record, "--autosave", notes, "--force").returncode == 0
+    assert notes.read_text() == text
+
+
+def test_save_refuses_links_devices_and_other_files(tmp_path):
+    text, _rest = full_record(13)
+    record = tmp_path / "g.txt"
+    record.write_text(text)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("notes\n")
+    link = tmp_path / "link.txt"
+    link.symlink_to(notes)
+    typed = f"save {link}\nsave /dev/null\nsave {notes}\nsave --force {notes}\nquit\n"
+    done = live(record, typed=typed)
+    assert done.returncode == 1
+    errors = done.stderr.strip().splitlines()
+    at = f"{tmp_path / 'g.live.txt'}:{len(text.splitlines()) + 1}"  # refusals are named by the next autosave line
+    assert errors == [
+        f"{at}: {link} is a symbolic link: not written",
+        f"{at}: /dev/null is not a regular file (a device, a pipe or a socket): not written",
+        f"{at}: {notes} {NOT_THIS_GAME}",
+    ]
+    assert link.is_symlink() and notes.read_text() == text
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
+def test_two_sessions_started_together_never_share_an_autosave(tmp_path):
+    text, rest = full_record(13)
+    record = tmp_path / "g.txt"
+    record.write_text(text)
+    command = [sys.executable, "-m", "cardlogic", "live", str(record)]
+    sessions = [
+        subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
+    names = []
+    for session in sessions:
+        out, err = session.communicate(f"{rest[0]}\nquit\n", timeout=120)
+        assert session.returncode == 0, err
+        names.append(re.search(r"Autosaving to (\S+)\.", out).group(1))
+    assert sorted(Path(name).name for name in names) == ["g.live-2.txt", "g.live.txt"]
+    assert [Path(name).read_text() for name in names] == [text + rest[0] + "\n"] * 2
+    assert record.read_text() == text
