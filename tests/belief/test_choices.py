@@ -197,6 +197,8 @@ def test_the_model_file_round_trips_and_refuses_bad_input() -> None:
         ChoiceModel.from_json('{"colour": 1}', "m.json")
     with pytest.raises(ChoiceModelError, match="mix"):
         ChoiceModel.from_json('{"mix": 0}', "m.json")
+    with pytest.raises(ChoiceModelError, match=r"m\.json:1: held must be a finite number, not 'x'"):
+        ChoiceModel.from_json('{"held": "x"}', "m.json")
     assert DEFAULT_MODEL.fitted_on
 
 

@@ -89,6 +89,12 @@ class ChoiceModel:
     WEIGHTS = ("held", "sure", "dead", "target_set", "slots", "claim_bias", "claim_certain", "pass_sure")
 
     def __post_init__(self) -> None:
+        for name in (*self.WEIGHTS, "temperature", "mix", "modelled"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+                raise ChoiceModelError(f"{name} must be a finite number, not {value!r}")
+        if not isinstance(self.fitted_on, str):
+            raise ChoiceModelError(f"fitted_on must be text, not {self.fitted_on!r}")
         if not self.temperature > 0:
             raise ChoiceModelError(f"temperature must be positive, not {self.temperature}")
         if not 0.01 <= self.mix <= 1:

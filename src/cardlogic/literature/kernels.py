@@ -1,5 +1,5 @@
-"""Numba kernels of the determinized playouts (:mod:`cardlogic.literature.playouts`): plain functions over numpy
-arrays and integer card masks.
+"""Numba kernels of the determinized playouts (:mod:`cardlogic.literature.playouts`) and of the players' choice
+model (:mod:`cardlogic.literature.choices`): plain functions over numpy arrays and integer card masks.
 
 Nothing here knows about players' names, events or beliefs. A deal is ``hands`` (one ``int64`` card mask per
 player); ``set_masks``/``set_values`` the unclaimed sets' cards and points, ``team_of`` each player's team;
@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
+from cardlogic.inference.kernels import _popcount
 
 HOLDING = 0.5
 """What a card of a set still in play is worth at the end of a playout, as a share of the set: half, since the
@@ -225,15 +227,6 @@ def _mate_with_most_cards(hand, team_of, mover):
             if size > most:
                 best, most = p, size
     return best
-
-
-@njit(cache=True)
-def _popcount(mask):
-    count = 0
-    while mask:
-        mask &= mask - 1
-        count += 1
-    return count
 
 
 @njit(cache=True)
