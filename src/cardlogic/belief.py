@@ -28,12 +28,13 @@ from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
-from cardlogic import inference
-from cardlogic.cards import CARDS, Card
+from cardlogic import arguments, inference
+from cardlogic.arguments import MAX_DRAWN_DEALS, ArgumentError, ArgumentTypeError
+from cardlogic.cards import Card
 from cardlogic.constraints import DealModel, InconsistentError
 from cardlogic.inference.base import Posterior, restriction_hits
 from cardlogic.inference.exact import pack
-from cardlogic.inference.sampler import SamplerBackend, frequencies, posterior_of, starting_deal
+from cardlogic.inference.sampler import SamplerBackend, frequencies, posterior_of, posterior_of_counts, starting_deal
 
 Answer = TypeVar("Answer")
 
@@ -116,9 +117,14 @@ class Belief:
         max_operations: float | None = None,
     ) -> None:
         if method not in inference.METHODS:
-            raise ValueError(f"unknown inference method {method!r}; expected one of {', '.join(inference.METHODS)}")
+            raise ArgumentError(f"unknown inference method {method!r}; expected one of {', '.join(inference.METHODS)}")
+        if max_operations is not None:
+            if isinstance(max_operations, bool) or not isinstance(max_operations, int | float):
+                raise ArgumentTypeError(f"max_operations must be a number or None, not {max_operations!r}")
+            if not max_operations > 0:
+                raise ArgumentError(f"max_operations must be positive, not {max_operations!r}")
         self.tracker = tracker
-        self.method, self.samples, self.seed = method, samples, seed
+        self.method, self.samples, self.seed = method, arguments.samples(samples), arguments.seed(seed)
         self.max_operations = max_operations
         self._forget()
 
@@ -236,8 +242,11 @@ class Belief:
         other questions (assignments) are sampled.
         """
         if self._posterior is None:
-            if self.resolved_method == "sample":
-                self._posterior = posterior_of(self.model, *self._drawn())
+            if self.resolved_method == "sample" and self._deals is not None:
+                self._posterior = posterior_of(self.model, *self._deals)
+            elif self.resolved_method == "sample":  # counted as drawn: no array of deals for marginals alone
+                counts, method = self._sampler().counts(self.model, self.samples, self.seed)
+                self._posterior = posterior_of_counts(self.model, counts, method, self.samples)
             else:
                 self._posterior = inference.infer(self.model, self.resolved_method)
         return self._posterior
@@ -307,8 +316,13 @@ class Belief:
         return inference.joint(self.model, unmoved, method=self.method, samples=self.samples, seed=self.seed)
 
     def sample(self, n: int, seed: int = 0) -> tuple[tuple[Card, ...], np.ndarray]:
-        """``n`` consistent deals drawn uniformly, as current holders: (cards in play, array n x cards)."""
-        return tuple(self.in_play()), self._current_deals(inference.sample(self.model, n, seed))
+        """``n`` consistent deals drawn uniformly, as current holders: (cards in play, array n x cards).
+
+        ``n`` is at most :data:`~cardlogic.arguments.MAX_DRAWN_DEALS` (the array holds every deal); for
+        marginals over more deals, set ``samples`` and ask :meth:`marginals`, which counts as it draws.
+        """
+        n = arguments.samples(n, "n", MAX_DRAWN_DEALS)
+        return tuple(self.in_play()), self._current_deals(inference.sample(self.model, n, arguments.seed(seed)))
 
     def chances(self, restrictions: Sequence[Mapping[int | str, int]]) -> list[float]:
         """P(every card of ``restrictions[i]`` is held now by a holder in its bitmask), for each ``i``.
@@ -441,12 +455,15 @@ class Belief:
     def _drawn(self) -> tuple[np.ndarray, str]:
         """The sampled deals of this state (dealt holders, model card order) and how they were drawn, cached."""
         if self._deals is None:
-            limit = inference.AUTO_MAX_OPERATIONS if self.max_operations is None else self.max_operations
-            if self._sampled:  # the exact tables were judged too costly for the joint questions
-                limit = inference.AUTO_JOINT_MAX_OPERATIONS * inference.budget_scale(self.max_operations)
-            sampler = SamplerBackend(self.samples, self.seed, max_operations=limit)
-            self._deals = sampler.draw(self.model, self.samples, self.seed)
+            self._deals = self._sampler().draw(self.model, self.samples, self.seed)
         return self._deals
+
+    def _sampler(self) -> SamplerBackend:
+        """The sampler of this state, within the exact budget of the questions asked so far."""
+        limit = inference.AUTO_MAX_OPERATIONS if self.max_operations is None else self.max_operations
+        if self._sampled:  # the exact tables were judged too costly for the joint questions
+            limit = inference.AUTO_JOINT_MAX_OPERATIONS * inference.budget_scale(self.max_operations)
+        return SamplerBackend(self.samples, self.seed, max_operations=limit)
 
     def _current_deals(self, deals: np.ndarray) -> np.ndarray:
         """Deals over dealt holders (model card order) as current holders of the cards in play."""
@@ -486,12 +503,17 @@ class Belief:
         return card not in self._playing
 
     def _card(self, card: int | str) -> Card:
-        return Card.parse(card) if isinstance(card, str) else CARDS[card]
+        """``card`` (a name or an index) if it is in the game's deck, else a typed error naming it."""
+        card = Card.parse(card) if isinstance(card, str) else Card(card)
+        if card not in self.model.allowed:
+            raise ArgumentError(f"card {card} is not in this game's deck")
+        return card
 
     def _holder(self, holder: int | str) -> int:
+        """``holder`` (a name or an index) as an index, else a typed error naming it."""
         if not isinstance(holder, str):
-            return holder
+            return arguments.integer("holder", holder, 0, len(self.holders) - 1)
         try:
             return self.holders.index(holder)
         except ValueError:
-            raise ValueError(f"no holder is called {holder!r}") from None
+            raise ArgumentError(f"no holder is called {holder!r}") from None

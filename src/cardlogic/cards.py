@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Self
 
+from cardlogic import arguments
+
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUITS = ("S", "H", "D", "C")
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
@@ -39,6 +41,7 @@ class Card(int):
     __slots__ = ()
 
     def __new__(cls, index: int) -> Self:
+        index = arguments.integer("card", index)  # Card(2.9) is a TypeError, not 4S
         if not 0 <= index < CARD_COUNT:
             raise CardError(f"no card has index {index}")
         return int.__new__(cls, index)
@@ -54,7 +57,7 @@ class Card(int):
 
         Raises :class:`CardError` for anything else.
         """
-        text = token.strip().upper()
+        text = arguments.text("token", token).strip().upper()
         if text == "RJ":
             return CARDS[RED_JOKER]
         if text == "BJ":

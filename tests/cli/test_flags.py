@@ -22,7 +22,7 @@ COMMANDS = {
     "sprt": (["--bots", "advisor,counting"], ["--players", "--seed", "--jobs", "--max-games"]),
 }
 BAD = {
-    "--samples": ["-5", "0", "abc", "1.5", "1000001"],
+    "--samples": ["-5", "0", "abc", "1.5", "10000001"],
     "--seed": ["-1", "abc", "4294967296"],
     "--players": ["3", "13", "six"],
     "--games": ["0", "-1", "many"],

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.table import Table
 
-from cardlogic.cli.common import RECORD_HELP, add_prior_argument, load_record, plural, report, source_name
+from cardlogic.cli.common import RECORD_HELP, add_prior_argument, parse_record, plural, report, source_name
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Ask, Claim, Game, Pass, RecordError
 from cardlogic.literature.advice import Advice, AskAdvice, ClaimAdvice, advise_record
@@ -32,7 +32,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    record = load_record(args.record)
+    record = parse_record(args.record)
     if record is None:
         return 1
     if record.observer is None:

@@ -9,7 +9,7 @@ from dataclasses import replace
 from cardlogic.cli.common import RECORD_HELP, plural, read_text, source_name
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Problem, Record, RecordError, scan_record
-from cardlogic.literature.belief import LiteratureBelief
+from cardlogic.literature.belief import check_record
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -56,9 +56,7 @@ def first_problems(record: Record, notation: list[Problem]) -> list[Problem]:
     replayed = replace(record, events=record.events[:readable], lines=record.lines[:readable])
     problems = list(notation)
     try:
-        replayed.replay()
-        if not record.is_full:  # a full record's dealt hands are themselves a deal that explains it
-            LiteratureBelief.from_record(replayed)
+        check_record(replayed)
     except RecordError as error:
         problems.append(Problem(error.line, error.message))
     except InferenceError as error:

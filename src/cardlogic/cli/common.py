@@ -8,9 +8,10 @@ import sys
 import textwrap
 from collections.abc import Callable
 
+from cardlogic.arguments import MAX_SAMPLES, MAX_SEED
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Record, RecordError, read_record
-from cardlogic.literature.belief import DEFAULT_PRIOR, PRIORS, LiteratureBelief
+from cardlogic.literature.belief import DEFAULT_PRIOR, PRIORS, LiteratureBelief, check_record
 from cardlogic.literature.rules import MAX_PLAYERS, MIN_PLAYERS
 
 STDIN = "-"
@@ -23,20 +24,36 @@ def source_name(path: str) -> str:
     return "<stdin>" if path == STDIN else path
 
 
+MAX_RECORD_CHARACTERS = 1_000_000
+"""The longest record a command reads: about 40,000 events, checked in about 2 s (a whole game of either game
+writes a few thousand characters); reading is linear, but a longer file is most likely not a record."""
+
+
 def read_text(path: str) -> str | None:
-    """The text of the file ``path`` (standard input for ``-``), or None after printing why it cannot be read."""
+    """The text of the file ``path`` (standard input for ``-``), or None after printing why it cannot be read
+    (also when it is longer than :data:`MAX_RECORD_CHARACTERS`)."""
     try:
         if path == STDIN:
-            return sys.stdin.read()
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
+            text = sys.stdin.read(MAX_RECORD_CHARACTERS + 1)
+        else:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read(MAX_RECORD_CHARACTERS + 1)
     except (OSError, UnicodeDecodeError) as error:
         print(f"{source_name(path)}: {getattr(error, 'strerror', None) or error}", file=sys.stderr)
         return None
+    if len(text) > MAX_RECORD_CHARACTERS:
+        print(
+            f"{source_name(path)}: longer than {MAX_RECORD_CHARACTERS:,} characters, the most a record may have",
+            file=sys.stderr,
+        )
+        return None
+    return text
 
 
-def load_record(path: str) -> Record | None:
-    """The record in ``path`` (standard input for ``-``), or None after printing why it cannot be read."""
+def parse_record(path: str) -> Record | None:
+    """The record in ``path`` (standard input for ``-``), read but not yet replayed, or None after printing why
+    it cannot be read: for a command that builds a belief from it at once, which checks it
+    (:meth:`LiteratureBelief.from_record`)."""
     text = read_text(path)
     if text is None:
         return None
@@ -45,6 +62,23 @@ def load_record(path: str) -> Record | None:
     except RecordError as error:
         report(path, error)
         return None
+
+
+def load_record(path: str) -> Record | None:
+    """The record in ``path``, checked as ``cardlogic check`` checks it (:func:`check_record`), or None after
+    printing its first problem."""
+    record = parse_record(path)
+    if record is None:
+        return None
+    try:
+        check_record(record)
+    except RecordError as error:
+        report(path, error)
+        return None
+    except InferenceError as error:
+        print(f"{source_name(path)}: {error}", file=sys.stderr)
+        return None
+    return record
 
 
 def report(path: str, error: RecordError) -> int:
@@ -59,7 +93,7 @@ def load_belief(path: str, **options) -> tuple[Record, LiteratureBelief] | None:
     ``options`` go to :meth:`LiteratureBelief.from_record`; a method that cannot answer (e.g. ``csp``
     on a game too large to enumerate) is reported like a bad record.
     """
-    record = load_record(path)
+    record = parse_record(path)
     if record is None:
         return None
     try:
@@ -99,12 +133,8 @@ def at_least(minimum: int, what: str, maximum: int | None = None) -> Callable[[s
     return parse
 
 
-MAX_SEED = 2**32 - 1
-"""The largest seed: the sampler's MCMC chain seeds numpy's legacy generator, which takes 32 bits."""
 SEED = at_least(0, f"a seed from 0 to {MAX_SEED}", MAX_SEED)
 PLAYERS = at_least(MIN_PLAYERS, f"a number of players from {MIN_PLAYERS} to {MAX_PLAYERS}", MAX_PLAYERS)
-MAX_SAMPLES = 1_000_000
-"""The most deals one command draws: each is a row of the deals array (and 8 bytes a card while counting)."""
 SAMPLES = at_least(1, f"a number of deals from 1 to {MAX_SAMPLES:,}", MAX_SAMPLES)
 
 

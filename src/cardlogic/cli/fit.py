@@ -7,7 +7,7 @@ import os
 import sys
 
 from cardlogic.cards import card_mask
-from cardlogic.cli.common import load_record, plural, report, source_name
+from cardlogic.cli.common import parse_record, plural, report, source_name
 from cardlogic.literature import RecordError
 from cardlogic.literature.choices import DEFAULT_MODEL, ChoiceModel, ChoiceModelError, History, deal_row, fit
 
@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     games = []
     events = 0
     for path in args.records:
-        record = load_record(path)
+        record = parse_record(path)
         if record is None:
             return 1
         if not record.is_full:

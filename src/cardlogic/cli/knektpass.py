@@ -146,7 +146,9 @@ def _fail(path: str, line: int, message: str) -> int:
     return 1
 
 
-def _load(path: str) -> Record | None:
+def _parse(path: str) -> Record | None:
+    """The record in ``path``, read but not yet replayed (a belief built from it checks it), or None after
+    printing why it cannot be read."""
     text = read_text(path)
     if text is None:
         return None
@@ -155,6 +157,30 @@ def _load(path: str) -> Record | None:
     except RecordError as error:
         _fail(path, error.line, error.message)
         return None
+
+
+def _load(path: str) -> Record | None:
+    """The record in ``path``, checked as ``knektpass check`` checks it, or None after printing its first
+    problem."""
+    record = _parse(path)
+    return None if record is None else _checked(path, record)
+
+
+def _checked(path: str, record: Record) -> Record | None:
+    """``record`` if it is possible (:func:`~cardlogic.knektpass.belief.check_record`), else None after printing
+    its first impossible line (importing numba only here)."""
+    from cardlogic.inference import InferenceError
+    from cardlogic.knektpass.belief import check_record
+
+    try:
+        check_record(record)
+    except RecordError as error:
+        _fail(path, error.line, error.message)
+        return None
+    except InferenceError as error:
+        _fail(path, 0, str(error))
+        return None
+    return record
 
 
 def _belief(path: str, record: Record, **options):  # -> KnektpassBelief | None, importing numba only here
@@ -180,16 +206,8 @@ def run_check(args: argparse.Namespace) -> int:
     record, problems = scan_record(text)
     for line, message in problems:
         _fail(args.record, line, message)
-    if problems or record is None:
+    if problems or record is None or _checked(args.record, record) is None:
         return 1
-    try:
-        record.replay()
-    except RecordError as error:
-        return _fail(args.record, error.line, error.message)
-    except GameError as error:
-        return _fail(args.record, 0, str(error))
-    if (not record.is_full or record.observer is not None) and _belief(args.record, record) is None:
-        return 1  # a view or a spectator's record: some deal must explain it
     print(f"{source_name(args.record)}: ok, {plural(len(record.events), 'event')}")
     return 0
 
@@ -265,7 +283,7 @@ def run_view(args: argparse.Namespace) -> int:
 
 
 def run_belief(args: argparse.Namespace) -> int:
-    record = _load(args.record)
+    record = _parse(args.record)
     if record is None:
         return 1
     belief = _belief(args.record, record, method=args.method, samples=args.samples, seed=args.seed)
@@ -308,7 +326,7 @@ def run_advise(args: argparse.Namespace) -> int:
     from cardlogic.knektpass.advice import SAMPLES as DEFAULT_SAMPLES
     from cardlogic.knektpass.advice import AdviceError, advise
 
-    record = _load(args.record)
+    record = _parse(args.record)
     if record is None:
         return 1
     if record.observer is None:

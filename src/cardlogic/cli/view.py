@@ -15,7 +15,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "view",
         help="write the record as one player saw it",
         description="Write the record with Me set to NAME and every other hand removed (the record must show "
-        "NAME's hand). The events are not checked; use 'cardlogic check' for that.",
+        "NAME's hand), after checking the record as 'cardlogic check' does.",
     )
     parser.add_argument("record", metavar="RECORD", help=RECORD_HELP)
     parser.add_argument("--as", dest="player", required=True, metavar="NAME", help="the player whose view to write")

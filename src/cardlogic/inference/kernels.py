@@ -1243,3 +1243,12 @@ def frontier_order(named, work, caps):
         order[position] = choice[subset]
         subset ^= 1 << choice[subset]
     return order
+
+
+@njit(cache=True, nogil=True)
+def count_holders(deals, counts):
+    """Add to ``counts[card, holder]`` (int64, cards x holders) how many of ``deals`` (count x cards) deal each
+    card to each holder: the marginals of many deals in the memory of one table."""
+    for row in range(deals.shape[0]):
+        for card in range(deals.shape[1]):
+            counts[card, deals[row, card]] += 1

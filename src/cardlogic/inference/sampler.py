@@ -23,11 +23,12 @@ about 10% of that on 8-12 player models.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from cardlogic.arguments import MAX_SEED
 from cardlogic.constraints import DealModel, InconsistentError
 from cardlogic.inference import kernels
 from cardlogic.inference.base import InferenceError, Posterior, restriction_hits
@@ -37,6 +38,10 @@ CHAINS = max(1, min(2, os.cpu_count() or 1))
 """Independent MCMC chains drawn side by side: one per core, at most two (each pays its own burn-in)."""
 _CHAIN_SEED_STEP = 0x9E3779B9
 """How far apart the chains' seeds are, so that no two chains share a random stream."""
+CHUNK = 65_536
+"""Deals drawn at a time when only their counts are wanted: about 3 MB for 48 cards."""
+_CHUNK_SEED_STEP = 0x85EBCA6B
+"""How far apart the seeds of successive chunks are (a different odd constant from the chains')."""
 
 
 class SamplerBackend:
@@ -79,7 +84,23 @@ class SamplerBackend:
         return self.draw(model, n, seed)[0]
 
     def posterior(self, model: DealModel) -> Posterior:
-        return posterior_of(model, *self.draw(model, self.samples, self.seed))
+        """The marginals of :attr:`samples` deals, counted as they are drawn (see :meth:`counts`)."""
+        counts, method = self.counts(model, self.samples, self.seed)
+        return posterior_of_counts(model, counts, method, self.samples)
+
+    def counts(self, model: DealModel, n: int, seed: int) -> tuple[np.ndarray, str]:
+        """How many of ``n`` deals give each card to each holder (int64, cards x holders), and how they were drawn.
+
+        The deals are drawn :data:`CHUNK` at a time and counted (:func:`kernels.count_holders`), so memory stays
+        a few megabytes whatever ``n``; the first chunk is :meth:`draw`'s deals for ``seed``, each later one is
+        drawn with a seed of its own.
+        """
+        drawer, method = self._drawer(model)
+        counts = np.zeros((len(model.cards), len(model.holders)), np.int64)
+        for index, start in enumerate(range(0, n, CHUNK)):
+            chunk_seed = (seed + index * _CHUNK_SEED_STEP) % (MAX_SEED + 1)
+            kernels.count_holders(drawer(min(CHUNK, n - start), chunk_seed), counts)
+        return counts, method
 
     def joint(self, model: DealModel, placements: Mapping[int, int]) -> float:
         """The fraction of sampled deals with every card of ``placements`` at its holder."""
@@ -92,10 +113,16 @@ class SamplerBackend:
 
     def draw(self, model: DealModel, n: int, seed: int) -> tuple[np.ndarray, str]:
         """``n`` deals (as :meth:`sample`) and how they were drawn: ``"sample"`` (exactly uniform) or ``"mcmc"``."""
+        drawer, method = self._drawer(model)
+        return drawer(n, seed), method
+
+    def _drawer(self, model: DealModel) -> tuple[Callable[[int, int], np.ndarray], str]:
+        """A function drawing ``(n, seed)`` deals of ``model`` (its tables built once), and its method's name."""
         packed = pack(model)
         if self.uses_tables(packed):
-            return sample_exact(packed, n, seed), "sample"
-        return sample_mcmc(packed, n, seed, burn_in=self.burn_in, thin=self.thin), "mcmc"
+            cdf = choice_table(packed)
+            return (lambda n, seed: sample_exact(packed, n, seed, cdf)), "sample"
+        return (lambda n, seed: sample_mcmc(packed, n, seed, burn_in=self.burn_in, thin=self.thin)), "mcmc"
 
 
 def posterior_of(model: DealModel, deals: np.ndarray, method: str) -> Posterior:
@@ -103,6 +130,14 @@ def posterior_of(model: DealModel, deals: np.ndarray, method: str) -> Posterior:
     marginals = frequencies(deals, len(model.holders))
     stderr = np.sqrt(marginals * (1 - marginals) / len(deals))
     return Posterior(method, model.holders, model.cards, marginals, samples=len(deals), stderr=stderr)
+
+
+def posterior_of_counts(model: DealModel, counts: np.ndarray, method: str, n: int) -> Posterior:
+    """The marginals of ``n`` deals drawn from ``model`` by ``method`` and counted in ``counts`` (see
+    :meth:`SamplerBackend.counts`), with their binomial standard errors."""
+    marginals = counts / max(n, 1)
+    stderr = np.sqrt(marginals * (1 - marginals) / max(n, 1))
+    return Posterior(method, model.holders, model.cards, marginals, samples=n, stderr=stderr)
 
 
 def frequencies(deals: np.ndarray, holders: int) -> np.ndarray:

@@ -36,6 +36,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from cardlogic import arguments
+from cardlogic.arguments import MAX_DRAWN_DEALS, ArgumentTypeError
 from cardlogic.cards import Card, iter_cards
 from cardlogic.knektpass.belief import KnektpassBelief
 from cardlogic.knektpass.events import Bid, Event, Exchange, Play, TakeTrump
@@ -79,6 +81,10 @@ class AdviceError(ValueError):
 def advise(belief: KnektpassBelief, samples: int = SAMPLES, seed: int = 0) -> Advice:
     """The advice for the belief's observer, who must be to move (:class:`AdviceError` otherwise), over
     ``samples`` deals drawn from the belief with ``seed`` (and the number of events so far)."""
+    if not isinstance(belief, KnektpassBelief):
+        raise ArgumentTypeError(f"belief must be a KnektpassBelief, not {belief!r}")
+    arguments.integer("samples", samples, 1, MAX_DRAWN_DEALS)
+    arguments.seed(seed)
     position = belief.view
     if not isinstance(position, PlayerState):
         raise AdviceError("a spectator has no choices to advise on")

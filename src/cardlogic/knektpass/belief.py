@@ -32,7 +32,7 @@ from cardlogic.belief import Belief
 from cardlogic.cards import card_mask
 from cardlogic.constraints import InconsistentError
 from cardlogic.knektpass.record import Record, RecordError, format_event
-from cardlogic.knektpass.rules import Deal
+from cardlogic.knektpass.rules import Deal, GameError
 from cardlogic.knektpass.state import IllegalEventError, PlayerState, PublicState
 from cardlogic.knektpass.tracking import DISCARDS, STOCK, KnektpassTracker
 
@@ -56,8 +56,11 @@ class KnektpassBelief(Belief):
         with a ``Me`` is read as that player's view).
 
         Raises :class:`RecordError` naming the line of the first event that is
-        illegal or that leaves no deal consistent with what came before.
+        illegal or that leaves no deal consistent with what came before. A full record is first replayed
+        with every hand (:func:`check_record`), so no belief is had from a record that contradicts its own hands.
         """
+        if record.is_full:
+            _replay(record)
         if record.observer is not None and record.is_full:
             record = record.view_as(record.observer)
         observer = record.observer
@@ -113,7 +116,31 @@ class KnektpassBelief(Belief):
     def _holder(self, holder: int | str) -> int:
         """A holder by index or by name, case-insensitively: a player's, ``discards`` or ``stock``."""
         if not isinstance(holder, str):
-            return holder
+            return super()._holder(holder)
         if holder.lower() in (DISCARDS, STOCK):
             return self.tracker.discards if holder.lower() == DISCARDS else self.tracker.stock
         return self.deal.game.player_index(holder)
+
+
+def check_record(record: Record) -> None:
+    """Raise :class:`RecordError` at the first line of ``record`` that is impossible, as ``cardlogic knektpass
+    check`` does.
+
+    A full record is replayed with every hand and the stock under all the rules; a view, a spectator's
+    record or a full record with a ``Me`` must also be explained by some deal of what its observer saw
+    (:meth:`KnektpassBelief.from_record`). Every command that reads a record goes through here, so they
+    agree on which records are possible. May raise :class:`~cardlogic.inference.InferenceError` when no
+    backend can tell whether some deal explains the record.
+    """
+    if record.is_full and record.observer is None:
+        _replay(record)
+    else:
+        KnektpassBelief.from_record(record)
+
+
+def _replay(record: Record) -> None:
+    """Replay ``record`` (see :meth:`Record.replay`), a deal that is not the deck (line 0) being a RecordError."""
+    try:
+        record.replay()
+    except GameError as error:
+        raise RecordError(0, str(error)) from None

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from cardlogic import arguments
 from cardlogic.cards import Card
 
 
@@ -40,6 +41,8 @@ class TakeTrump:
     discard: Card | None = None
 
     def __post_init__(self) -> None:
+        arguments.integer("player", self.player)
+        arguments.boolean("take", self.take)
         if self.discard is not None:
             if not self.take:
                 raise ValueError("a dealer who leaves the turned card discards nothing")
@@ -55,6 +58,10 @@ class Bid:
 
     player: int
     plays: bool
+
+    def __post_init__(self) -> None:
+        arguments.integer("player", self.player)
+        arguments.boolean("plays", self.plays)  # "no" would play
 
     def seen_by(self, player: int | None) -> Bid:
         return self
@@ -75,6 +82,8 @@ class Exchange:
     draws: tuple[Card, ...] | None = None
 
     def __post_init__(self) -> None:
+        arguments.integer("player", self.player)
+        arguments.integer("count", self.count)
         if self.count == 0:  # standing shows nothing, to everyone
             object.__setattr__(self, "discards", ())
             object.__setattr__(self, "draws", ())
@@ -98,6 +107,7 @@ class Play:
     card: Card
 
     def __post_init__(self) -> None:
+        arguments.integer("player", self.player)
         if type(self.card) is not Card:
             object.__setattr__(self, "card", Card(self.card))
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from cardlogic.arguments import ArgumentError, boolean, integer
 from cardlogic.cards import CARDS, Card, card_mask, iter_cards
 from cardlogic.notation import rule_words
 
@@ -50,6 +51,20 @@ class GameError(ValueError):
         self.field = field
 
 
+MAX_POINTS = 999
+"""The most points a rule (``points``, ``lone``, ``penalty``) takes: a game of more would not end at a table."""
+MAX_ROUNDS = 10
+"""The most rounds of exchange: more than a deal's stock could ever feed."""
+
+
+def _rule(name: str, value: object, low: int, high: int) -> None:
+    """Refuse a rule value that is not an integer from ``low`` to ``high`` (a GameError, or a TypeError)."""
+    try:
+        integer(name, value, low, high)
+    except ArgumentError as error:
+        raise GameError(str(error), "rules") from None
+
+
 @dataclass(frozen=True)
 class Rules:
     """House rules, each a switch where the sources differ.
@@ -75,12 +90,10 @@ class Rules:
     def __post_init__(self) -> None:
         if self.deck is not None and self.deck not in DECK_SIZES:
             raise GameError(f"deck must be auto, 36 or 52, not {self.deck}", "rules")
-        if self.points < 1:
-            raise GameError(f"points must be at least 1, not {self.points}", "rules")
-        if self.lone < 0 or self.penalty < 0:
-            raise GameError("lone and penalty must not be negative", "rules")
-        if self.rounds < 0:
-            raise GameError(f"rounds must not be negative, not {self.rounds}", "rules")
+        boolean("must_trump", self.must_trump)
+        for name, low, high in (("points", 1, MAX_POINTS), ("lone", 0, MAX_POINTS), ("penalty", 0, MAX_POINTS)):
+            _rule(name, getattr(self, name), low, high)
+        _rule("rounds", self.rounds, 0, MAX_ROUNDS)
 
     @classmethod
     def parse(cls, text: str) -> Rules:

@@ -52,6 +52,7 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import NamedTuple
 
+from cardlogic.arguments import ArgumentTypeError
 from cardlogic.cards import CARDS, Card, card_mask, format_cards, iter_cards
 from cardlogic.knektpass.events import Bid, Event, Exchange, Play, TakeTrump
 from cardlogic.knektpass.rules import HAND_SIZE, Deal, GameError
@@ -617,6 +618,8 @@ class State(PublicState):
     def deal(cls, deal: Deal, rng: random.Random) -> State:  # type: ignore[override]  # a state's .deal is its Deal
         """Shuffle the deck with ``rng`` and deal it: five cards each (two, then three, from forehand round; the
         packets do not change which cards a player gets from a shuffled deck), the turned card set aside."""
+        if not isinstance(rng, random.Random):
+            raise ArgumentTypeError(f"rng must be a random.Random, not {rng!r}")
         cards = [c for c in deal.game.deck if c != deal.turned]
         rng.shuffle(cards)
         n = len(deal.game.players)

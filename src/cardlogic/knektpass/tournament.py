@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from cardlogic import arguments
 from cardlogic.dispatch import Workers, in_order
 from cardlogic.knektpass.bots import BOTS, make_bot
 from cardlogic.knektpass.match import Match
@@ -139,6 +140,8 @@ def tournament(
     the rules do not allow), in ``jobs`` local processes or on the Dask cluster at ``scheduler``
     (:class:`~cardlogic.dispatch.ClusterError` when none answers); ``progress(1)`` is called after each game.
     Each game has its own seed, so the results do not depend on where or in how many processes they are played."""
+    arguments.integer("games", games, 1)
+    arguments.seed(seed)
     bots = tuple(bots)
     for name in bots:
         if name not in BOTS:

@@ -34,6 +34,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from cardlogic import arguments
+from cardlogic.arguments import ArgumentTypeError
 from cardlogic.cards import CARDS, Card
 from cardlogic.constraints import InconsistentError
 from cardlogic.literature import Ask, Claim, Event, Pass, PlayerState, Record
@@ -476,6 +478,11 @@ def advise(
     with it on, the recommendation is the best by value, which the tables show.
     ``weights``: the advisor's weights and thresholds (:class:`AdvisorWeights`).
     """
+    for name, value in (("belief", belief), ("public", public)):
+        if not isinstance(value, LiteratureBelief) and (name == "belief" or value is not None):
+            raise ArgumentTypeError(f"{name} must be a LiteratureBelief, not {value!r}")
+    arguments.boolean("thorough", thorough)
+    arguments.seed(seed)
     game, public_state = belief.game, belief.public
     observer = _observer(belief)
     to_move = public_state.to_move

@@ -181,8 +181,12 @@ class LiteratureBelief(Belief):
         Raises :class:`RecordError` naming the line of the first event that is illegal
         or that leaves no consistent deal; for the latter the message names, where the
         model can tell, the earlier lines it contradicts (``AS can be nowhere: it
-        contradicts line 11 (Dan asks Cat for 9S: no)``) or the hand it leaves unfillable.
+        contradicts line 11 (Dan asks Cat for 9S: no)``) or the hand it leaves unfillable. A full record is
+        first replayed with every hand (:func:`check_record`), so no belief is had from a record that
+        contradicts its own hands.
         """
+        if record.is_full:
+            check_record(record)
         observer = record.observer
         hand = record.hands.get(observer, ()) if observer is not None else ()
         belief = cls(record.game, observer, hand, **options)
@@ -263,7 +267,7 @@ class LiteratureBelief(Belief):
         return not has_deal(model, self.seed)
 
     def _holder(self, holder: int | str) -> int:
-        return self.game.player_index(holder) if isinstance(holder, str) else holder
+        return self.game.player_index(holder) if isinstance(holder, str) else super()._holder(holder)
 
     def _first_impossible_prefix(self, record: Record, pushed: int) -> int:
         """Bisect the first ``pushed`` events of ``record`` (pushed, with no consistent deal) for the shortest
@@ -344,6 +348,21 @@ class LiteratureBelief(Belief):
                 f"it contradicts line {record.lines[blamed]} ({format_event(record.events[blamed], self.game)})"
             )
         return f"{error}: {'; '.join(reasons)}" if reasons else str(error)
+
+
+def check_record(record: Record) -> None:
+    """Raise :class:`RecordError` at the first line of ``record`` that is impossible, as ``cardlogic check`` does.
+
+    A full record is replayed with every hand under all the rules (its hands are a deal that explains it);
+    a view or a spectator's record must also be explained by some deal
+    (:meth:`LiteratureBelief.from_record`). Every command that reads a record goes through here, so they
+    agree on which records are possible. May raise :class:`~cardlogic.inference.InferenceError` when no
+    backend can tell whether some deal explains a view.
+    """
+    if record.is_full:
+        record.replay()
+    else:
+        LiteratureBelief.from_record(record)
 
 
 def _runs(lines: list[int]) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from cardlogic import arguments
 from cardlogic.cards import BLACK_JOKER, CARDS, RANKS, RED_JOKER, SUIT_NAMES, Card, card_mask
 
 RANK_SET_NAMES = (
@@ -78,7 +79,7 @@ class Deck:
         Set names may be long (``low-spades``) or short (``LS``), case-insensitive; the
         kept sets stay in deck order.
         """
-        key = name.strip().lower()
+        key = arguments.text("name", name).strip().lower()
         builders = {"no-8s": _no_8s, "no-2s": _no_2s, "no-7s": _no_7s, "jokers": _jokers, "fours": _fours}
         if key not in builders:
             raise DeckError(f"unknown deck {name!r} (expected one of {', '.join(DECK_NAMES)})")

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from cardlogic import arguments
 from cardlogic.cards import Card
 
 OUTCOMES = ("correct", "void", "opponents")
@@ -32,12 +33,16 @@ class Ask:
     yes: bool | None = None
 
     def __post_init__(self) -> None:
+        arguments.integer("asker", self.asker)
+        arguments.integer("target", self.target)
+        if self.yes is not None:
+            arguments.boolean("yes", self.yes)  # "no" would be a yes
         if type(self.card) is not Card:
             object.__setattr__(self, "card", Card(self.card))
 
 
 def _placements(pairs: Iterable[tuple[int, int]]) -> tuple[tuple[Card, int], ...]:
-    return tuple(sorted((Card(card), int(holder)) for card, holder in pairs))
+    return tuple(sorted((Card(card), arguments.integer("holder", holder)) for card, holder in pairs))
 
 
 @dataclass(frozen=True)
@@ -60,6 +65,8 @@ class Claim:
     revealed: tuple[tuple[Card, int], ...] | None = None
 
     def __post_init__(self) -> None:
+        arguments.integer("claimer", self.claimer)
+        arguments.integer("set_index", self.set_index)
         object.__setattr__(self, "assignment", _placements(self.assignment))
         if self.outcome is not None and self.outcome not in OUTCOMES:
             raise ValueError(f"unknown claim outcome {self.outcome!r} (expected one of {', '.join(OUTCOMES)})")
@@ -75,6 +82,10 @@ class Pass:
 
     giver: int
     receiver: int
+
+    def __post_init__(self) -> None:
+        arguments.integer("giver", self.giver)
+        arguments.integer("receiver", self.receiver)
 
 
 Event = Ask | Claim | Pass

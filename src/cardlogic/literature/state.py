@@ -34,6 +34,7 @@ from dataclasses import replace
 from types import MappingProxyType
 from typing import NamedTuple, Protocol
 
+from cardlogic.arguments import ArgumentTypeError
 from cardlogic.cards import CARDS, Card, format_cards, iter_cards
 from cardlogic.literature.decks import CardSet
 from cardlogic.literature.events import Ask, Claim, Event, Pass, actor
@@ -624,6 +625,8 @@ class State(_HandsState):
         Without a dealer, consecutive cards of the shuffled deck fill each hand
         to its size in seat order.
         """
+        if not isinstance(rng, random.Random):
+            raise ArgumentTypeError(f"rng must be a random.Random, not {rng!r}")
         cards = list(game.deck.cards)
         rng.shuffle(cards)
         n = len(game.players)

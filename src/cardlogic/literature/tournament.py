@@ -22,11 +22,13 @@ import time
 from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 
+from cardlogic import arguments
 from cardlogic.cards import iter_cards
 from cardlogic.dispatch import Workers, in_order
 from cardlogic.literature import Game, PlayerState, Record, Rules, State
 from cardlogic.literature.bots import BOTS, make_bot
 from cardlogic.literature.decks import Deck
+from cardlogic.literature.rules import MAX_PLAYERS, MIN_PLAYERS
 from cardlogic.rating import SPRT, SPRTResult, wilson
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou")
@@ -146,6 +148,8 @@ class Match:
     seed: int = 0
 
     def __post_init__(self) -> None:
+        arguments.integer("players", self.players, MIN_PLAYERS, MAX_PLAYERS)
+        arguments.seed(self.seed)
         for name in self.bots:
             if name not in BOTS:
                 raise ValueError(f"unknown bot {name!r} (expected one of {', '.join(BOTS)})")
@@ -181,6 +185,7 @@ class Match:
         self, games: int, workers: Workers, progress: Callable[[int], None] | None = None
     ) -> TournamentResult:
         """Play games ``0 .. games - 1`` with ``workers``; ``progress(1)`` is called as each one finishes."""
+        arguments.integer("games", games, 1)
         start = time.perf_counter()
         results: list[GameResult] = []
         for _, result in workers.run(_play, [(self, index) for index in range(games)]):
