@@ -37,6 +37,8 @@ import numpy as np
 from cardlogic.belief import Belief, has_deal
 from cardlogic.cards import Card
 from cardlogic.constraints import InconsistentError
+from cardlogic.inference.base import Posterior
+from cardlogic.inference.sampler import posterior_of
 from cardlogic.literature import Game, PlayerState, PublicState, Record, RecordError, format_event
 from cardlogic.literature.choices import DEFAULT_MODEL, ChoiceModel, History, mix_players, player_types
 from cardlogic.literature.tracking import LiteratureTracker
@@ -150,6 +152,15 @@ class LiteratureBelief(Belief):
     def _drawn(self) -> tuple[np.ndarray, str]:
         weighting = self.weighting
         return (weighting.deals, weighting.how) if weighting is not None else super()._drawn()
+
+    def posterior(self) -> Posterior:
+        """The distribution over the dealt holder of every card: under the players' prior, the resampled deals'."""
+        weighting = self.weighting
+        if weighting is None:
+            return super().posterior()
+        if self._posterior is None:
+            self._posterior = posterior_of(self.model, weighting.deals, weighting.how)
+        return self._posterior
 
     def is_consistent(self) -> bool:
         """Whether some deal explains everything observed: a question of the rules (the players' prior rules out
