@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from cardlogic.bench.report import markdown, print_report
+from cardlogic.bench.report import markdown, print_report, results_page
 from cardlogic.bench.scenarios import SPECS, load_scenarios, make_scenario, scenario_text
 from cardlogic.bench.suite import PLANS, run_suite
+from cardlogic.cli.bench import main as bench_main
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "benchmarks" / "scenarios"
 STATS = {"median", "q1", "q3", "min", "max", "n"}
@@ -59,8 +60,10 @@ def test_results_have_every_figure_and_target(results):
         "rejection",
         "advice",
         "live",
+        "serve",
         "cold_start",
         "advise_command",
+        "first_advice",
         "memory",
         "literature_pkg",
         "calibration",
@@ -78,8 +81,11 @@ def test_results_have_every_figure_and_target(results):
     assert all(0 <= row["acceptance"] <= 1 for row in figures["rejection"])
     assert all(0 <= row["tv_mean"]["median"] <= row["tv_max"]["median"] <= 1 for row in figures["accuracy"])
     assert figures["advice"]["status"] in ("ok", "not measured yet")
+    assert figures["first_advice"] == {"status": "not measured in smoke mode", "rows": []}  # minutes: full plan only
     assert figures["cold_start"]["cold_seconds"]["n"] >= 1 and figures["cold_start"]["warm_seconds"]["n"] >= 1
     assert [row["players"] for row in figures["live"]["rows"]] == [6]  # smoke keeps one 6-player scenario
+    assert [row["players"] for row in figures["serve"]["rows"]] == [6]
+    assert figures["serve"]["rows"][0]["advised"] > 0
     assert figures["advise_command"]["rows"] == []  # smoke keeps no 8-12 player scenario
     calibration = figures["calibration"]
     for view in ("asker", "spectator"):
@@ -88,7 +94,7 @@ def test_results_have_every_figure_and_target(results):
             assert scores["count"] > 0 and 0 <= scores["brier"] <= 1 and scores["log_loss"] >= 0
             assert sum(b["count"] for b in scores["reliability"]) == scores["count"]
     assert calibration["diagram"] == "not drawn"
-    assert len(results["targets"]) == 15
+    assert len(results["targets"]) == 17
     for target in results["targets"]:
         assert target["met"] in (True, False, None)
         assert (target["ratio"] is None) == (target["met"] is None)
@@ -109,3 +115,17 @@ def test_the_reliability_diagram_is_drawn_or_skipped_with_a_message(results, tmp
     drawn = (tmp_path / "reliability.png").exists()
     assert drawn == message.startswith("reliability diagram written"), message
     assert drawn or "matplotlib is not installed" in message
+
+
+def test_the_results_page_names_its_run_and_is_written_again_from_the_json(results, tmp_path, capsys):
+    saved, page = tmp_path / "bench.json", tmp_path / "RESULTS.md"
+    saved.write_text(json.dumps(results), encoding="utf-8")
+    assert bench_main(["--from-json", str(saved), "--results", str(page), "--markdown"]) == 0
+    text = page.read_text(encoding="utf-8")
+    assert text == results_page(results) and text.startswith("# Benchmark results\n")
+    machine = results["machine"]
+    for fact in (results["date"], f"commit: {results['commit']}", f"{machine['cpus']} CPUs", machine["numba"]):
+        assert fact in text
+    assert markdown(results) in text and capsys.readouterr().out == markdown(results)
+    assert bench_main(["--from-json", str(tmp_path / "missing.json")]) == 1
+    assert "cannot read" in capsys.readouterr().err

@@ -1,13 +1,26 @@
-"""cardlogic: exact reasoning about hidden cards.
+"""cardlogic: exact reasoning about hidden cards, for Literature (Fish) and Knektpass.
 
-Layers, each depending only on those before it:
+Where the main names live:
 
-* :mod:`cardlogic.cards`: cards as ints, sets of cards as bitmasks;
-* :mod:`cardlogic.constraints`: the game-agnostic model of one hidden deal;
-* :mod:`cardlogic.inference`: exact counting, a numba sampler and a CSP oracle behind one interface;
-* one package per game: :mod:`cardlogic.literature` (Literature, also called Fish) with its decks, rules,
-  records, tracking, belief, advice, bots and tournaments;
-* the command line (:mod:`cardlogic.cli`) and the benchmark suite (:mod:`cardlogic.bench`) on top.
+* Literature (also called Fish): :mod:`cardlogic.literature` has the game (``Game``, ``Deck``, ``State``, the
+  events ``Ask``, ``Claim``, ``Pass``), the record notation (``read_record``, ``write_record``, ``parse_event``),
+  the belief (``LiteratureBelief``) and the advice (``advise``, ``advise_record``); bots and tournaments are in
+  :mod:`cardlogic.literature.bots` and :mod:`cardlogic.literature.tournament`.
+* Knektpass: :mod:`cardlogic.knektpass` has the same shape (``Game``, ``Deal``, ``State``, ``read_record``,
+  ``KnektpassBelief``, ``advise``), with bots and tournaments in :mod:`cardlogic.knektpass.bots` and
+  :mod:`cardlogic.knektpass.tournament`.
+* Both games share ``Card`` (:mod:`cardlogic.cards`), the deal model (:mod:`cardlogic.constraints`) and the
+  inference behind one interface (:mod:`cardlogic.inference`: exact counting, a numba sampler, a CSP oracle).
+
+>>> from cardlogic.literature import Game, LiteratureBelief
+>>> belief = LiteratureBelief(Game(("Ann", "Bob", "Cat", "Dan")), observer=None)
+>>> round(belief.probability("QD", "Ann"), 2)
+0.25
+
+Layers, each depending only on those before it: :mod:`cardlogic.cards`; :mod:`cardlogic.constraints`;
+:mod:`cardlogic.inference`; :mod:`cardlogic.belief` (the belief over any game's tracker); one package per game;
+:mod:`cardlogic.table` (a live game at the table); the command line (:mod:`cardlogic.cli`) and the benchmark suite
+(:mod:`cardlogic.bench`) on top.
 """
 
 __version__ = "0.1.0"

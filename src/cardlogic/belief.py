@@ -33,7 +33,7 @@ from cardlogic.arguments import MAX_DRAWN_DEALS, ArgumentError, ArgumentTypeErro
 from cardlogic.cards import Card
 from cardlogic.constraints import DealModel, InconsistentError
 from cardlogic.inference.base import Posterior, restriction_hits
-from cardlogic.inference.exact import pack
+from cardlogic.inference.packed import pack
 from cardlogic.inference.sampler import SamplerBackend, frequencies, posterior_of, posterior_of_counts, starting_deal
 
 Answer = TypeVar("Answer")
@@ -77,11 +77,16 @@ def has_deal(model: DealModel, seed: int = 0) -> bool:
 
 @dataclass(frozen=True)
 class Fact:
-    """``holder`` holds ``card`` now (``has``) or does not (``not has``), in every consistent deal."""
+    """``name`` (holder index ``holder``) holds ``card`` now (``has``) or does not (``not has``), in every
+    consistent deal."""
 
     card: Card
     holder: int
     has: bool
+    name: str
+
+    def __str__(self) -> str:
+        return f"{self.name} {'holds' if self.has else 'lacks'} {self.card}"
 
 
 @dataclass(frozen=True)
@@ -445,9 +450,9 @@ class Belief:
             holders = np.flatnonzero(row)
             for holder in range(len(self.holders)):
                 if len(holders) == 1 and holders[0] == holder:
-                    facts.append(Fact(card, holder, True))
+                    facts.append(Fact(card, holder, True, self.holders[holder]))
                 elif row[holder] == 0:
-                    facts.append(Fact(card, holder, False))
+                    facts.append(Fact(card, holder, False, self.holders[holder]))
         return facts
 
     # -- helpers -----------------------------------------------------------------------------------------------------

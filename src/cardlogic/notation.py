@@ -50,6 +50,14 @@ class RecordLines(NamedTuple):
 
 
 _HEADER = re.compile(r"(?P<key>hand\s+\S+|[A-Za-z]+)\s*:\s*(?P<value>.*)", re.IGNORECASE)
+BYTE_ORDER_MARK = "\ufeff"
+"""What Notepad and some other editors write at the start of a UTF-8 file; a record may start with it."""
+
+
+def _lines(text: str) -> Iterator[tuple[int, str]]:
+    """``text``'s lines with their 1-based numbers, comments and surrounding blanks left out."""
+    for number, raw in enumerate(text.removeprefix(BYTE_ORDER_MARK).splitlines(), start=1):
+        yield number, raw.split("#", 1)[0].strip()
 
 
 def split_record(text: str, keys: Sequence[str], problems: list[Problem]) -> RecordLines:
@@ -60,8 +68,7 @@ def split_record(text: str, keys: Sequence[str], problems: list[Problem]) -> Rec
     """
     canonical = {key.lower(): key for key in keys}
     lines = RecordLines({}, [], [])
-    for number, raw in enumerate(text.splitlines(), start=1):
-        content = raw.split("#", 1)[0].strip()
+    for number, content in _lines(text):
         if not content:
             continue
         match = _HEADER.fullmatch(content)
@@ -82,6 +89,17 @@ def split_record(text: str, keys: Sequence[str], problems: list[Problem]) -> Rec
         else:
             lines.headers[canonical[key.lower()]] = (number, value)
     return lines
+
+
+def other_game(text: str, keys: Sequence[str], game: str, command: str) -> Problem | None:
+    """The problem of a record of another game, told by a header only ``game``'s records have (one of ``keys``):
+    it names the command that reads it. None when no such header is there."""
+    wanted = {key.lower() for key in keys}
+    for number, content in _lines(text):
+        match = _HEADER.fullmatch(content)
+        if match is not None and match["key"].lower() in wanted:
+            return Problem(number, f"this is a {game} record (it has a {match['key']} header): use `{command} ...`")
+    return None
 
 
 def rule_words(

@@ -152,11 +152,18 @@ class SPRTResult:
         return sum(self.pairs) / max(1, len(self.pairs))
 
     def elo_interval(self, z: float = 1.959963984540054) -> tuple[float, float, float]:
-        """A's Elo advantage and its 95% interval (by default), from the mean and variance of the pair scores."""
+        """A's Elo advantage and its 95% interval (by default), from the mean and variance of the pair scores.
+
+        Where every pair was won (or every one lost) the variance is 0 and the Elo infinite; the finite end of the
+        interval is then the Wilson bound of ``n`` pairs all won (lost), so a sweep still bounds the difference.
+        """
         n = len(self.pairs)
         if n < 2:
             return elo(self.mean), -math.inf, math.inf
         mean = self.mean
+        if mean in (0.0, 1.0):
+            low, high = wilson(round(mean * n), n, z)
+            return elo(mean), elo(low), elo(high)
         variance = sum((x - mean) ** 2 for x in self.pairs) / (n - 1)
         half = z * math.sqrt(variance / n)
         return elo(mean), elo(mean - half), elo(mean + half)

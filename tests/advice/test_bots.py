@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import random
+from dataclasses import replace
 from itertools import permutations
 
 import pytest
@@ -15,6 +16,7 @@ from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.literature.bots import BOTS, CountingBot, make_bot
 from cardlogic.literature.counting import CountingTracker
 from cardlogic.literature.decks import Deck
+from cardlogic.literature.rules import AFTER_CLAIM_RULES
 from cardlogic.literature.tournament import play_game
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
@@ -32,7 +34,9 @@ def game_for(seed: int) -> Game:
         must_declare=rng.random() < 0.3,
         high_double=rng.random() < 0.3,
     )
-    return Game(NAMES[:players], deck=Deck.named("no-8s", sets=sets), rules=rules, dealer=rng.randrange(players))
+    dealer = rng.randrange(players)
+    rules = replace(rules, after_claim=rng.choice(AFTER_CLAIM_RULES), claim_anytime=rng.random() < 0.3)
+    return Game(NAMES[:players], deck=Deck.named("no-8s", sets=sets), rules=rules, dealer=dealer)
 
 
 @pytest.mark.parametrize("teams", list(permutations(BOTS, 2)))
@@ -89,7 +93,7 @@ def test_unknown_bot():
 
 
 def test_only_the_omniscient_bot_is_given_the_deal():
-    assert HONEST == ["random", "counting", "advisor"]
+    assert HONEST == ["random", "counting", "strong", "advisor"]
     for name in HONEST:  # no way in: the deal is not a parameter of an honest bot
         assert "deal" not in inspect.signature(BOTS[name]).parameters
     game = game_for(0)

@@ -2,7 +2,7 @@
 fit.
 
 The deal: nothing has been learned, so every holder is like every other and the exact backend counts them as one
-(see :func:`cardlogic.inference.exact.pack`); the counts have closed forms. Early in 10- and 12-player games the
+(see :func:`cardlogic.inference.packed.pack`); the counts have closed forms. Early in 10- and 12-player games the
 frontier program answers exactly. A model whose clauses link many cards into one block fits no exact program; and
 38 events into a 12-player game of the jokers deck the player's exact tables need 18.7 million transitions, beyond
 ``auto``'s budget: advice, the advisor bot and ``cardlogic advise`` answer from sampled deals there and say so, with

@@ -99,11 +99,11 @@ def allowed_facts(belief: LiteratureBelief) -> list[Fact]:
     for card in belief.in_play():
         known = belief.public.known.get(card)
         mask = belief.model.allowed[card] if known is None else 1 << known
-        for player in range(len(belief.game.players)):
+        for player, name in enumerate(belief.game.players):
             if mask == 1 << player:
-                facts.append(Fact(card, player, True))
+                facts.append(Fact(card, player, True, name))
             elif not mask >> player & 1:
-                facts.append(Fact(card, player, False))
+                facts.append(Fact(card, player, False, name))
     return facts
 
 

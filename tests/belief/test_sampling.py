@@ -15,7 +15,7 @@ import pytest
 
 from cardlogic import inference
 from cardlogic.constraints import DealModel
-from cardlogic.inference.exact import pack
+from cardlogic.inference.packed import pack
 from cardlogic.inference.sampler import SamplerBackend, starting_deal
 from cardlogic.literature import Game, Record, Rules
 from cardlogic.literature.belief import LiteratureBelief

@@ -177,7 +177,7 @@ class TestClaims:
         assert state(t) == before
 
     def test_a_pass_adds_nothing(self):
-        t = tracker()
+        t = tracker("after-claim=team-picks")
         push(
             t,
             "Dan asks Ann for 2S: no",

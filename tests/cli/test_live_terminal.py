@@ -18,7 +18,8 @@ pexpect = pytest.importorskip("pexpect")
 
 
 def spawn(*args: str) -> pexpect.spawn:
-    env = dict(os.environ, TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1")  # pexpect answers no cursor-position requests
+    # pexpect answers no cursor-position requests; the kernels compile when first needed, not all at the start
+    env = dict(os.environ, TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1", CARDLOGIC_WARMUP="off")
     return pexpect.spawn(
         sys.executable, ["-m", "cardlogic", "live", *args], env=env, dimensions=(50, 200), encoding="utf-8", timeout=60
     )

@@ -37,7 +37,7 @@ def position(players: int, seed: int = 3) -> tuple[LiveGame, list[str]]:
         live.push(event)
         if len(live.events) >= 2 * players and live.observer_decides() and live.public.to_move == 0:
             break
-    cards = [str(next(iter_cards(live.belief.hand)))] + [str(card) for card in list(live.public.known)[:1]]
+    cards = [str(live.belief.hand[0])] + [str(card) for card in list(live.public.known)[:1]]
     cards.append(str(live.belief.in_play()[-1]))
     return live, cards
 

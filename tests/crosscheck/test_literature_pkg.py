@@ -153,7 +153,7 @@ class TestShippedRules:
                     belief = LiteratureBelief(game.game, observer, peer._cards(game.hands[observer]))
                     for event in history:
                         belief.push(event)
-                    assert peer.their_facts(_lit(), fixed, observer) <= set(belief.certain())
+                    assert peer.their_facts(_lit(), fixed, observer, game.game.players) <= set(belief.certain())
 
 
 def _lit():

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from cardlogic.constraints import Clause, DealModel, InconsistentError
 from cardlogic.inference.base import InferenceError
 from cardlogic.inference.csp import CspBackend, deal_bound
-from cardlogic.inference.exact import ExactBackend, pack
+from cardlogic.inference.exact import ExactBackend
+from cardlogic.inference.packed import pack
 from tests.inference.brute_force import consistent_deals, marginal_counts
 from tests.inference.strategies import deal_models
 

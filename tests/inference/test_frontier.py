@@ -17,8 +17,9 @@ from cardlogic.bench.scenarios import load_scenario
 from cardlogic.constraints import DealModel, InconsistentError
 from cardlogic.inference import InferenceError
 from cardlogic.inference.csp import CspBackend, deal_bound
-from cardlogic.inference.exact import DealTables, ExactBackend, pack
+from cardlogic.inference.exact import DealTables, ExactBackend
 from cardlogic.inference.frontier import FrontierTables, frontier_tables, plan
+from cardlogic.inference.packed import pack
 from cardlogic.inference.sparse import walk
 from cardlogic.literature import Game
 from cardlogic.literature.advice import advise, spectator

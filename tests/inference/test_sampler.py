@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from cardlogic.constraints import Clause, DealModel, InconsistentError
-from cardlogic.inference.exact import ExactBackend, pack
+from cardlogic.inference.exact import ExactBackend
+from cardlogic.inference.packed import pack
 from cardlogic.inference.sampler import SamplerBackend, frequencies, sample_mcmc, share_out, starting_deal
 from tests.inference.brute_force import consistent_deals
 from tests.stats import chi_square_pvalue

@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardlogic.inference import InferenceError
-from cardlogic.inference.exact import DealTables, ExactBackend, pack
+from cardlogic.inference.exact import DealTables, ExactBackend
+from cardlogic.inference.packed import pack
 from cardlogic.literature import Game
 from tests.belief.games import Truth, games, guess_rates, seeds
 

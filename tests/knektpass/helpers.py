@@ -40,6 +40,12 @@ def state_of(deal: Deal, *hands: str, stock: str | None = None) -> State:
     return State(deal, masks, rest)
 
 
+def random_rules(rng) -> Rules:
+    """House rules with the obligations of play drawn at random (``must-trump`` on more often than not, and
+    ``underruff`` either way)."""
+    return Rules(must_trump=rng.random() < 0.7, underruff=rng.random() < 0.5)
+
+
 def cards(text: str) -> int:
     return card_mask(parse_cards(text))
 
@@ -53,7 +59,7 @@ def random_record(seed: int, players: int | None = None, rules: Rules | None = N
 
     rng = random.Random(seed)
     players = players or rng.choice((2, 3, 4, 5))
-    game = Game(NAMES[:players], rules or Rules(must_trump=rng.random() < 0.7))
+    game = Game(NAMES[:players], rules or random_rules(rng))
     deal = Deal(game, rng.randrange(players), rng.choice(game.deck), tuple(rng.randint(1, 30) for _ in range(players)))
     state = State.deal(deal, rng)
     hands = {p: tuple(iter_cards(h)) for p, h in enumerate(state.hands)}

@@ -97,11 +97,25 @@ def test_advise_json_lists_the_options_best_first(capsys):
     assert [o["points"] for o in data["options"]] == sorted(o["points"] for o in data["options"])
 
 
-def test_advise_text_and_its_errors(capsys, write):
+def test_advise_text_sorts_the_hand_and_explains_the_sign(capsys):
     code, out, _ = run(capsys, "advise", str(EXAMPLE))
     assert code == 0 and "best: Bob plays" in out
+    assert "Bob holds 7H 6H AD 7D AC;" in out  # trumps highest first, then each suit
+    assert "expected points: Bob's change of points, counted down to 0: minus is good" in out
+
+
+def test_advise_on_another_players_turn_names_who_is_to_move(capsys, write):
     path = write(EXAMPLE.read_text() + "Bob plays 6H\n")
-    assert run(capsys, "advise", path) == (1, "", f"{path}:0: it is not Bob's turn\n".replace(":0:", ":"))
+    assert run(capsys, "advise", path) == (
+        0,
+        "Cat is to move (the play): nothing for Bob to decide until their turn.\n",
+        "",
+    )
+    code, out, _ = run(capsys, "advise", path, "--json")
+    assert code == 0 and json.loads(out) == {"player": "Bob", "phase": "play", "to_move": "Cat", "options": []}
+
+
+def test_advise_errors(capsys, write):
     path = write("\n".join(line for line in EXAMPLE.read_text().splitlines() if not line.startswith(("Me", "Hand"))))
     assert run(capsys, "advise", path)[2] == f"{path}: advice needs the player it is for: a Me header\n"
 

@@ -82,10 +82,10 @@ def test_names_are_distinct_and_plain():
 
 
 def test_rules_parse_and_print_every_switch():
-    rules = Rules.parse("MUST-TRUMP=off points=10 lone=3 penalty=4 rounds=2 deck=52")
-    assert rules == Rules(must_trump=False, points=10, lone=3, penalty=4, rounds=2, deck=52)
+    rules = Rules.parse("MUST-TRUMP=off Underruff=off points=10 lone=3 penalty=4 rounds=2 deck=52")
+    assert rules == Rules(must_trump=False, underruff=False, points=10, lone=3, penalty=4, rounds=2, deck=52)
     assert Rules.parse(str(rules)) == rules
-    assert str(Rules()) == "must-trump=on points=12 lone=5 penalty=5 rounds=3 deck=auto"
+    assert str(Rules()) == "must-trump=on underruff=on points=12 lone=5 penalty=5 rounds=3 deck=auto"
     assert Rules.parse("deck=auto").deck is None
 
 
@@ -93,7 +93,8 @@ def test_rules_parse_and_print_every_switch():
     "text, message",
     [
         ("trump=on", "unknown house rule"),
-        ("must-trump=yes", "on or off"),
+        ("must-trump=yes", "must-trump must be on or off"),
+        ("underruff=1", "underruff must be on or off"),
         ("points=x", "must be a number"),
         ("points=0", "points must be from 1 to 999, not 0"),
         ("points=99999999999999999999", "points must be from 1 to 999"),

@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardlogic.cards import Card, card_mask, iter_cards
-from cardlogic.knektpass import Deal, Rules
+from cardlogic.knektpass import Deal
 from cardlogic.knektpass.solver import TrickSolver
 
-from .helpers import deal_of
+from .helpers import deal_of, random_rules
 
 
 def legal(deal: Deal, hand: int, trick: list[tuple[int, Card]]) -> list[Card]:
@@ -25,8 +25,10 @@ def legal(deal: Deal, hand: int, trick: list[tuple[int, Card]]) -> list[Card]:
     follow = [card for card in held if deal.suit_of(card) == led]
     if follow:
         return [card for card in follow if deal.beats(card, best)] or follow
-    if deal.game.rules.must_trump:
-        return [card for card in held if deal.is_trump(card) and deal.beats(card, best)] or held
+    rules = deal.game.rules
+    if rules.must_trump:  # trump if able, and beat a trump already played if able
+        trumps = [card for card in held if deal.is_trump(card)]
+        return [card for card in trumps if deal.beats(card, best)] or (trumps if rules.underruff else []) or held
     return held
 
 
@@ -50,7 +52,7 @@ def position(seed: int):
     deal = deal_of(
         players=players,
         turned=rng.choice(("9H", "AS", "6C", "JD")) if players < 4 else "2D",
-        rules=Rules(must_trump=rng.random() < 0.7),
+        rules=random_rules(rng),
     )
     size = rng.randint(1, 4 if players < 4 else 3)
     cards = [card for card in deal.game.deck if card != deal.turned]
@@ -103,7 +105,7 @@ def test_the_solver_and_the_state_agree_on_what_may_be_played():
 def test_a_batch_of_deals_shares_the_transposition_table_and_still_agrees_with_minimax(seed):
     rng = random.Random(seed)
     players = rng.choice((2, 3, 4))
-    deal = deal_of(players=players, turned="9H" if players < 4 else "2D", rules=Rules(must_trump=rng.random() < 0.7))
+    deal = deal_of(players=players, turned="9H" if players < 4 else "2D", rules=random_rules(rng))
     size = rng.randint(2, 3)
     rows = []
     for _ in range(8):  # deals sharing cards, so that positions recur across rows

@@ -22,7 +22,7 @@ from cardlogic.knektpass import (
     points_change,
 )
 
-from .helpers import cards, deal_of, state_of
+from .helpers import cards, deal_of, random_rules, state_of
 
 
 def c(text: str) -> Card:
@@ -80,8 +80,27 @@ def test_a_void_player_must_beat_with_a_trump_and_then_the_others_must_still_fol
     assert state.tricks == (0, 1, 0) and state.to_move == 1
 
 
-def test_a_void_player_whose_trumps_cannot_beat_the_trick_plays_anything():
+def test_a_void_player_whose_trumps_cannot_beat_the_trick_must_still_trump():
     state = to_play(state_of(deal_of(), "6C 7C AS 6D 7D", "7H 8H 8S 9S KD", "6H 10S AD QD 8D"))
+    state.push(Play(0, c("6C")))
+    state.push(Play(1, c("7H")))
+    assert legal_cards(state) == {"6H"}  # void in clubs, Cat underruffs with the only trump they hold
+    with pytest.raises(IllegalEventError, match="must play a trump, though none beats 7H"):
+        state.push(Play(2, c("8D")))
+    assert state.trick == ((0, c("6C")), (1, c("7H")))  # the refusal left the trick as it was
+
+
+def test_the_rule_books_example_of_underruffing():
+    """Trump 9S, Ann leads 6D, Bob trumps with AS: Cat, void in diamonds, must play 6S though it cannot beat AS."""
+    state = to_play(state_of(deal_of(turned="9S"), "6D 7C 8C 9C 10C", "AS 6H 7H 8H 9H", "6S QC KC AC QH"))
+    state.push(Play(0, c("6D")))
+    state.push(Play(1, c("AS")))
+    assert legal_cards(state) == {"6S"}
+
+
+def test_without_underruff_a_void_player_whose_trumps_cannot_beat_the_trick_plays_anything():
+    rules = Rules(underruff=False)
+    state = to_play(state_of(deal_of(rules=rules), "6C 7C AS 6D 7D", "7H 8H 8S 9S KD", "6H 10S AD QD 8D"))
     state.push(Play(0, c("6C")))
     state.push(Play(1, c("7H")))
     assert legal_cards(state) == {"6H", "10S", "AD", "QD", "8D"}
@@ -314,7 +333,7 @@ def test_the_referee_plays_every_random_deal_to_the_end_with_legal_events_only()
             players=players,
             dealer=rng.randrange(players),
             turned="9H" if players < 4 else "2S",
-            rules=Rules(must_trump=rng.random() < 0.5),
+            rules=random_rules(rng),
         )
         state = State.deal(deal, rng)
         while not state.is_over:

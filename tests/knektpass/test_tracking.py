@@ -14,7 +14,7 @@ from cardlogic.constraints import InconsistentError
 from cardlogic.knektpass import Bid, Exchange, Play, Rules, State, TakeTrump
 from cardlogic.knektpass.tracking import KnektpassTracker
 
-from .helpers import cards, deal_of, state_of
+from .helpers import cards, deal_of, random_rules, state_of
 
 
 def c(text: str) -> Card:
@@ -48,7 +48,7 @@ def play_and_track(seed: int, players: int | None = None, check=None) -> int:
         players=players,
         dealer=rng.randrange(players),
         turned="9H" if players < 4 else "QD",
-        rules=Rules(must_trump=rng.random() < 0.7),
+        rules=random_rules(rng),
     )
     state = State.deal(deal, rng)
     observer = rng.choice([None, *range(players)])
@@ -132,9 +132,22 @@ def test_following_without_beating_shows_no_higher_card_of_the_suit():
     assert allowed_at(tracker, "8S 10S QS KS AS", 1) == ["8S"]
 
 
-def test_a_void_player_under_a_high_trump_shows_only_no_higher_trump():
-    state, tracker = playing(("6C 7C AS 6D 7D", "AH 8S 9S KD 10D", "7H 8D 10S AD QD"))
+def test_without_underruff_a_void_player_under_a_high_trump_shows_only_no_higher_trump():
+    hands = ("6C 7C AS 6D 7D", "AH 8S 9S KD 10D", "7H 8D 10S AD QD")
+    state, tracker = playing(hands, rules=Rules(underruff=False))
     push(state, tracker, "0 6C", "1 AH", "2 8D")  # Cat, void in clubs, cannot beat AH and need not trump
+    assert allowed_at(tracker, "JC JS JH JD KH 6H", 2) == ["6H", "KH"]
+
+
+def test_a_void_player_discarding_under_a_high_trump_shows_no_trump_at_all():
+    state, tracker = playing(("6C 7C AS 6D 7D", "AH 8S 9S KD 10D", "9D 8D 10S AD QD"))
+    push(state, tracker, "0 6C", "1 AH", "2 8D")  # under underruff=on Cat would have had to play even a low trump
+    assert allowed_at(tracker, "JC JS JH JD KH 6H", 2) == []
+
+
+def test_a_void_player_underruffing_shows_only_no_higher_trump():
+    state, tracker = playing(("6C 7C AS 6D 7D", "AH 8S 9S KD 10D", "7H 8D 10S AD QD"))
+    push(state, tracker, "0 6C", "1 AH", "2 7H")  # Cat held no jack, the only trumps above AH
     assert allowed_at(tracker, "JC JS JH JD KH 6H", 2) == ["6H", "KH"]
 
 

@@ -22,7 +22,7 @@ BRIEF = """\
 Players: Ann Bob Cat Dan Eve Fay
 Deck: no-8s
 Dealer: Fay
-Rules: wrong-claim=split bluff=off
+Rules: wrong-claim=split bluff=off after-claim=team-picks
 Me: Ann
 Hand Ann: 2S 3S 9H 10H QC KD AD 4C
 

@@ -105,7 +105,10 @@ class TestSimulate:
         )
         record = read_record(out)
         assert code == 0 and [s.name for s in record.game.deck.sets] == ["twos", "kings", "aces"]
-        assert str(record.game.rules) == "wrong-claim=opponents bluff=on must-declare=off high-double=on"
+        assert (
+            str(record.game.rules)
+            == "wrong-claim=opponents bluff=on must-declare=off high-double=on after-claim=continue claim-anytime=off"
+        )
         assert record.check() == []
 
     @pytest.mark.parametrize(

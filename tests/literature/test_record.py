@@ -36,7 +36,7 @@ class TestReading:
         record = read_record(BRIEF)
         game = record.game
         assert game.players == ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay") and game.dealer == 5
-        assert game.deck == Deck.named("no-8s") and game.rules == Rules()
+        assert game.deck == Deck.named("no-8s") and game.rules == Rules(after_claim="team-picks")
         assert record.observer == 0 and record.hands == {0: tuple(parse_cards("2S 3S 9H 10H QC KD AD 4C"))}
         assert not record.is_full and record.lines == [8, 9, 10, 11, 12, 13, 14]
         assert record.events[:2] == [Ask(5, 0, C("5S"), False), Ask(0, 1, C("JH"), True)]
@@ -54,7 +54,7 @@ class TestReading:
 players:  ann bob cat dan   # trailing comment
 SETS: ls hs lh
 dealer: DAN
-rules: BLUFF=ON
+rules: BLUFF=ON after-claim=TEAM-PICKS
 
 hand Ann: 2s 3s 9♠ 2h 3h
 HAND bob: 4S 5S ts 4♥ 5H
@@ -76,7 +76,7 @@ Players: ann bob cat dan
 Deck: no-8s
 Sets: LS HS LH
 Dealer: dan
-Rules: wrong-claim=split bluff=on must-declare=off high-double=off
+Rules: wrong-claim=split bluff=on must-declare=off high-double=off after-claim=team-picks claim-anytime=off
 Hand ann: 2S 3S 9S 2H 3H
 Hand bob: 4S 5S 10S 4H 5H
 Hand cat: 6S 7S JS 6H
@@ -107,7 +107,7 @@ Players: Ann Bob Cat Dan Eve
 Deck: no-8s
 Teams: Bob Cat | Ann Dan Eve
 Sizes: Ann=8 Bob=10 Cat=10 Dan=10 Eve=10
-Rules: wrong-claim=split bluff=off must-declare=off high-double=off
+Rules: wrong-claim=split bluff=off must-declare=off high-double=off after-claim=continue claim-anytime=off
 """
         )
 

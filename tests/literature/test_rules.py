@@ -11,15 +11,21 @@ class TestRules:
         assert Rules() == Rules.parse("") == Rules("split", False, False, False)
 
     def test_parse_every_key(self):
-        rules = Rules.parse("wrong-claim=opponents bluff=on must-declare=on high-double=on")
-        assert rules == Rules("opponents", True, True, True)
+        rules = Rules.parse(
+            "wrong-claim=opponents bluff=on must-declare=on high-double=on after-claim=team-picks claim-anytime=on"
+        )
+        assert rules == Rules("opponents", True, True, True, "team-picks", True) and rules.team_picks
+        assert Rules().after_claim == "continue" and not Rules().team_picks and not Rules().claim_anytime
 
     def test_parse_is_case_insensitive(self):
         assert Rules.parse("Wrong-Claim=Opponents BLUFF=ON") == Rules("opponents", bluff=True)
 
     def test_str_is_canonical_and_round_trips(self):
         rules = Rules("opponents", bluff=True)
-        assert str(rules) == "wrong-claim=opponents bluff=on must-declare=off high-double=off"
+        assert (
+            str(rules)
+            == "wrong-claim=opponents bluff=on must-declare=off high-double=off after-claim=continue claim-anytime=off"
+        )
         assert Rules.parse(str(rules)) == rules
 
     @pytest.mark.parametrize(
@@ -29,6 +35,8 @@ class TestRules:
             ("cheat=on", "unknown house rule"),
             ("bluff=yes", "on or off"),
             ("wrong-claim=void", "wrong-claim must be"),
+            ("after-claim=pass", "after-claim must be one of continue, team-picks, not 'pass'"),
+            ("claim-anytime=yes", "claim-anytime must be on or off"),
             ("bluff=on bluff=off", "given twice"),
         ],
     )

@@ -225,14 +225,44 @@ class TestClaims:
 
 class TestTurnAfterClaims:
     CLAIM = "Dan claims HS: Dan 9S 10S JS QS KS AS => opponents (Ann 9S; Bob 10S; Cat JS; Dan QS KS AS)\n"
+    TEAM_PICKS = "after-claim=team-picks"
+    # Dan's whole hand is low spades, half of them with Bob, so claiming them leaves Dan without cards.
+    DAN_EMPTIES = """\
+Players: Ann Bob Cat Dan
+Sets: LS HS LH
+Dealer: Dan
+Rules: {rules}
+Hand Ann: QS KS AS 2H 3H
+Hand Bob: 6S 7S 9S 10S JS
+Hand Cat: 4H 5H 6H 7H
+Hand Dan: 2S 3S 4S 5S
+"""
+    DAN_CLAIMS_LS = "Dan claims LS: Dan 2S 3S 4S 5S; Bob 6S 7S => correct\n"
 
-    def test_the_claimer_keeps_the_turn_or_passes_once(self):
-        assert play(self.CLAIM).to_move == DAN
-        state = play(self.CLAIM + "Dan passes to Bob")
+    def test_the_claimer_keeps_the_turn_with_cards(self):
+        state = play(self.CLAIM)
+        assert state.to_move == DAN and state.public.sizes[DAN] == 1 and not state.public.may_pass
+        assert not any(isinstance(e, Pass) for e in state.legal_events())
+        message = rejection(self.CLAIM + "Dan passes to Bob").message
+        assert message == (
+            "Dan keeps the turn after their claim while they have cards (after-claim=continue; "
+            "Rules: after-claim=team-picks lets the team pick who asks next)"
+        )
+
+    def test_a_claimer_without_cards_must_pass_to_a_teammate_with_cards(self):
+        for rules in ("", self.TEAM_PICKS):
+            state = play(self.DAN_CLAIMS_LS, rules, self.DAN_EMPTIES)
+            assert state.to_move == DAN and state.public.may_pass and state.legal_events() == [Pass(DAN, BOB)]
+            assert play(self.DAN_CLAIMS_LS + "Dan passes to Bob", rules, self.DAN_EMPTIES).to_move == BOB
+            error = rejection(self.DAN_CLAIMS_LS + "Dan asks Ann for 9S: no", rules, self.DAN_EMPTIES)
+            assert error.message == "Dan has no cards and must pass the turn to a teammate"
+
+    def test_under_team_picks_the_claimer_may_pass_once(self):
+        state = play(self.CLAIM + "Dan passes to Bob", self.TEAM_PICKS)
         assert state.to_move == BOB and not state.public.may_pass
-        message = rejection(self.CLAIM + "Dan passes to Bob\nBob passes to Dan").message
+        message = rejection(self.CLAIM + "Dan passes to Bob\nBob passes to Dan", self.TEAM_PICKS).message
         assert "only right after their own claim" in message
-        assert "only right after their own claim" in rejection("Dan passes to Bob").message
+        assert "only right after their own claim" in rejection("Dan passes to Bob", self.TEAM_PICKS).message
 
     @pytest.mark.parametrize(
         "event, message",
@@ -242,36 +272,65 @@ class TestTurnAfterClaims:
         ],
     )
     def test_passes_go_to_teammates(self, event, message):
-        assert message in rejection(self.CLAIM + event).message
+        assert message in rejection(self.CLAIM + event, self.TEAM_PICKS).message
 
     def test_asking_after_a_claim_ends_the_chance_to_pass(self):
-        state = play(self.CLAIM + "Dan asks Ann for 2H: yes")
+        state = play(self.CLAIM + "Dan asks Ann for 2H: yes", self.TEAM_PICKS)
         assert (
             not state.public.may_pass
             and state.legal_events()
             and all(not isinstance(e, Pass) for e in state.legal_events())
         )
 
-    def test_a_claimer_without_cards_must_pass_to_a_teammate_with_cards(self):
-        events = TEAM_EMPTY + "Bob claims LS: Bob 2S 3S 4S 5S 6S 7S => correct\nBob passes to Dan\n"
-        events += "Dan claims HS: Bob 10S; Dan 9S JS QS KS AS => correct\n"
-        events += "Dan claims LH: Bob 4H 5H; Dan 2H 3H 6H 7H => correct\n"
-        state = play(events)
-        assert state.is_over and state.to_move is None and state.result() == Result((0, 3), 1)
-
-    def test_a_player_without_cards_can_only_pass(self):
+    @pytest.mark.parametrize("rules", ["", TEAM_PICKS])
+    def test_once_the_opponents_have_no_cards_the_mover_claims_every_set_alone(self, rules):
         events = TEAM_EMPTY + "Bob claims LS: Bob 2S 3S 4S 5S 6S 7S => correct\n"
+        state = play(events, rules)
+        assert state.to_move == BOB and state.public.endgame and not state.public.may_pass
+        message = rejection(events + "Bob passes to Dan", rules).message
+        assert message == "Bob cannot pass: the opponents have no cards, so Bob claims every set left alone"
         events += "Bob claims HS: Bob 10S; Dan 9S JS QS KS AS => correct\n"
         events += "Bob claims LH: Bob 4H 5H; Dan 2H 3H 6H 7H => correct\n"
-        assert play(events).result() == Result((0, 3), 1)
-        events = TEAM_EMPTY + "Bob claims HS: Bob 10S; Dan 9S JS QS KS AS => correct\n"
-        events += "Bob passes to Dan\nDan claims LH: Bob 4H 5H; Dan 2H 3H 6H 7H => correct\n"
-        state = play(events)
-        assert state.public.sizes == (0, 6, 0, 0) and state.to_move == DAN
-        assert state.legal_events() == [Pass(DAN, BOB)]
-        message = rejection(events + "Dan claims LS: Bob 2S 3S 4S 5S 6S 7S => correct").message
-        assert "Dan has no cards and must pass" in message
-        assert "Dan cannot pass to Ann: not a teammate" in rejection(events + "Dan passes to Ann").message
+        assert play(events, rules).result() == Result((0, 3), 1)
+
+    @pytest.mark.parametrize("rules", ["", TEAM_PICKS])
+    def test_a_mover_left_without_cards_in_the_endgame_still_claims_alone(self, rules):
+        header = """\
+Players: Ann Bob Cat Dan
+Sets: LS HS LH
+Sizes: Ann=3 Bob=6 Cat=3 Dan=6
+Rules: {rules}
+Hand Ann: AS 2H 3H
+Hand Bob: 9S 10S JS QS KS 7H
+Hand Cat: 4H 5H 6H
+Hand Dan: 2S 3S 4S 5S 6S 7S
+"""
+        asks = (("Ann", "AS"), ("Ann", "2H"), ("Ann", "3H"), ("Cat", "4H"), ("Cat", "5H"), ("Cat", "6H"))
+        events = "".join(f"Bob asks {whom} for {card}: yes\n" for whom, card in asks)
+        events += "Bob claims HS: Bob 9S 10S JS QS KS AS => correct\nBob claims LH: Bob 2H 3H 4H 5H 6H 7H => correct\n"
+        state = play(events, rules, header)
+        assert state.public.sizes == (0, 0, 0, 6) and state.to_move == BOB and not state.public.may_pass
+        assert [type(e) for e in state.legal_events()] == [Claim]
+        assert "Bob cannot pass" in rejection(events + "Bob passes to Dan", rules, header).message
+        state = play(events + "Bob claims LS: Dan 2S 3S 4S 5S 6S 7S => correct", rules, header)
+        assert state.result() == Result((0, 3), 1)
+
+    OUT_OF_TURN = "Ann claims LH: Ann 2H 3H; Cat 4H 5H 6H 7H => opponents (Ann 2H 3H; Bob 4H 5H; Cat 6H; Dan 7H)\n"
+
+    def test_claims_on_any_turn_under_claim_anytime(self):
+        assert rejection(self.OUT_OF_TURN).message == "it is Dan's turn, not Ann's"
+        state = play(self.OUT_OF_TURN, "claim-anytime=on")
+        assert state.to_move == ANN and state.public.claimed == {2: 1} and not state.public.may_pass
+        state = play(self.OUT_OF_TURN, "claim-anytime=on after-claim=team-picks")
+        assert state.to_move == ANN and state.public.may_pass
+        error = rejection(self.OUT_OF_TURN + "Bob asks Ann for 2S: no", "claim-anytime=on")
+        assert error.message == "it is Ann's turn, not Bob's"
+
+    def test_an_out_of_turn_claim_needs_cards_and_opponents_with_cards(self):
+        events = self.DAN_CLAIMS_LS + "Dan passes to Bob\nDan claims HS: Bob 9S 10S JS; Dan QS KS AS => opponents\n"
+        assert "it is Bob's turn, not Dan's" in rejection(events, "claim-anytime=on", self.DAN_EMPTIES).message
+        events = TEAM_EMPTY + "Dan claims LS: Bob 2S 3S 4S 5S 6S 7S => correct\n"
+        assert rejection(events, "claim-anytime=on").message == "it is Bob's turn, not Dan's"
 
     def test_forced_claims_when_a_team_has_no_cards(self):
         state = play(TEAM_EMPTY)
@@ -321,11 +380,11 @@ Bob claims HS: Bob 9S 10S JS QS KS; Dan AS => opponents (Bob 9S 10S JS; Cat QS K
     )
 
     def test_high_sets_score_double(self):
-        state = play(self.TIE, "high-double=on", GATHER)
+        state = play(self.TIE, "high-double=on after-claim=team-picks", GATHER)
         assert state.is_over and state.public.scores == (2, 2) and state.result() == Result((2, 2), None)
 
     def test_without_high_double(self):
-        assert play(self.TIE, "", GATHER).result() == Result((1, 2), 1)
+        assert play(self.TIE, "after-claim=team-picks", GATHER).result() == Result((1, 2), 1)
 
     def test_void_sets_score_nothing(self):
         claim = "Dan claims HS: Dan 9S 10S JS QS KS AS => void (Bob 10S; Dan 9S JS QS KS AS)"
@@ -339,7 +398,9 @@ Bob claims HS: Bob 9S 10S JS QS KS; Dan AS => opponents (Bob 9S 10S JS; Cat QS K
 
 class TestPushAndPop:
     def test_pop_restores_the_exact_state(self):
-        record = mini(TEAM_EMPTY + "Bob claims HS: Bob 10S; Dan 9S JS QS KS AS => correct\nBob passes to Dan\n")
+        record = mini(
+            TestTurnAfterClaims.CLAIM + "Dan passes to Bob\nBob asks Ann for 2S: yes\n", "after-claim=team-picks"
+        )
         state = record.start()
         before = []
         for event in record.events:

@@ -1,7 +1,8 @@
 """The benchmark results as tables: the targets, met or not, and every figure; in the terminal or in Markdown.
 
 Every table is built once as plain cells (:func:`sections`) and rendered by
-:func:`print_report` (rich) or :func:`markdown` (for the README). A target's
+:func:`print_report` (rich), :func:`markdown` or :func:`results_page` (the
+generated ``benchmarks/RESULTS.md`` the docs link to). A target's
 ``ratio`` is how far past its bar the measurement is, so at least 1 means met:
 measured / target for rates, target / measured for times.
 """
@@ -27,8 +28,12 @@ ADVICE_TARGETS = {(6,): 0.100, (8, 10, 12): 0.200}
 ADVISE_COMMAND_TARGET = 2.0
 LIVE_TARGET = 0.300
 """Seconds from an event typed in ``cardlogic live`` to its advice, for every event (warm), at 6 and 8 players."""
+SERVE_TARGET = 0.300
+"""Seconds from a tap on the ``cardlogic serve`` page to the answer with the new advice (warm), at 6 and 8 players."""
 
 Section = tuple[str, list[str], list[list[str]]]
+RESULTS_TITLE = "# Benchmark results\n"
+"""The first line of a results page (:func:`results_page`): how a file is known to be one."""
 
 
 # -- targets -------------------------------------------------------------------------------------------------------
@@ -42,6 +47,7 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
     rows += [_advice_target(figures, players, limit) for players, limit in ADVICE_TARGETS.items()]
     rows.append(_advise_command_target(figures))
     rows += [_live_target(figures, players) for players in (6, 8)]
+    rows += [_serve_target(figures, players) for players in (6, 8)]
     rows += _calibration_targets(figures)
     return rows
 
@@ -232,6 +238,30 @@ def _live_target(figures: dict[str, Any], players: int) -> dict[str, Any]:
     )
 
 
+def _serve_target(figures: dict[str, Any], players: int) -> dict[str, Any]:
+    name = f"serve tap to advice, {players} players, warm"
+    bar = f"< {SERVE_TARGET * 1000:,.0f} ms"
+    rows = [r for r in (figures.get("serve") or {"rows": []})["rows"] if r["players"] == players and r["events"]]
+    if not rows:
+        return _target(name, bar, None, "ms", None, note="no scenario run")
+    row = rows[0]
+    slowest = row["seconds"]["max"]
+    core = [r for r in figures["live"]["rows"] if r["players"] == players and r["events"]]
+    baseline = f"median {row['seconds']['median'] * 1000:.0f} ms"
+    if core:
+        baseline += f"; the game core alone (live): median {core[0]['seconds']['median'] * 1000:.0f} ms"
+    return _target(
+        name,
+        bar,
+        slowest * 1000,
+        "ms",
+        SERVE_TARGET / slowest,
+        baseline,
+        f"slowest of {row['events']} of {row['total_events']} events of {row['scenario']}, answers of "
+        f"{row['answer_bytes'] / 1024:.0f} KiB",
+    )
+
+
 # -- tables --------------------------------------------------------------------------------------------------------
 
 
@@ -388,6 +418,26 @@ def sections(results: dict[str, Any]) -> list[Section]:
         )
     )
 
+    serve = f.get("serve") or {"rows": []}
+    out.append(
+        (
+            "cardlogic serve, tap to advice, warm: the page's POST of an event to the answer with the whole table",
+            ["scenario", "events timed", "with advice", "ms median (min-max)", "ms p90", "answer KiB"],
+            [
+                [
+                    r["scenario"],
+                    f"{r['events']} of {r['total_events']}",
+                    str(r["advised"]),
+                    _ms(r["seconds"]),
+                    f"{r['p90'] * 1000:.2f}",
+                    f"{r['answer_bytes'] / 1024:.1f}",
+                ]
+                for r in serve["rows"]
+            ]
+            or [["-", "not measured", "", "", "", ""]],
+        )
+    )
+
     command = f.get("advise_command") or {"rows": []}
     out.append(
         (
@@ -398,6 +448,29 @@ def sections(results: dict[str, Any]) -> list[Section]:
             ["players", "stage", "seconds median (min-max)", "peak RSS MB"],
             [[str(r["players"]), r["stage"], _s(r["seconds"]), _mb(r["peak_mb"])] for r in command["rows"]]
             or [["-", "not measured", "", ""]],
+        )
+    )
+
+    first = f.get("first_advice") or {"status": "not measured", "rows": []}
+    out.append(
+        (
+            (
+                "From an empty numba cache to the first advice (new processes): cardlogic warmup, then the command; "
+                "or the command alone, compiling as it goes"
+            ),
+            ["game", "command", "warmup s", "then advice s", "total s", "command alone s"],
+            [
+                [
+                    r["game"],
+                    r["command"],
+                    f"{r['warmup_seconds']:.1f}",
+                    f"{r['first_advice_seconds']:.2f}",
+                    f"{r['warmup_seconds'] + r['first_advice_seconds']:.1f}",
+                    f"{r['lazy_seconds']:.1f}",
+                ]
+                for r in first["rows"]
+            ]
+            or [["-", first["status"], "", "", "", ""]],
         )
     )
 
@@ -609,8 +682,24 @@ def _colour(cell: str) -> str:
     return {"met": "[green]met[/]", "NOT met": "[bold red]NOT met[/]"}.get(cell, escape(cell))
 
 
+def results_page(results: dict[str, Any]) -> str:
+    """A whole Markdown page of ``results``: when, on what commit and machine, then every table."""
+    m = results["machine"]
+    load = ", ".join(f"{x:.1f}" for x in m["load_average"] or []) or "unknown"
+    return (
+        f"{RESULTS_TITLE}\n"
+        "Written by the benchmark suite from its JSON (`python benchmarks/run.py --quick --json FILE --results "
+        "benchmarks/RESULTS.md`); do not edit by hand. What each figure means: [docs/benchmarks.md]"
+        "(../docs/benchmarks.md).\n\n"
+        f"- run: {results['mode']} mode, {results['date']}, {results['elapsed_seconds']:.0f} s\n"
+        f"- commit: {results['commit']}\n"
+        f"- machine: {m['platform']}, {m['processor']}, {m['cpus']} CPUs, load average {load}\n"
+        f"- software: Python {m['python']}, numpy {m['numpy']}, numba {m['numba']}\n\n" + markdown(results)
+    )
+
+
 def markdown(results: dict[str, Any]) -> str:
-    """The tables in Markdown, for the README."""
+    """The tables in Markdown."""
     parts = []
     for title, columns, rows in sections(results):
         parts.append(f"**{title}**\n")

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cardlogic.cards import iter_cards
-from cardlogic.literature import Game, Record, State, play_random_game, read_record, write_record
+from cardlogic.literature import Game, Record, Rules, State, play_random_game, read_record, write_record
 from cardlogic.literature.decks import DECK_NAMES, Deck
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou")
@@ -29,6 +29,8 @@ STAGES = {"early": 0.10, "middle": 0.50, "late": 0.85}
 """Fraction of the game's events each stage keeps."""
 FULL_DECK_PLAYERS = 6
 """The player count played with every deck; the others use ``no-8s`` only."""
+SCENARIO_RULES = Rules(after_claim="team-picks")
+"""The house rules the scenarios were played under: their random players pass after claims whoever may ask."""
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,8 @@ class Scenario:
 def make_scenario(spec: Spec) -> Scenario:
     """Play the spec's game and cut it: the record as the player to move after the cut saw it."""
     players = NAMES[: spec.players]
-    game = Game(players, deck=Deck.named(spec.deck), dealer=random.Random(spec.seed).randrange(len(players)))
+    dealer = random.Random(spec.seed).randrange(len(players))
+    game = Game(players, deck=Deck.named(spec.deck), rules=SCENARIO_RULES, dealer=dealer)
     hands, events = play_random_game(game, spec.seed)
     cut = round(STAGES[spec.stage] * len(events))
     state = State(game, list(hands))

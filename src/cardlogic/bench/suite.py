@@ -2,7 +2,8 @@
 
 :func:`run_suite` loads the scenarios, measures each figure (exact marginals,
 sampler throughput and accuracy, the python-constraint2 oracle, the naive
-rejection sampler, advice latency, live advice per event, CLI cold start, peak memory, the PyPI
+rejection sampler, advice latency, live advice per event, CLI cold start, the
+time from an empty numba cache to the first advice, peak memory, the PyPI
 ``literature`` package) and checks the targets; it returns one JSON-ready dict
 (see :mod:`cardlogic.bench.report` for its tables). A :class:`Plan` sets how
 much work each figure does: ``full``, ``quick`` (under 2 minutes on 2 cores) or
@@ -19,6 +20,7 @@ import functools
 import importlib
 import importlib.util
 import inspect
+import json
 import os
 import platform
 import random
@@ -45,7 +47,7 @@ from cardlogic.inference.frontier import FrontierTables, forget_tables
 from cardlogic.inference.rejection import RejectionSampler
 from cardlogic.inference.sampler import frequencies
 from cardlogic.inference.sparse import SparseTables, forget_walks
-from cardlogic.literature import Record, State, write_record
+from cardlogic.literature import Event, Game, Record, State, write_record
 from cardlogic.literature.advice import advise, advise_record, spectator
 from cardlogic.literature.belief import LiteratureBelief
 
@@ -400,37 +402,171 @@ def measure_live(cases: list[Case], plan: Plan, tick: Tick) -> dict[str, Any]:
     rows = []
     budget = LIVE_BUDGET_SECONDS.get(plan.mode, LIVE_BUDGET_SECONDS["quick"])
     for players in LIVE_PLAYERS:
-        games = [c for c in cases if c.scenario.spec.players == players and c.scenario.spec.deck == "no-8s"]
-        if not games:
+        longest = _longest_game(cases, players)
+        if longest is None:
             continue
-        longest = max(games, key=lambda c: c.scenario.events)
         record = longest.scenario.record
         setup = Record(record.game, record.observer, dict(record.hands))
         with tempfile.TemporaryDirectory(prefix="live-") as folder:
             live = LiveGame(setup, autosave=str(Path(folder) / "autosave.txt"))
-            times, advised, started = [], 0, time.perf_counter()
-            for event in record.events:
-                if time.perf_counter() - started > budget:
-                    break
-                start = time.perf_counter()
+
+            def step(event: Event, live: LiveGame = live) -> bool:
                 live.push(event)
                 if live.observer_decides():
                     live.advice()
-                    advised += 1
-                times.append(time.perf_counter() - start)
-        rows.append(
-            {
-                "players": players,
-                "scenario": longest.name,
-                "events": len(times),
-                "total_events": len(record.events),
-                "advised": advised,
-                "seconds": summarize(times),
-                "p90": float(np.percentile(times, 90)) if times else float("nan"),
-            }
-        )
+                    return True
+                return False
+
+            row = _timed_events(longest, budget, step)
+        rows.append({"players": players, **row})
         tick(f"live {players} players")
     return {"status": "ok", "budget_seconds": budget, "rows": rows}
+
+
+def _timed_events(case: Case, budget: float, step: Callable[[Event], bool]) -> dict[str, Any]:
+    """Time ``step`` on each event of ``case``'s record in order, within ``budget`` seconds; ``step`` says whether
+    it worked out advice. The row of the live and serve figures."""
+    events = case.scenario.record.events
+    times, advised, started = [], 0, time.perf_counter()
+    for event in events:
+        if time.perf_counter() - started > budget:
+            break
+        start = time.perf_counter()
+        advised += step(event)
+        times.append(time.perf_counter() - start)
+    return {
+        "scenario": case.name,
+        "events": len(times),
+        "total_events": len(events),
+        "advised": advised,
+        "seconds": summarize(times),
+        "p90": float(np.percentile(times, 90)) if times else float("nan"),
+    }
+
+
+def _longest_game(cases: list[Case], players: int) -> Case | None:
+    """The stored ``no-8s`` scenario of ``players`` players with the most events, the one live timings replay."""
+    games = [c for c in cases if c.scenario.spec.players == players and c.scenario.spec.deck == "no-8s"]
+    return max(games, key=lambda c: c.scenario.events, default=None)
+
+
+SERVE_PLAYERS = (6, 8)
+"""Player counts whose tap-to-advice latency on the ``cardlogic serve`` page is measured (both have a target)."""
+
+
+def measure_serve(cases: list[Case], plan: Plan, tick: Tick) -> dict[str, Any]:
+    """Warm seconds from a tap on the ``cardlogic serve`` page to the answer carrying the new advice.
+
+    Sets up, through the app's JSON API, the game :func:`measure_live` replays at :data:`SERVE_PLAYERS` players,
+    then posts its events one by one as the page does: each answer is the whole table (legal asks, heat map, log)
+    with the advice when my team is to move, after the autosave is written. The app is called in process (its
+    ASGI interface, with the body as the page sends it), so the figure is the server's share of a tap; the live
+    figure of the same run is the game core's share of it.
+    """
+    from cardlogic.literature import format_event
+    from cardlogic.table.literature import LiveGame
+    from cardlogic.web.app import create_app
+    from cardlogic.web.companion import Companion
+
+    token = "benchmark-token-000000"
+    rows = []
+    budget = LIVE_BUDGET_SECONDS.get(plan.mode, LIVE_BUDGET_SECONDS["quick"])
+    for players in SERVE_PLAYERS:
+        longest = _longest_game(cases, players)
+        if longest is None:
+            continue
+        record = longest.scenario.record
+        game, me, dealer = record.game, record.observer, record.game.dealer
+        if me is None or dealer is None:  # every stored scenario is a player's view of a dealt game
+            continue
+        with tempfile.TemporaryDirectory(prefix="serve-") as folder:
+            autosave = str(Path(folder) / "autosave.txt")
+
+            def open_game(setup: Record, autosave: str = autosave) -> LiveGame:
+                live = LiveGame(setup, autosave=autosave)
+                live.save(autosave)
+                return live
+
+            app = create_app(Companion(open_game), token)
+            state = _asgi_post(
+                app,
+                token,
+                "/api/setup",
+                {
+                    "version": json.loads(_asgi_get(app, token, "/api/state"))["version"],
+                    "players": list(game.players),
+                    "teams": list(game.teams),
+                    "deck": game.deck.name,
+                    "sets": game.deck.set_names(),
+                    "dealer": game.players[dealer],
+                    "rules": str(game.rules),
+                    "me": game.players[me],
+                    "hand": [str(card) for card in record.hands[me]],
+                },
+            )
+
+            answer = [state]
+
+            def tap(event: Event, app: Any = app, game: Game = game, answer: list[str] = answer) -> bool:
+                body = {"version": json.loads(answer[0])["version"], "event": format_event(event, game)}
+                answer[0] = _asgi_post(app, token, "/api/event", body)
+                return '"recommendation"' in answer[0]
+
+            row = _timed_events(longest, budget, tap)
+        rows.append({"players": players, **row, "answer_bytes": len(answer[0])})
+        tick(f"serve {players} players")
+    return {"status": "ok", "budget_seconds": budget, "rows": rows}
+
+
+def _asgi_get(app: Any, token: str, path: str) -> str:
+    return _asgi_call(app, token, "GET", path, b"")
+
+
+def _asgi_post(app: Any, token: str, path: str, body: dict[str, Any]) -> str:
+    return _asgi_call(app, token, "POST", path, json.dumps(body).encode())
+
+
+def _asgi_call(app: Any, token: str, method: str, path: str, body: bytes) -> str:
+    """One request to the ASGI ``app``, as a browser's would arrive (token header, JSON body); the answer's text.
+
+    Raises :class:`RuntimeError` unless the app answers 200 (a new event loop per call, as a small overhead
+    counted against the page).
+    """
+    import asyncio
+
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [
+            (b"x-token", token.encode()),
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+        ],
+        "client": ("127.0.0.1", 1),
+        "server": ("127.0.0.1", 80),
+    }
+    answer: dict[str, Any] = {"status": 0, "body": b""}
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            answer["status"] = message["status"]
+        elif message["type"] == "http.response.body":
+            answer["body"] += message.get("body", b"")
+
+    asyncio.run(app(scope, receive, send))
+    if answer["status"] != 200:
+        raise RuntimeError(f"{method} {path} answered {answer['status']}: {answer['body'][:200]!r}")
+    return answer["body"].decode()
 
 
 _CHILD = """
@@ -533,6 +669,49 @@ def measure_advise_command(cases: list[Case], warm_cache: Path, plan: Plan, tick
                 rows.append({"players": players, "stage": stage, "seconds": summarize(times), "peak_mb": memory})
                 tick(f"advise command {players} players {stage}")
     return {"imports_seconds": imports, "rows": rows}
+
+
+def measure_first_advice(cases: list[Case], plan: Plan, tick: Tick) -> dict[str, Any]:
+    """From an empty numba cache to the first advice, in new processes, for each game: ``cardlogic warmup --game
+    GAME`` and then the advice command, against the advice command alone on another empty cache (its kernels
+    compiled as it reaches them). Full plan only: each game compiles from nothing twice (minutes on 2 cores)."""
+    if plan.mode != "full":
+        return {"status": f"not measured in {plan.mode} mode", "rows": []}
+    from cardlogic.knektpass import Deal, Game
+    from cardlogic.knektpass import Record as KnektpassRecord
+    from cardlogic.knektpass import State as KnektpassState
+    from cardlogic.knektpass import write_record as write_knektpass
+
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="first-advice-") as folder:
+        rng = random.Random(3)
+        game = Game(("Ann", "Bob", "Cat"))
+        deal = Deal(game, dealer=2, turned=rng.choice(game.deck))
+        hand = KnektpassState.deal(deal, rng).hands[2]
+        knektpass = Path(folder) / "knektpass-dealer.txt"
+        knektpass.write_text(write_knektpass(KnektpassRecord(deal, 2, {2: tuple(iter_cards(hand))})))
+        early = next((c for c in cases if c.name == "06p-no-8s-early"), cases[0])
+        for name, args in (
+            ("literature", ["advise", "--json", str(early.scenario.path)]),
+            ("knektpass", ["knektpass", "advise", "--json", str(knektpass)]),
+        ):
+            with tempfile.TemporaryDirectory(prefix="numba-empty-") as empty:
+                env = {**os.environ, "NUMBA_CACHE_DIR": empty}
+                warmup, _ = run_child(["warmup", "--game", name], env)
+                after, _ = run_child(args, env)
+            with tempfile.TemporaryDirectory(prefix="numba-empty-") as empty:
+                lazy, _ = run_child(args, {**os.environ, "NUMBA_CACHE_DIR": empty})
+            rows.append(
+                {
+                    "game": name,
+                    "command": "cardlogic " + " ".join(args[:-1]) + " " + Path(args[-1]).name,
+                    "warmup_seconds": warmup,
+                    "first_advice_seconds": after,
+                    "lazy_seconds": lazy,
+                }
+            )
+            tick(f"first advice {name}")
+    return {"status": "ok", "rows": rows}
 
 
 def _maybe(values: list[float | None]) -> dict[str, float | int] | None:
@@ -656,9 +835,20 @@ def _work(plan: Plan, loaded: list[Scenario]) -> int:
     )
     advice = sum(1 for s in loaded if s.spec.players >= 6)
     live = len({s.spec.players for s in loaded if s.spec.players in LIVE_PLAYERS and s.spec.deck == "no-8s"})
+    live += len({s.spec.players for s in loaded if s.spec.players in SERVE_PLAYERS and s.spec.deck == "no-8s"})
     command = 2 * sum(1 for s in loaded if s.name in {f"{n:02d}p-no-8s-early" for n in ADVISE_PLAYERS})
     return (
-        5 * len(loaded) + 1 + accuracy + advice + live + command + max(plan.cold_repeats, 1) + plan.warm_repeats + 4 + 2
+        5 * len(loaded)
+        + 1
+        + accuracy
+        + advice
+        + live
+        + command
+        + max(plan.cold_repeats, 1)
+        + plan.warm_repeats
+        + 4
+        + 2
+        + (2 if plan.mode == "full" else 0)
     )
 
 
@@ -705,8 +895,10 @@ def run_suite(scenarios: Path, plan: Plan, progress: bool = True) -> dict[str, A
                 ("rejection", lambda: measure_rejection(cases, plan, tick)),
                 ("advice", lambda: measure_advice(cases, plan, tick)),
                 ("live", lambda: measure_live(cases, plan, tick)),
+                ("serve", lambda: measure_serve(cases, plan, tick)),
                 ("cold_start", lambda: measure_cold_start(middle_path, warm_cache, plan, tick)),
                 ("advise_command", lambda: measure_advise_command(cases, warm_cache, plan, tick)),
+                ("first_advice", lambda: measure_first_advice(cases, plan, tick)),
                 ("memory", lambda: measure_memory(cases, warm_cache, figures["cold_start"]["imports_mb"], plan, tick)),
                 ("literature_pkg", lambda: measure_literature_pkg(plan, tick)),
                 ("calibration", lambda: measure_calibration(plan, scenarios.parent / "reliability.png", tick)),

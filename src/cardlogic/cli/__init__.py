@@ -28,6 +28,8 @@ COMMANDS: tuple[str, ...] = (
     "sprt",
     "bench",
     "knektpass",
+    "serve",
+    "warmup",
 )
 
 

@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from cardlogic.cli.common import RECORD_HELP, add_prior_argument, parse_record, plural, report, source_name
+from cardlogic.cli.warmup import ensure_warm
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Ask, Claim, Game, Pass, RecordError
 from cardlogic.literature.advice import Advice, AskAdvice, ClaimAdvice, advise_record
@@ -38,6 +39,7 @@ def run(args: argparse.Namespace) -> int:
     if record.observer is None:
         print(f"{source_name(args.record)}: advice needs a player's view: add a Me: line", file=sys.stderr)
         return 1
+    ensure_warm("literature")
     try:
         advice = advise_record(record, prior=args.prior)
     except RecordError as error:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from cardlogic.files import WriteRefusedError, check_writable, write_owned
@@ -32,8 +33,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--json", metavar="FILE", help="also write the results as JSON to FILE (a new file or an earlier run's)"
     )
-    parser.add_argument("--force", action="store_true", help="let --json replace a file that is not an earlier run's")
-    parser.add_argument("--markdown", action="store_true", help="print the tables as Markdown (for the README)")
+    parser.add_argument(
+        "--results",
+        metavar="FILE",
+        help="also write the results page in Markdown to FILE (benchmarks/RESULTS.md; a new file or an earlier page)",
+    )
+    parser.add_argument(
+        "--from-json", metavar="FILE", help="measure nothing: report the results of an earlier run's JSON FILE"
+    )
+    parser.add_argument(
+        "--force", action="store_true", help="let --json and --results replace a file that is not an earlier run's"
+    )
+    parser.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
     parser.add_argument(
         "--scenarios",
         metavar="DIR",
@@ -59,24 +70,36 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cardlogic.bench.report import markdown, print_report
+    from cardlogic.bench.report import markdown, print_report, results_page
     from cardlogic.bench.suite import PLANS, run_suite
 
-    if not args.scenarios.is_dir():
+    if args.from_json:
+        try:
+            results = json.loads(Path(args.from_json).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            print(f"cardlogic bench: cannot read {args.from_json}: {error}", file=sys.stderr)
+            return 1
+    elif not args.scenarios.is_dir():
         print(
             f"cardlogic bench: no scenario directory {args.scenarios} (run from a checkout, or give --scenarios)",
             file=sys.stderr,
         )
         return 1
-    if args.json:
-        try:  # before minutes of measuring, not after
-            check_writable(args.json, _earlier_results, force=args.force)
-        except WriteRefusedError as error:
-            print(f"cardlogic bench: {error}", file=sys.stderr)
-            return 1
-    results = run_suite(args.scenarios, PLANS[args.mode], progress=not args.no_progress)
-    if args.json:
-        write_owned(args.json, json.dumps(results, indent=1) + "\n", _earlier_results, force=args.force)
+    outputs: list[tuple[str, Callable[[str], bool], Callable[[dict], str]]] = []  # path, owned by us, contents
+    if args.json and not args.from_json:
+        outputs.append((args.json, _earlier_results, lambda found: json.dumps(found, indent=1) + "\n"))
+    if args.results:
+        outputs.append((args.results, _earlier_page, results_page))
+    try:  # before minutes of measuring, not after
+        for path, owned, _ in outputs:
+            check_writable(path, owned, force=args.force)
+    except WriteRefusedError as error:
+        print(f"cardlogic bench: {error}", file=sys.stderr)
+        return 1
+    if not args.from_json:
+        results = run_suite(args.scenarios, PLANS[args.mode], progress=not args.no_progress)
+    for path, owned, contents in outputs:
+        write_owned(path, contents(results), owned, force=args.force)
     if args.markdown:
         sys.stdout.write(markdown(results))
     else:
@@ -99,3 +122,10 @@ def _earlier_results(text: str) -> bool:
     except ValueError:
         return False
     return isinstance(earlier, dict) and earlier.get("suite") == "cardlogic-bench"
+
+
+def _earlier_page(text: str) -> bool:
+    """Whether ``text`` is a results page the suite wrote, which a new one may replace."""
+    from cardlogic.bench.report import RESULTS_TITLE
+
+    return text.startswith(RESULTS_TITLE)

@@ -162,15 +162,20 @@ class Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
 
-def add_workers_arguments(parser: argparse.ArgumentParser, default_jobs: int) -> None:
+DEFAULT_JOBS = 1
+"""Local processes a command plays in unless told (``--jobs``): the same for every command; results do not
+depend on it."""
+
+
+def add_workers_arguments(parser: argparse.ArgumentParser) -> None:
     """``--jobs N`` or ``--scheduler ADDRESS``: where a command plays its games (see :class:`cardlogic.dispatch.Workers`)."""
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
         "--jobs",
         type=at_least(1, "a number of processes, 1 or more"),
-        default=default_jobs,
+        default=DEFAULT_JOBS,
         metavar="N",
-        help=f"local processes to play in parallel (default {default_jobs}); results do not depend on it",
+        help=f"local processes to play in parallel (default {DEFAULT_JOBS}); results do not depend on it",
     )
     where.add_argument(
         "--scheduler",

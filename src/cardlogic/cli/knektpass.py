@@ -14,7 +14,7 @@ import sys
 from dataclasses import replace
 from typing import Any
 
-from cardlogic.cards import format_cards, iter_cards
+from cardlogic.cards import card_mask, format_cards, iter_cards
 from cardlogic.cli.common import (
     RECORD_HELP,
     SAMPLES,
@@ -31,6 +31,7 @@ from cardlogic.knektpass import (
     Game,
     GameError,
     Outcome,
+    PublicState,
     Record,
     RecordError,
     Rules,
@@ -100,7 +101,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     belief.add_argument("--json", action="store_true", help="print JSON instead of a table")
     belief.set_defaults(handler=run_belief)
 
-    advise = commands.add_parser("advise", help="advice for the record's observer (Me), who must be to move")
+    advise = commands.add_parser(
+        "advise", help="advice for the record's observer (Me) on their turn; on another's, who is to move"
+    )
     advise.add_argument("record", metavar="RECORD", help=RECORD_HELP)
     advise.add_argument(
         "--samples",
@@ -118,7 +121,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="whole games between bots, one seat per bot, seats rotated between games",
         description="Play GAMES games (deal after deal until someone reaches 0 points) with one seat per listed "
         "bot, the seats rotated between games, and print each bot's wins (summed over its seats) with "
-        "95%% Wilson intervals. Bots: " + ", ".join(BOT_NAMES) + ".",
+        "95% Wilson intervals. Bots: " + ", ".join(BOT_NAMES) + ".",
     )
     tournament.add_argument(
         "--bots", required=True, metavar="BOT,BOT[,...]", help="one bot per seat, e.g. advisor,greedy,greedy"
@@ -132,7 +135,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     tournament.add_argument("--seed", type=SEED, default=0, help="seed for the games (default 0)")
     tournament.add_argument("--rules", default="", help='house rules, e.g. "must-trump=off points=10"')
-    add_workers_arguments(tournament, 1)
+    add_workers_arguments(tournament)
     tournament.add_argument("--json", action="store_true", help="print JSON instead of a table")
     tournament.set_defaults(handler=run_tournament)
 
@@ -323,6 +326,7 @@ def run_belief(args: argparse.Namespace) -> int:
 
 
 def run_advise(args: argparse.Namespace) -> int:
+    from cardlogic.cli.warmup import ensure_warm
     from cardlogic.knektpass.advice import SAMPLES as DEFAULT_SAMPLES
     from cardlogic.knektpass.advice import AdviceError, advise
 
@@ -331,14 +335,17 @@ def run_advise(args: argparse.Namespace) -> int:
         return 1
     if record.observer is None:
         return _fail(args.record, 0, "advice needs the player it is for: a Me header")
+    ensure_warm("knektpass")
     belief = _belief(args.record, record)
     if belief is None:
         return 1
+    deal, view = record.deal, belief.view
+    if view.to_move != record.observer:
+        return _print_waiting(view, record.observer, args.json)
     try:
         advice = advise(belief, args.samples or DEFAULT_SAMPLES, args.seed)
     except AdviceError as error:
         return _fail(args.record, 0, str(error))
-    deal = record.deal
     options: list[dict[str, Any]] = [
         {"event": format_event(o.event, deal), "points": o.points, "chance": o.chance, "tricks": o.tricks}
         for o in advice.options
@@ -359,9 +366,9 @@ def run_advise(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    hand = belief.hand
+    name = deal.game.players[advice.player]
     out = Table(
-        title=f"{deal.game.players[advice.player]} holds {format_cards(deal.ranked(hand))}; trumps "
+        title=f"{name} holds {format_cards(deal.sorted_hand(card_mask(belief.hand)))}; trumps "
         f"{'SHDC'[deal.trump_suit]}; {advice.phase}; {advice.samples} deals solved",
         title_justify="left",
     )
@@ -372,6 +379,30 @@ def run_advise(args: argparse.Namespace) -> int:
     console = Console()
     console.print(out)
     console.print(f"best: {options[0]['event']}")
+    console.print(f"expected points: {name}'s change of points, counted down to 0: minus is good")
+    return 0
+
+
+_STAGES = {
+    "trump": "the dealer takes or leaves the trump",
+    "bid": "the bids",
+    "exchange": "the exchange",
+    "play": "the play",
+}
+
+
+def _print_waiting(view: PublicState, observer: int, as_json: bool) -> int:
+    """On another's turn (or once the deal is over) there is nothing to advise: say who is to move."""
+    names = view.deal.game.players
+    to_move = None if view.to_move is None else names[view.to_move]
+    if as_json:
+        json.dump({"player": names[observer], "phase": view.phase, "to_move": to_move, "options": []}, sys.stdout)
+        print()
+    elif to_move is None:
+        print(f"The deal is over: nothing for {names[observer]} to decide.")
+    else:
+        stage = _STAGES[view.phase]
+        print(f"{to_move} is to move ({stage}): nothing for {names[observer]} to decide until their turn.")
     return 0
 
 

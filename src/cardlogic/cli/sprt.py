@@ -116,15 +116,27 @@ def as_json(outcome: SPRTResult) -> dict:
     }
 
 
+def elo_text(estimate: float, low: float, high: float) -> str:
+    """The Elo estimate and its 95% interval in words, an infinite end said as such rather than printed."""
+    if math.isinf(estimate):  # every pair won (or lost): the finite end bounds it
+        bound = f"at least {low:+.0f}" if estimate > 0 else f"at most {high:+.0f}"
+        return f"Elo beyond measure ({bound} at 95%)"
+    if math.isinf(low) and math.isinf(high):
+        return f"Elo {estimate:+.0f} (too few pairs for an interval)"
+    if math.isinf(high):
+        return f"Elo {estimate:+.0f} (95% {low:+.0f} or more)"
+    if math.isinf(low):
+        return f"Elo {estimate:+.0f} (95% {high:+.0f} or less)"
+    return f"Elo {estimate:+.0f} (95% {low:+.0f} to {high:+.0f})"
+
+
 def verdict(outcome: SPRTResult, bots: tuple[str, str]) -> str:
     """One line: what the test accepted, on what evidence."""
     test = outcome.test
     lower, upper = test.bounds
-    estimate, low, high = outcome.elo_interval()
     evidence = (
         f"LLR {outcome.llr:+.3f}, bounds [{lower:.3f}, {upper:.3f}], alpha {test.alpha:g}, beta {test.beta:g}, "
-        f"{len(outcome.pairs)} pairs; {bots[0]} scores {outcome.mean:.3f}, Elo {estimate:+.0f} "
-        f"(95% {low:+.0f} to {high:+.0f})"
+        f"{len(outcome.pairs)} pairs; {bots[0]} scores {outcome.mean:.3f}, {elo_text(*outcome.elo_interval())}"
     )
     if outcome.decision == "H1":
         return f"H1 accepted: {bots[0]} is stronger than {bots[1]} by {test.elo1:g} Elo or more ({evidence})"

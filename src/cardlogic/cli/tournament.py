@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 
 from rich.console import Console
@@ -22,7 +21,10 @@ from cardlogic.literature.tournament import Match, TournamentResult
 
 def _bots(text: str) -> tuple[str, str]:
     names = tuple(name.strip() for name in text.split(","))
-    if len(names) != 2 or any(name not in BOTS for name in names) or names[0] == names[1]:
+    unknown = [name for name in names if name not in BOTS]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown bot {unknown[0]!r} (expected one of {', '.join(BOTS)})")
+    if len(names) != 2 or names[0] == names[1]:
         raise argparse.ArgumentTypeError(f"expected two different bots out of {', '.join(BOTS)}, as A,B")
     return names
 
@@ -51,7 +53,7 @@ def add_match_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=SEED, default=0, help="seed for the deals and the bots (default 0)")
     parser.add_argument("--deck", default="no-8s", choices=DECK_NAMES, help="deck variant (default no-8s)")
     parser.add_argument("--rules", default="", help='house rules, e.g. "wrong-claim=opponents high-double=on"')
-    add_workers_arguments(parser, os.cpu_count() or 1)
+    add_workers_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
 

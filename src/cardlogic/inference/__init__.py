@@ -22,8 +22,9 @@ import numpy as np
 
 from cardlogic.constraints import DealModel
 from cardlogic.inference.base import Backend, InferenceError, Posterior
-from cardlogic.inference.exact import DENSE_MAX_OPERATIONS, ExactBackend, PackedModel, pack
+from cardlogic.inference.exact import DENSE_MAX_OPERATIONS, ExactBackend
 from cardlogic.inference.frontier import frontier_tables
+from cardlogic.inference.packed import PackedModel, pack
 from cardlogic.inference.sampler import SamplerBackend
 from cardlogic.inference.sparse import walk
 

@@ -41,7 +41,7 @@ first block on (for cards after its span), or the backward pass from its last
 block down (for cards before).
 
 >>> from cardlogic.constraints import DealModel
->>> from cardlogic.inference.exact import pack
+>>> from cardlogic.inference.packed import pack
 >>> model = DealModel(("A", "B", "C"), (2, 2, 2), range(6))
 >>> model.require_one_of(0, [0, 1])
 >>> model.forbid(2, 1)
@@ -55,16 +55,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from cardlogic.constraints import InconsistentError
 from cardlogic.inference import kernels
 from cardlogic.inference.base import BudgetCache, InferenceError
-
-if TYPE_CHECKING:
-    from cardlogic.inference.exact import PackedModel
+from cardlogic.inference.packed import PackedModel
 
 TOLERANCE = 1e-7
 """How far a card's marginals may sum from one before cancellation is deemed to have spoiled them."""

@@ -154,7 +154,7 @@ def forward(box, steps, limbs):
 
     ``box`` is the tuple of :func:`build_box` and ``steps`` the per-card
     arrays ``(offsets, widths, choices, nchoices, sat, last, full)`` described
-    above (:attr:`~cardlogic.inference.exact.PackedModel.steps`).
+    above (:attr:`~cardlogic.inference.packed.PackedModel.steps`).
 
     Returns the float64 table; when ``limbs > 0`` also the exact counts as
     ``limbs`` little-endian 62-bit limbs per entry (the dynamic program only
@@ -425,7 +425,7 @@ def find_deal(caps, choices, nchoices, clauses, seed, max_nodes):
     The deal is the local holder of each free card; the status is 1 when found,
     0 when the search proved there is none, -1 when it gave up after ``max_nodes``. ``clauses`` is the tuple
     ``(clause_cards, clause_holders, clause_start, card_clauses, card_clause_start)`` of
-    :attr:`~cardlogic.inference.exact.PackedModel.clauses`: clause ``q`` is the pairs
+    :attr:`~cardlogic.inference.packed.PackedModel.clauses`: clause ``q`` is the pairs
     ``clause_cards[i], clause_holders[i]`` (a holder bitmask) for ``i`` in
     ``clause_start[q]:clause_start[q+1]``; ``card_clauses[card_clause_start[k]:...]``
     lists the clauses of card ``k``. A clause is checked as soon as its last card

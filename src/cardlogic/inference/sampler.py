@@ -32,7 +32,8 @@ from cardlogic.arguments import MAX_SEED
 from cardlogic.constraints import DealModel, InconsistentError
 from cardlogic.inference import kernels
 from cardlogic.inference.base import InferenceError, Posterior, restriction_hits
-from cardlogic.inference.exact import DealTables, PackedModel, box_of, pack
+from cardlogic.inference.exact import DealTables, box_of
+from cardlogic.inference.packed import PackedModel, pack
 
 CHAINS = max(1, min(2, os.cpu_count() or 1))
 """Independent MCMC chains drawn side by side: one per core, at most two (each pays its own burn-in)."""

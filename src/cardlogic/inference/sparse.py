@@ -13,7 +13,7 @@ scenarios the middle game needs 0.08-0.3 million states instead of 8-66 million
 table entries.
 
 >>> from cardlogic.constraints import DealModel
->>> from cardlogic.inference.exact import pack
+>>> from cardlogic.inference.packed import pack
 >>> model = DealModel(("A", "B"), (2, 2), range(4))
 >>> model.require_one_of(0, [0, 1])
 >>> tables = SparseTables(pack(model))
@@ -25,16 +25,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from cardlogic.constraints import InconsistentError
 from cardlogic.inference import kernels
 from cardlogic.inference.base import BudgetCache, InferenceError
-
-if TYPE_CHECKING:
-    from cardlogic.inference.exact import PackedModel
+from cardlogic.inference.packed import PackedModel
 
 KEY_LIMIT = 1 << 62
 """State keys (box index plus clause bits times the box size) must stay below this."""

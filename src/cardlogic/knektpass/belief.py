@@ -29,7 +29,7 @@ of play.
 from __future__ import annotations
 
 from cardlogic.belief import Belief
-from cardlogic.cards import card_mask
+from cardlogic.cards import Card, card_mask, iter_cards
 from cardlogic.constraints import InconsistentError
 from cardlogic.knektpass.record import Record, RecordError, format_event
 from cardlogic.knektpass.rules import Deal, GameError
@@ -91,10 +91,10 @@ class KnektpassBelief(Belief):
         return self.tracker.position
 
     @property
-    def hand(self) -> int:
-        """The observer's hand now, as a card mask (0 for a spectator)."""
+    def hand(self) -> tuple[Card, ...]:
+        """The observer's cards now, in card order (none for a spectator)."""
         view = self.tracker.position
-        return view.hand if isinstance(view, PlayerState) else 0
+        return tuple(iter_cards(view.hand)) if isinstance(view, PlayerState) else ()
 
     @property
     def discards(self) -> int:

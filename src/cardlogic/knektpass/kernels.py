@@ -12,7 +12,9 @@ Card tables, indexed by card (0..51): ``suits[c]`` the suit it follows,
 ``beaters[c]`` the mask of the cards that take a trick from ``c`` when ``c`` is
 winning it, ``above[c]`` the next higher card of its suit (-1 for the top);
 ``suit_masks[s]`` the cards following suit ``s`` and ``trumps`` the trump mask;
-``must_trump`` 1 when a void player must beat with a trump.
+``void_rule`` what a player void in the suit led must play
+(:attr:`cardlogic.knektpass.rules.Rules.void_rule`: any card, a trump that beats
+the trick if they hold one, or that and else any trump).
 
 The search tries one card of each run of a player's choices that no card still
 in play separates (the rest of the run gives the same tricks), highest card
@@ -28,6 +30,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from cardlogic.knektpass.rules import VOID_TRUMP
+
 
 @njit(cache=True)
 def legal_mask(
@@ -38,7 +42,7 @@ def legal_mask(
     suit_masks: np.ndarray,
     beaters: np.ndarray,
     trumps: int,
-    must_trump: int,
+    void_rule: int,
 ) -> int:
     """The cards of ``hand`` that may be played to a trick of ``count`` cards led in ``led``, won by ``best``."""
     if count == 0:
@@ -47,9 +51,12 @@ def legal_mask(
     if follow:
         beat = follow & beaters[best]
         return beat if beat else follow
-    if must_trump:
+    if void_rule:
         beat = hand & trumps & beaters[best]
-        return beat if beat else hand
+        if beat:
+            return beat
+        if void_rule == VOID_TRUMP and hand & trumps:
+            return hand & trumps
     return hand
 
 
@@ -112,7 +119,7 @@ def search(
     beaters: np.ndarray,
     above: np.ndarray,
     trumps: int,
-    must_trump: int,
+    void_rule: int,
     keys: np.ndarray,
     lows: np.ndarray,
     highs: np.ndarray,
@@ -151,7 +158,7 @@ def search(
     s_move[0], s_count[0], s_led[0], s_best[0], s_pos[0] = to_move, count, led, best, best_pos
     s_alpha[0], s_beta[0] = -1, 1 << 20
     s_moves[0] = distinct(
-        legal_mask(hands[to_move], count, led, best, suit_masks, beaters, trumps, must_trump), hands, count, best, above
+        legal_mask(hands[to_move], count, led, best, suit_masks, beaters, trumps, void_rule), hands, count, best, above
     )
     s_value[0] = -1 if to_move == me else 1 << 20
     while True:
@@ -204,7 +211,7 @@ def search(
                 if not known:
                     s_moves[d] = distinct(
                         legal_mask(
-                            hands[child_move], child_count, new_led, new_best, suit_masks, beaters, trumps, must_trump
+                            hands[child_move], child_count, new_led, new_best, suit_masks, beaters, trumps, void_rule
                         ),
                         hands,
                         child_count,
@@ -256,7 +263,7 @@ def move_values(
     beaters: np.ndarray,
     above: np.ndarray,
     trumps: int,
-    must_trump: int,
+    void_rule: int,
     keys: np.ndarray,
     lows: np.ndarray,
     highs: np.ndarray,
@@ -270,7 +277,7 @@ def move_values(
         for j in range(k):
             hands[j] = hand_rows[row, j]
         hand = hands[me]
-        moves = legal_mask(hand, count, led, best, suit_masks, beaters, trumps, must_trump)
+        moves = legal_mask(hand, count, led, best, suit_masks, beaters, trumps, void_rule)
         card = 0
         while moves:
             while not (moves >> card) & 1:
@@ -299,7 +306,7 @@ def move_values(
                     beaters,
                     above,
                     trumps,
-                    must_trump,
+                    void_rule,
                     keys,
                     lows,
                     highs,
@@ -318,7 +325,7 @@ def move_values(
                     beaters,
                     above,
                     trumps,
-                    must_trump,
+                    void_rule,
                     keys,
                     lows,
                     highs,
@@ -336,7 +343,7 @@ def start_values(
     beaters: np.ndarray,
     above: np.ndarray,
     trumps: int,
-    must_trump: int,
+    void_rule: int,
     keys: np.ndarray,
     lows: np.ndarray,
     highs: np.ndarray,
@@ -349,5 +356,5 @@ def start_values(
         for j in range(k):
             hands[j] = hand_rows[row, j]
         out[row] = search(
-            hands, me, leader, 0, -1, -1, -1, suits, suit_masks, beaters, above, trumps, must_trump, keys, lows, highs
+            hands, me, leader, 0, -1, -1, -1, suits, suit_masks, beaters, above, trumps, void_rule, keys, lows, highs
         )

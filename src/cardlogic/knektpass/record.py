@@ -59,9 +59,11 @@ from cardlogic.cards import Card, CardError, card_mask, format_cards
 from cardlogic.knektpass.events import Bid, Event, Exchange, Play, TakeTrump
 from cardlogic.knektpass.rules import HAND_SIZE, Deal, Game, GameError, Rules
 from cardlogic.knektpass.state import IllegalEventError, PlayerState, PublicState, State
-from cardlogic.notation import Problem, RecordError, split_record
+from cardlogic.notation import Problem, RecordError, other_game, split_record
 
 HEADERS = ("Players", "Dealer", "Trump", "Rules", "Points", "Me", "Stock")
+LITERATURE_HEADERS = ("Deck", "Sets", "Teams", "Sizes")
+"""Headers only a Literature record has: such a record is sent to the Literature commands."""
 
 
 class InvalidEventError(ValueError):
@@ -273,6 +275,9 @@ def scan_record(text: str) -> tuple[Record | None, list[Problem]]:
     The record is None when the headers do not make a deal. Malformed event lines
     are left out of the record (and of its ``lines``).
     """
+    foreign = other_game(text, LITERATURE_HEADERS, "Literature", "cardlogic check|belief|advise|live")
+    if foreign is not None:
+        return None, [foreign]
     problems: list[Problem] = []
     lines = split_record(text, HEADERS, problems)
     record = _setup(lines.headers, lines.hands, problems)

@@ -15,7 +15,7 @@ belong to the trump suit whatever their printed suit; then come the trump suit's
 >>> len(deal.game.deck), deal.stock_size, deal.forehand
 (36, 20, 0)
 >>> str(Rules.parse("must-trump=off points=10"))
-'must-trump=off points=10 lone=5 penalty=5 rounds=3 deck=auto'
+'must-trump=off underruff=on points=10 lone=5 penalty=5 rounds=3 deck=auto'
 """
 
 from __future__ import annotations
@@ -72,6 +72,10 @@ class Rules:
     * ``must_trump``: a player void in the suit led must trump (and beat the
       trick with a trump if they can). The 1847 rule book is silent; the Rams
       family says yes, so on by default.
+    * ``underruff``: under ``must_trump``, a void player whose trumps are all
+      lower than a trump already winning the trick must still play one of them
+      (on, the literal reading of "must trump if able, and beat a trump already
+      played if able"); off, such a player may play any card.
     * ``points``: every player's points at the start of a game (12).
     * ``lone``: points a lone player (the only one to play) takes off (5).
     * ``penalty``: points added per trick short of the trick minimum (5).
@@ -81,6 +85,7 @@ class Rules:
     """
 
     must_trump: bool = True
+    underruff: bool = True
     points: int = 12
     lone: int = 5
     penalty: int = 5
@@ -91,6 +96,7 @@ class Rules:
         if self.deck is not None and self.deck not in DECK_SIZES:
             raise GameError(f"deck must be auto, 36 or 52, not {self.deck}", "rules")
         boolean("must_trump", self.must_trump)
+        boolean("underruff", self.underruff)
         for name, low, high in (("points", 1, MAX_POINTS), ("lone", 0, MAX_POINTS), ("penalty", 0, MAX_POINTS)):
             _rule(name, getattr(self, name), low, high)
         _rule("rounds", self.rounds, 0, MAX_ROUNDS)
@@ -99,16 +105,16 @@ class Rules:
     def parse(cls, text: str) -> Rules:
         """Read ``key=value`` words such as ``must-trump=off points=10 deck=52``.
 
-        Keys: ``must-trump`` (``on``/``off``), ``points``, ``lone``, ``penalty``,
+        Keys: ``must-trump`` and ``underruff`` (``on``/``off``), ``points``, ``lone``, ``penalty``,
         ``rounds`` (numbers) and ``deck`` (``auto``, ``36`` or ``52``),
         case-insensitive, each at most once; missing keys keep their defaults.
         Raises :class:`GameError`.
         """
         values: dict[str, object] = {}
         for key, attribute, value in rule_words(text, _RULE_KEYS, _RULE_WORDS, lambda m: GameError(m, "rules")):
-            if attribute == "must_trump":
+            if attribute in ("must_trump", "underruff"):
                 if value not in ("on", "off"):
-                    raise GameError(f"must-trump must be on or off, not {value!r}", "rules")
+                    raise GameError(f"{key} must be on or off, not {value!r}", "rules")
                 values[attribute] = value == "on"
             elif attribute == "deck" and value == "auto":
                 values[attribute] = None
@@ -120,17 +126,40 @@ class Rules:
 
     def __str__(self) -> str:
         return (
-            f"must-trump={'on' if self.must_trump else 'off'} points={self.points} lone={self.lone} "
-            f"penalty={self.penalty} rounds={self.rounds} deck={self.deck or 'auto'}"
+            f"must-trump={_switch(self.must_trump)} underruff={_switch(self.underruff)} points={self.points} "
+            f"lone={self.lone} penalty={self.penalty} rounds={self.rounds} deck={self.deck or 'auto'}"
         )
 
     def deck_size(self, players: int) -> int:
         """The number of cards played with ``players`` players."""
         return self.deck or (36 if players <= 3 else 52)
 
+    @property
+    def void_rule(self) -> int:
+        """What a player void in the suit led must play, as the kernels take it: :data:`VOID_FREE` (any card),
+        :data:`VOID_BEAT` (a trump that beats the trick if they hold one, else any card) or :data:`VOID_TRUMP` (such
+        a trump, else any trump, else any card)."""
+        if not self.must_trump:
+            return VOID_FREE
+        return VOID_TRUMP if self.underruff else VOID_BEAT
 
-_RULE_KEYS = ("must_trump", "points", "lone", "penalty", "rounds", "deck")
-_RULE_WORDS = ("must-trump=on|off", "points=N", "lone=N", "penalty=N", "rounds=N", "deck=auto|36|52")
+
+VOID_FREE, VOID_BEAT, VOID_TRUMP = 0, 1, 2
+"""The values of :attr:`Rules.void_rule`."""
+_RULE_KEYS = ("must_trump", "underruff", "points", "lone", "penalty", "rounds", "deck")
+_RULE_WORDS = (
+    "must-trump=on|off",
+    "underruff=on|off",
+    "points=N",
+    "lone=N",
+    "penalty=N",
+    "rounds=N",
+    "deck=auto|36|52",
+)
+
+
+def _switch(on: bool) -> str:
+    return "on" if on else "off"
 
 
 @dataclass(frozen=True)
@@ -271,6 +300,17 @@ class Deal:
     def ranked(self, mask: int) -> list[Card]:
         """The cards of ``mask``, trumps first, then by power, highest first (ties: card order)."""
         return sorted(iter_cards(mask), key=lambda c: (not self.is_trump(c), -self._power[c], c))
+
+    def sorted_hand(self, mask: int) -> list[Card]:
+        """The cards of ``mask`` as a player sorts their hand: the trumps highest first, then each plain suit
+        (spades, hearts, diamonds, clubs) highest first.
+
+        >>> from cardlogic.cards import format_cards, parse_cards
+        >>> deal = Deal(Game(("Ann", "Bob", "Cat")), dealer=2, turned=Card.parse("KH"))
+        >>> format_cards(deal.sorted_hand(card_mask(parse_cards("7H 6H AD AC 7D JS"))))
+        'JS 7H 6H AD 7D AC'
+        """
+        return sorted(iter_cards(mask), key=lambda c: (not self.is_trump(c), self._suits[c], -self._power[c]))
 
 
 def power(card: int, trump_suit: int) -> int:

@@ -56,7 +56,7 @@ class TrickSolver:
             ranked = deal.ranked(int(self.suit_masks[suit]))  # highest first
             for higher, lower in itertools.pairwise(ranked):
                 self.above[lower] = higher
-        self.must_trump = int(deal.game.rules.must_trump)
+        self.void_rule = deal.game.rules.void_rule
 
     def start_values(self, rows: np.ndarray, me: int, leader: int) -> np.ndarray:
         """The tricks ``me`` takes in each deal of ``rows`` (hands of five cards) when ``leader`` leads."""
@@ -71,7 +71,7 @@ class TrickSolver:
             self.beaters,
             self.above,
             self.trumps,
-            self.must_trump,
+            self.void_rule,
             *kernels.new_table(),
             out,
         )
@@ -100,7 +100,7 @@ class TrickSolver:
             self.beaters,
             self.above,
             self.trumps,
-            self.must_trump,
+            self.void_rule,
             *kernels.new_table(),
             out,
         )
@@ -120,6 +120,6 @@ class TrickSolver:
             self.suit_masks,
             self.beaters,
             self.trumps,
-            self.must_trump,
+            self.void_rule,
         )
         return list(iter_cards(mask))

@@ -29,8 +29,9 @@ The course of a deal, with the details the rule book leaves open:
 4. ``play``: the first player who plays, from forehand, leads; five tricks. A
    player must follow the suit led (jacks are trumps) and beat the trick with it
    if they can; void in the suit led, under ``must-trump=on`` they must beat the
-   trick with a trump if they can (a trick already trumped higher than all their
-   trumps leaves them free). The trick's taker leads the next.
+   trick with a trump if they can, and trump anyway if they cannot beat it
+   (``underruff=on``; under ``underruff=off`` a trick already trumped higher than
+   all their trumps leaves them free). The trick's taker leads the next.
 5. ``over``: see :meth:`PublicState.outcome`.
 
 >>> from cardlogic.knektpass.rules import Deal, Game
@@ -247,9 +248,11 @@ class PublicState:
         if follow:
             beat = card_mask(c for c in iter_cards(follow) if deal.beats(c, best))
             return beat or follow
-        if deal.game.rules.must_trump:
-            beat = card_mask(c for c in iter_cards(hand & deal.suit_mask(deal.trump_suit)) if deal.beats(c, best))
-            return beat or hand
+        rules = deal.game.rules
+        if rules.must_trump:
+            trumps = hand & deal.suit_mask(deal.trump_suit)
+            beat = card_mask(c for c in iter_cards(trumps) if deal.beats(c, best))
+            return beat or (rules.underruff and trumps) or hand
         return hand
 
     def outcome(self) -> Outcome:
@@ -290,6 +293,10 @@ class PublicState:
 
     def _next(self, event: Event) -> tuple[Event, _Position]:
         """The event as recorded and the position after it, or :class:`IllegalEventError`."""
+        if isinstance(event, str):
+            raise IllegalEventError(
+                f"not an event but text: {event!r}; read it first with cardlogic.knektpass.parse_event(text, deal)"
+            )
         if not isinstance(event, (TakeTrump, Bid, Exchange, Play)):
             raise IllegalEventError(f"not an event: {event!r}")
         pos = self._pos
@@ -481,7 +488,10 @@ class PublicState:
             if any(deal.beats(c, best) for c in iter_cards(hand & deal.suit_mask(led))):
                 return f"they must follow {suit} and beat {best}"
             return f"they must follow {suit}"
-        return f"void in {suit}, they must beat {best} with a trump (must-trump=on)"
+        trumps = hand & deal.suit_mask(deal.trump_suit)
+        if any(deal.beats(c, best) for c in iter_cards(trumps)):
+            return f"void in {suit}, they must beat {best} with a trump (must-trump=on)"
+        return f"void in {suit}, they must play a trump, though none beats {best} (underruff=on)"
 
     # -- what this state knows about hidden cards ---------------------------------------------------------------------
 

@@ -16,7 +16,8 @@ From the first trick on, every play narrows the model:
 * not following suit: the player had no unplayed card of the suit led;
 * following without beating the trick: no unplayed card of the suit led that beats it;
 * void, without beating the trick with a trump (under ``must-trump=on``): no
-  unplayed trump that beats it.
+  unplayed trump that beats it; and without playing a trump at all (under
+  ``underruff=on`` too): no unplayed trump.
 
 Played cards stay in the model (placed with whoever played them); :meth:`in_play`
 lists the others. :class:`KnektpassTracker` follows the tracker protocol of
@@ -172,8 +173,10 @@ class KnektpassTracker:
             unplayed = [c for c in model.cards if not played >> c & 1 and c != card]
             if deal.suit_of(card) != led:
                 ruled_out += [c for c in unplayed if deal.suit_of(c) == led]
-                if deal.game.rules.must_trump and not (deal.is_trump(card) and deal.beats(card, best)):
-                    ruled_out += [c for c in unplayed if deal.is_trump(c) and deal.beats(c, best)]
+                rules = deal.game.rules
+                if rules.must_trump and not (deal.is_trump(card) and deal.beats(card, best)):
+                    held_no_trump = rules.underruff and not deal.is_trump(card)
+                    ruled_out += [c for c in unplayed if deal.is_trump(c) and (held_no_trump or deal.beats(c, best))]
             elif not deal.beats(card, best):
                 ruled_out += [c for c in unplayed if deal.suit_of(c) == led and deal.beats(c, best)]
         restrictions: dict[int, int] = dict.fromkeys(ruled_out, ~(1 << player))

@@ -5,7 +5,9 @@ bring in the inference core): :mod:`~cardlogic.literature.tracking` (events as
 constraints on the deal), :mod:`~cardlogic.literature.belief`,
 :mod:`~cardlogic.literature.advice`, :mod:`~cardlogic.literature.counting`,
 :mod:`~cardlogic.literature.bots`, :mod:`~cardlogic.literature.tournament` and
-:mod:`~cardlogic.literature.peer`.
+:mod:`~cardlogic.literature.peer`. Their main names are reachable from here too,
+imported on first use: :class:`LiteratureBelief`, :func:`advise`,
+:func:`advise_record` and :class:`Advice`.
 
 >>> from cardlogic.literature import Game, State
 >>> import random
@@ -13,6 +15,11 @@ constraints on the deal), :mod:`~cardlogic.literature.belief`,
 >>> state.to_move
 3
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from cardlogic.literature.decks import CardSet, Deck, DeckError
 from cardlogic.literature.events import OUTCOMES, Ask, Claim, Event, Pass, actor
@@ -31,8 +38,27 @@ from cardlogic.literature.rules import Game, GameError, Rules, dealt_sizes
 from cardlogic.literature.selfplay import PeekingRandomBot, play_random_game
 from cardlogic.literature.state import IllegalEventError, PlayerState, PublicState, Result, State, claim_outcome
 
+if TYPE_CHECKING:
+    from cardlogic.literature.advice import Advice, advise, advise_record
+    from cardlogic.literature.belief import LiteratureBelief
+
+_ON_FIRST_USE = {  # these bring in numba and the inference core: imported when first asked for
+    "Advice": "cardlogic.literature.advice",
+    "advise": "cardlogic.literature.advice",
+    "advise_record": "cardlogic.literature.advice",
+    "LiteratureBelief": "cardlogic.literature.belief",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _ON_FIRST_USE:
+        return getattr(importlib.import_module(_ON_FIRST_USE[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = [
     "OUTCOMES",
+    "Advice",
     "Ask",
     "CardSet",
     "Claim",
@@ -43,6 +69,7 @@ __all__ = [
     "GameError",
     "IllegalEventError",
     "InvalidEventError",
+    "LiteratureBelief",
     "Pass",
     "PeekingRandomBot",
     "PlayerState",
@@ -54,6 +81,8 @@ __all__ = [
     "Rules",
     "State",
     "actor",
+    "advise",
+    "advise_record",
     "claim_outcome",
     "dealt_sizes",
     "format_event",

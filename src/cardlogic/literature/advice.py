@@ -45,6 +45,10 @@ from cardlogic.literature.playouts import playout_scores
 CERTAIN = 1.0 - 1e-12
 """Probabilities at least this large are treated as certainty (exact counts give exactly 1.0)."""
 
+STALEMATE_ASKS = 2
+"""Asks of a player answered no since anything last moved (:meth:`~cardlogic.literature.PublicState.vain_asks`) after
+which, with no ask able to succeed, a guessed claim is the only way on."""
+
 LEAK_MAX_OPERATIONS = 1e7
 """The largest exact pass (about 0.1 s) for the spectator's belief behind the leak figures; beyond it, sampled deals."""
 LEAK_SAMPLES = 5000
@@ -174,10 +178,12 @@ class Advice:
     ``asks`` lists the observer's legal asks (empty unless the observer is to
     move), best value first; ``claims`` every unclaimed set (with ``thorough``
     off, only those worth considering), safest first; ``hold`` the certain sets
-    worth holding back as stalemate breakers: a certain claim can be made at any
-    later turn and lets the claimer hand the turn to a teammate, and the
-    opponents cannot take its cards (they hold none of the set, so they cannot
-    ask for them). ``method`` says how the observer's belief answered
+    worth holding back as stalemate breakers: under ``after-claim=team-picks`` a
+    certain claim can be made at any later turn and lets the claimer hand the
+    turn to a teammate, and the opponents cannot take its cards (they hold none
+    of the set, so they cannot ask for them); under ``after-claim=continue`` the
+    claimer keeps the turn, so holding buys nothing and ``hold`` is empty.
+    ``method`` says how the observer's belief answered
     (``exact``, or ``sample``/``mcmc`` over ``samples`` deals where exact tables
     do not fit; ``csp`` when asked for); see :attr:`stderr`. ``prior`` says which
     prior answered (:attr:`~cardlogic.literature.belief.LiteratureBelief.prior_answered`).
@@ -487,7 +493,7 @@ def advise(
     observer = _observer(belief)
     to_move = public_state.to_move
     claims = _claims(belief, thorough, weights)
-    hold = tuple(c.set_index for c in claims if c.certain and not c.forced)
+    hold = tuple(c.set_index for c in claims if c.certain and not c.forced) if game.rules.team_picks else ()
     moving = observer in public_state.movers
     asks = tuple(ask_advice(belief, public if thorough else None, weights)) if moving else ()
     if not moving:
@@ -547,18 +553,7 @@ def _recommend(
         """The teammate (with cards) most likely to ask well on their turn, and that chance; sampled once."""
         return max((prospects(belief, mate, weights.prospect_samples, seed), mate) for mate in mates)
 
-    if public.may_pass and mates and forced and not claims[0].certain:
-        # Only claims are left and the next is a guess: the teammate holding most of its cards knows it best.
-        table = _current_table(belief)
-        cards = game.deck.sets[claims[0].set_index].cards
-        held = {p: sum(float(table[c][p]) for c in cards) for p in [observer, *mates]}
-        mate = max(mates, key=lambda p: held[p])
-        if held[mate] > held[observer] or not view.hand:
-            return Recommendation(
-                Pass(observer, mate),
-                f"pass to {names[mate]}: they hold more of {claims[0].name} and can claim it more surely",
-            )
-    if public.may_pass and mates and not forced:
+    if public.may_pass and mates:
         own = max((a.p_yes for a in asks), default=0.0) if view.hand else -1.0
         chance, mate = best_mate()
         if chance > own:
@@ -570,11 +565,16 @@ def _recommend(
         mate = max(mates, key=lambda p: (public.sizes[p], -p))
         return Recommendation(Pass(observer, mate), f"pass to {names[mate]}: I have no cards")
     certain = [c for c in claims if c.certain]
-    if claims and claims[0].forced:
+    if forced:
         claim = claims[0]
         return Recommendation(
             claim.event(observer),
             f"claim {claim.name}: the opponents have no cards (correct with probability {claim.p_correct:.2f})",
+        )
+    if certain and not game.rules.team_picks:
+        return Recommendation(
+            certain[0].event(observer),
+            f"claim {certain[0].name}: certain, and holding it back buys nothing (after-claim=continue)",
         )
     if not asks:
         if certain:
@@ -589,11 +589,19 @@ def _recommend(
             f"claim {claim.name}: no ask is possible (correct with probability {claim.p_correct:.2f})",
         )
     hopeful = [a for a in asks if a.p_yes > 0.0]  # a sure no hands the turn over and teaches nothing
-    if not hopeful and claims:  # only a claim makes progress
-        claim = certain[0] if certain else max(claims, key=lambda c: (c.expected_points, c.p_correct))
+    if not hopeful and certain:  # the claim lets the team pick who asks next (after-claim=team-picks)
+        return Recommendation(certain[0].event(observer), f"claim {certain[0].name}: certain, and no ask can succeed")
+    gamble = max(claims, key=lambda c: (c.expected_points, c.p_correct)) if claims else None
+    stalemate = public.vain_asks(observer) >= STALEMATE_ASKS
+    if not hopeful and gamble is not None and (gamble.p_correct >= weights.risky_claim or stalemate):
+        why = "the table is stuck" if stalemate else "no ask can succeed"
         return Recommendation(
-            claim.event(observer),
-            f"claim {claim.name}: no ask can succeed (correct with probability {claim.p_correct:.2f})",
+            gamble.event(observer), f"claim {gamble.name}: {why} (correct with probability {gamble.p_correct:.2f})"
+        )
+    if not hopeful:  # a guessed claim loses more than the turn: hand the turn to the least dangerous opponent
+        return Recommendation(
+            asks[0].event(observer),
+            f"ask {names[asks[0].target]} for {asks[0].card}: no ask can succeed, and no claim is safe enough",
         )
     sure = [a for a in hopeful if a.p_yes >= CERTAIN]  # a sure yes keeps the turn: take it before any gamble
     best = sure[0] if sure else hopeful[0] if hopeful else asks[0]

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cardlogic.belief import Belief, has_deal
-from cardlogic.cards import Card
+from cardlogic.cards import Card, iter_cards
 from cardlogic.constraints import InconsistentError
 from cardlogic.inference.base import Posterior
 from cardlogic.inference.sampler import posterior_of
@@ -237,10 +237,10 @@ class LiteratureBelief(Belief):
         return self.tracker.position
 
     @property
-    def hand(self) -> int:
-        """The observer's hand now, as a card mask (0 for a spectator)."""
+    def hand(self) -> tuple[Card, ...]:
+        """The observer's cards now, in card order (none for a spectator)."""
         position = self.tracker.position
-        return position.hand if isinstance(position, PlayerState) else 0
+        return tuple(iter_cards(position.hand)) if isinstance(position, PlayerState) else ()
 
     def explain(self, card: int | str) -> list[tuple[int, int]]:
         """The events that narrowed where ``card`` was dealt: ``(index in the history, holders ruled out)``.

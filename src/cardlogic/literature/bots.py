@@ -13,6 +13,11 @@ events incrementally, so a game costs each of them about one update per event.
   (:class:`~cardlogic.literature.counting.CountingTracker`); asks for cards known
   to be at an opponent first, else the most likely card by counting unknown
   slots; claims as soon as every card of a set is known to be with its team.
+* ``strong``: what careful players do, on the same has/lacks matrix: claims a
+  certain set at once unless the house rules let holding it buy the turn for a
+  teammate (``after-claim=team-picks``), never claims an uncertain set before the
+  endgame, sharpens the counting estimate with what earlier asks showed, and when
+  no ask can succeed asks the question whose *no* tells the opponents least.
 * ``advisor``: the belief (:class:`~cardlogic.literature.belief.LiteratureBelief`: exact where
   practical, sampled beyond) and the recommendation of :func:`cardlogic.literature.advice.advise`.
 * ``omniscient``: CHEATS, a reference and not a player: it is given every dealt
@@ -37,7 +42,7 @@ from typing import Protocol
 from cardlogic.cards import Card, iter_cards
 from cardlogic.constraints import InconsistentError
 from cardlogic.literature import Ask, Claim, Event, Game, Pass, PlayerState, State, actor
-from cardlogic.literature.advice import DEFAULT_WEIGHTS, AdvisorWeights, advise
+from cardlogic.literature.advice import DEFAULT_WEIGHTS, STALEMATE_ASKS, AdvisorWeights, advise
 from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.literature.counting import CountingTracker
 
@@ -133,7 +138,7 @@ class CountingBot(_Seat):
         team = game.members(game.team_of(player))
         mates = self._mates_with_cards(view)
         live = view.public.unclaimed
-        if not view.hand:
+        if not view.hand and view.public.may_pass:
             return Pass(player, max(mates, key=lambda p: (view.public.sizes[p], -p)))
         for index in live:
             cards = game.deck.sets[index].cards
@@ -196,6 +201,130 @@ class CountingBot(_Seat):
             if holder not in team:
                 candidates = [p for p in team if tracker.may_hold(p, card)] or list(team)
                 holder = max(candidates, key=lambda p: (tracker.unknown_slots(p), -p))
+            placements.append((card, holder))
+        return Claim(player, index, tuple(placements))
+
+
+class StrongBot(CountingBot):
+    """A careful player on :class:`CountingBot`'s has/lacks matrix: claims only what is sure, holds only what buys
+    the turn, and gives the turn away as cheaply as it can.
+
+    * Once the opponents have no cards it claims every set left alone, certain sets first, placing each unknown card
+      with a teammate who may hold it and still has unknown cards (the one with the most).
+    * Without cards right after its claim it passes to a teammate with a sure ask, else to the one with most cards.
+    * A set known to be all with its team is claimed at once under ``after-claim=continue`` (holding it buys
+      nothing: the claimer keeps the turn). Under ``after-claim=team-picks`` it is held back as a stalemate breaker
+      and claimed when a teammate has a sure ask and it has none (then it passes to them), or when no ask can succeed.
+    * Asks for a card known to be at an opponent first (as ``counting``), else the likeliest by the counting estimate
+      sharpened by the set counts: a target known to hold ``k`` more cards of the set than are placed holds each of
+      the ``m`` cards of it they may hold with chance at least ``k / m``; ties go to the set nearest completion.
+    * It never claims an uncertain set before the endgame but to end a stalemate. When no ask can succeed it asks
+      the one whose *no* tells the opponents least: in a set its holding a card of is public already (else the set
+      where it holds fewest), then of the opponent who could ask back fewest of its team's known cards, then for a
+      card whose holder is not known (the *no* narrows it down for its teammates). When it has asked so
+      :data:`~cardlogic.literature.advice.STALEMATE_ASKS` times and nothing has moved since, it guesses its best
+      claim instead.
+    """
+
+    name = "strong"
+
+    def choose(self, view: PlayerState) -> Event:
+        for event in self._new_events(view):
+            self.tracker.push(event)
+        game, tracker, player, public = self.game, self.tracker, self.player, view.public
+        team = game.members(game.team_of(player))
+        mates = self._mates_with_cards(view)
+        certain = [
+            index
+            for index in public.unclaimed
+            if all(tracker.known_holder(c) in team for c in game.deck.sets[index].cards)
+        ]
+        if public.endgame:
+            return self._certain_claim(certain[0]) if certain else self._guess(public.unclaimed)
+        if not view.hand:
+            return Pass(player, self._next_asker(mates, view))
+        asks = view.legal_asks(player)
+        sure = [a for a in asks if tracker.known_holder(a.card) == a.target]
+        hopeful = [a for a in asks if self._estimate(a) > 0.0]
+        if public.may_pass and mates and not sure:
+            helpers = [mate for mate in mates if self._known_ask_for(mate, view)]
+            if helpers or not hopeful:
+                return Pass(player, self._next_asker(mates, view))
+        if certain and not game.rules.team_picks:
+            return self._certain_claim(certain[0])
+        if sure:
+            return min(sure, key=lambda a: (self._outside_team(a.card), self.rng.random()))
+        if certain and (not hopeful or any(self._known_ask_for(mate, view) for mate in mates)):
+            return self._certain_claim(certain[0])  # the stalemate breaker: then the team picks who asks
+        if hopeful:
+            return max(hopeful, key=lambda a: (self._estimate(a), -self._outside_team(a.card), self.rng.random()))
+        if not asks or public.vain_asks(player) >= STALEMATE_ASKS:
+            return self._guess(public.unclaimed)
+        return min(asks, key=lambda a: self._cost_of_no(a, view))
+
+    def _certain_claim(self, index: int) -> Claim:
+        cards = self.game.deck.sets[index].cards
+        return Claim(self.player, index, tuple((c, self.tracker.known_holder(c)) for c in cards))  # type: ignore[misc]
+
+    def _next_asker(self, mates: list[int], view: PlayerState) -> int:
+        """The teammate to hand the turn to: one with a sure ask, else the one with the most cards."""
+        sizes = view.public.sizes
+        return max(mates, key=lambda p: (self._known_ask_for(p, view), sizes[p], -p))
+
+    def _estimate(self, ask: Ask) -> float:
+        estimate = super()._estimate(ask)
+        if estimate == 0.0:
+            return 0.0
+        tracker, target = self.tracker, ask.target
+        index = self.game.deck.set_index_of(ask.card)
+        cards = self.game.deck.sets[index].cards
+        owed = tracker.minimum[target][index] - sum(1 for c in cards if tracker.known_holder(c) == target)
+        if owed <= 0:
+            return estimate
+        maybe = sum(1 for c in cards if tracker.known_holder(c) is None and tracker.may_hold(target, c))
+        return max(estimate, owed / maybe)
+
+    def _cost_of_no(self, ask: Ask, view: PlayerState) -> tuple[int, int, int, float]:
+        """How much a *no* to ``ask`` gives away, smallest first: the set's cards it newly shows in this player's
+        hand, the team's known cards the target (then to move) could ask for, and whether the card's holder is known
+        already (a *no* then teaches the teammates nothing)."""
+        game, tracker, public = self.game, self.tracker, view.public
+        index = game.deck.set_index_of(ask.card)
+        shown = any(
+            isinstance(e, Ask) and e.asker == self.player and game.deck.set_index_of(e.card) == index
+            for e in public.history
+        ) or any(holder == self.player and game.deck.set_index_of(c) == index for c, holder in public.known.items())
+        held = (view.hand & game.set_masks[index]).bit_count()
+        team = game.team_of(self.player)
+        exposed = 0
+        for card, holder in public.known.items():
+            if game.team_of(holder) == team:
+                others = [c for c in game.deck.set_of(card).cards if c != card]
+                exposed += any(tracker.may_hold(ask.target, c) for c in others)
+        return (0 if shown else held, exposed, tracker.known_holder(ask.card) is not None, self.rng.random())
+
+    def _guess(self, live: list[int]) -> Claim:
+        """A guessed claim: of a set no opponent may hold a card of if there is one (at worst it is void), else the
+        set with most cards placed; each unknown card with a teammate who may hold it and has unknown cards left, the
+        one with the most."""
+        game, tracker, player = self.game, self.tracker, self.player
+        team = game.members(game.team_of(player))
+        opponents = game.opponents(player)
+
+        def standing(index: int) -> tuple[bool, int, int]:
+            cards = game.deck.sets[index].cards
+            with_team = not any(tracker.may_hold(p, c) for c in cards for p in opponents)
+            return with_team, sum(1 for c in cards if tracker.known_holder(c) in team), -index
+
+        index = max(live, key=standing)
+        slots = {p: tracker.unknown_slots(p) for p in team}
+        placements = []
+        for card in game.deck.sets[index].cards:
+            holder = tracker.known_holder(card)
+            if holder not in team:
+                candidates = [p for p in team if tracker.may_hold(p, card)] or list(team)
+                holder = max(candidates, key=lambda p: (slots[p] > 0, slots[p], -p))
+                slots[holder] -= 1
             placements.append((card, holder))
         return Claim(player, index, tuple(placements))
 
@@ -345,6 +474,7 @@ class OmniscientBot(_Seat):
 BOTS: dict[str, Callable[..., Bot]] = {
     "random": RandomBot,
     "counting": CountingBot,
+    "strong": StrongBot,
     "advisor": AdvisorBot,
     "omniscient": OmniscientBot,
 }

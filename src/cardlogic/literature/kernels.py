@@ -22,9 +22,11 @@ MAX_EVENTS = 600
 
 
 @njit(cache=True)
-def playouts(hands, exposed, odds, set_masks, set_values, team_of, askers, targets, cards, seed):
+def playouts(hands, exposed, odds, set_masks, set_values, team_of, askers, targets, cards, team_picks, seed):
     """The score of each candidate ask ``askers[k]`` -> ``targets[k]`` for ``cards[k]`` (rows) on each deal of
-    ``hands`` (columns), every candidate of deal ``j`` played with the random numbers of ``seed + j``."""
+    ``hands`` (columns), every candidate of deal ``j`` played with the random numbers of ``seed + j``;
+    ``team_picks``: a claimer may hand the turn to any teammate (``after-claim=team-picks``), not only when the
+    claim left them without cards."""
     candidates, deals = len(cards), hands.shape[0]
     scores = np.zeros((candidates, deals))
     for j in range(deals):
@@ -43,16 +45,17 @@ def playouts(hands, exposed, odds, set_masks, set_values, team_of, askers, targe
                 lacks[target] |= bit
                 lacks[asker] |= bit
                 mover = target
-            points = _play(hand, known, lacks, odds, set_masks, set_values, team_of, mover, team_of[asker])
+            points = _play(hand, known, lacks, odds, set_masks, set_values, team_of, mover, team_of[asker], team_picks)
             team = team_of[asker]
             scores[k, j] = points[team] - points[1 - team]
     return scores
 
 
 @njit(cache=True)
-def _play(hand, known, lacks, odds, set_masks, set_values, team_of, mover, home):
+def _play(hand, known, lacks, odds, set_masks, set_values, team_of, mover, home, team_picks):
     """Play from ``mover``'s turn until the turn is back with team ``home`` after the other team's, or the game
-    ends; the points each team scored, with the holdings of the sets left."""
+    ends; the points each team scored, with the holdings of the sets left. A claimer without cards passes to the
+    teammate with the most; one with cards, only under ``team_picks``, to a teammate with a known ask."""
     players, sets = len(hand), len(set_masks)
     points = np.zeros(2)
     live = np.ones(sets, dtype=np.bool_)
@@ -93,7 +96,7 @@ def _play(hand, known, lacks, odds, set_masks, set_values, team_of, mover, home)
         if claimed:
             if not live.any():
                 return points
-            if _known_ask(hand, known, set_masks, live, team_of, mover) < 0:
+            if team_picks and _known_ask(hand, known, set_masks, live, team_of, mover) < 0:
                 for p in range(players):  # pass to a teammate with a known ask, if any
                     if (
                         team_of[p] == team

@@ -40,8 +40,10 @@ Where the rules differ, the driver keeps to what both allow, and the cardlogic
 referee (:class:`~cardlogic.literature.State`) checks every translated event:
 
 * ``literature`` lets any player claim at any moment; cardlogic only the player
-  to move. The driver claims only for the player to move (and does so whenever
-  that player's knowledge places a whole unclaimed set with their team).
+  to move unless ``claim-anytime=on``. The driver claims only for the player to
+  move (and does so whenever that player's knowledge places a whole unclaimed
+  set with their team), which both allow under cardlogic's default
+  ``after-claim=continue``.
 * ``literature`` ends the game once a team has no cards in unclaimed sets;
   cardlogic goes on with the other team claiming the rest. A replay ends where
   ``literature`` ends.
@@ -391,15 +393,16 @@ def _check_turn(referee: State, theirs: Any) -> None:
 # -- comparing -------------------------------------------------------------------------------------------------------
 
 
-def their_facts(lit: Any, theirs: Any, observer: int) -> set[Fact]:
-    """Every has/lacks fact ``observer``'s knowledge states about cards of unclaimed sets."""
+def their_facts(lit: Any, theirs: Any, observer: int, names: Sequence[str]) -> set[Fact]:
+    """Every has/lacks fact ``observer``'s knowledge states about cards of unclaimed sets (players ``names``)."""
     player = theirs.players[observer]
     facts = set()
     for actor, cards in player.knowledge.items():
         for name, state in cards.items():
             if state == lit.Card.State.MIGHT_POSSESS or theirs.claims[name.half_suit()] != lit.Team.NEITHER:
                 continue
-            facts.add(Fact(to_card(name), actor.unique_id, state == lit.Card.State.DOES_POSSESS))
+            holder = actor.unique_id
+            facts.add(Fact(to_card(name), holder, state == lit.Card.State.DOES_POSSESS, names[holder]))
     return facts
 
 
@@ -412,7 +415,7 @@ def _compare_moment(
         started = time.perf_counter()
         ours = set(belief.certain())
         result.our_seconds += time.perf_counter() - started
-        facts = their_facts(lit, theirs, observer)
+        facts = their_facts(lit, theirs, observer, belief.holders)
         result.their_facts += len(facts)
         result.our_facts += len(ours)
         result.own_facts += sum(1 for f in ours if f.holder == observer)

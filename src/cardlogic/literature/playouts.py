@@ -5,7 +5,8 @@ candidate ask as that deal says, and play goes on until the turn has gone to the
 fast policy in every seat, the counting bot's habits on public knowledge:
 
 * claim a set once the mover's hand and the cards publicly known at teammates make up all of it (then keep the
-  turn with a known ask, or pass it to a teammate who has one);
+  turn with a known ask, or, under ``after-claim=team-picks``, pass it to a teammate who has one; a claimer left
+  without cards passes to the teammate with the most);
 * ask for a card publicly known to be at an opponent, in a set the mover holds a card of;
 * else ask an opponent not known to lack it for a hidden card of such a set: the observer's team the likeliest
   by the observer's belief now, the opponents the likeliest by the counting bot's estimate (the target's unknown
@@ -66,5 +67,6 @@ def playout_scores(belief: LiteratureBelief, asks: Sequence[Ask], deals: int, se
         np.array([ask.asker for ask in asks], dtype=np.int64),
         np.array([ask.target for ask in asks], dtype=np.int64),
         np.array([ask.card for ask in asks], dtype=np.int64),
+        game.rules.team_picks,
         seed,
     )

@@ -62,10 +62,12 @@ from cardlogic.literature.decks import CardSet, Deck, DeckError
 from cardlogic.literature.events import OUTCOMES, Ask, Claim, Event, Pass
 from cardlogic.literature.rules import Game, GameError, Rules
 from cardlogic.literature.state import IllegalEventError, PlayerState, PublicState, State
-from cardlogic.notation import Problem, RecordError, split_record
+from cardlogic.notation import Problem, RecordError, other_game, split_record
 
 DEFAULT_DECK = "no-8s"
 HEADERS = ("Players", "Deck", "Sets", "Teams", "Dealer", "Sizes", "Rules", "Me")
+KNEKTPASS_HEADERS = ("Trump", "Points", "Stock")
+"""Headers only a Knektpass record has: such a record is sent to ``cardlogic knektpass``."""
 
 
 class InvalidEventError(ValueError):
@@ -310,6 +312,9 @@ def scan_record(text: str) -> tuple[Record | None, list[Problem]]:
     The record is None when the headers do not make a game. Malformed event lines
     are left out of the record (and of its ``lines``).
     """
+    foreign = other_game(text, KNEKTPASS_HEADERS, "Knektpass", "cardlogic knektpass")
+    if foreign is not None:
+        return None, [foreign]
     return _Reader(text).read()
 
 

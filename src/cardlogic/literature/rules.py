@@ -8,7 +8,7 @@
 >>> game.teams, game.teammates(0), game.opponents(0)
 ((0, 1, 0, 1, 0), (2, 4), (1, 3))
 >>> str(Rules.parse("bluff=on"))
-'wrong-claim=split bluff=on must-declare=off high-double=off'
+'wrong-claim=split bluff=on must-declare=off high-double=off after-claim=continue claim-anytime=off'
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from cardlogic.notation import rule_words
 MIN_PLAYERS = 4
 MAX_PLAYERS = 12
 WRONG_CLAIM_RULES = ("split", "opponents")
+AFTER_CLAIM_RULES = ("continue", "team-picks")
 
 # Characters that the record notation uses as separators, so names cannot contain them.
 _NAME_FORBIDDEN = set(":;=|()#,")
@@ -51,30 +52,53 @@ class Rules:
     * ``must_declare``: a player holding a whole unclaimed set may not ask until
       they have claimed it.
     * ``high_double``: high sets (:attr:`CardSet.high`) score 2 points instead of 1.
+    * ``after_claim``: who moves after a claim. ``continue`` (the common rule): the
+      claimer keeps the turn, and hands it to a teammate only when the claim left
+      them without cards; ``team-picks`` (a house rule): the claimer may hand the
+      turn to any teammate with cards, so a certain set held back can buy the turn
+      for a teammate (a stalemate breaker).
+    * ``claim_anytime``: a player with cards may claim on any player's turn, and
+      then moves as after a claim on their own turn.
+
+    Whatever the switches, once a team has no cards the player to move on the
+    other team claims every remaining set alone, with or without cards of their
+    own, and passes to nobody.
     """
 
     wrong_claim: str = "split"
     bluff: bool = False
     must_declare: bool = False
     high_double: bool = False
+    after_claim: str = "continue"
+    claim_anytime: bool = False
 
     def __post_init__(self) -> None:
         if self.wrong_claim not in WRONG_CLAIM_RULES:
             raise GameError(
                 f"wrong-claim must be one of {', '.join(WRONG_CLAIM_RULES)}, not {self.wrong_claim!r}", "rules"
             )
+        if self.after_claim not in AFTER_CLAIM_RULES:
+            raise GameError(
+                f"after-claim must be one of {', '.join(AFTER_CLAIM_RULES)}, not {self.after_claim!r}", "rules"
+            )
+
+    @property
+    def team_picks(self) -> bool:
+        """Whether a claimer may hand the turn to any teammate with cards (``after-claim=team-picks``)."""
+        return self.after_claim == "team-picks"
 
     @classmethod
     def parse(cls, text: str) -> Rules:
         """Read ``key=value`` words such as ``wrong-claim=opponents bluff=on``.
 
-        Keys are ``wrong-claim`` (``split``/``opponents``) and ``bluff``,
-        ``must-declare``, ``high-double`` (``on``/``off``), case-insensitive, each at
-        most once; missing keys keep their defaults. Raises :class:`GameError`.
+        Keys are ``wrong-claim`` (``split``/``opponents``), ``after-claim``
+        (``continue``/``team-picks``) and ``bluff``, ``must-declare``,
+        ``high-double``, ``claim-anytime`` (``on``/``off``), case-insensitive, each
+        at most once; missing keys keep their defaults. Raises :class:`GameError`.
         """
         values: dict[str, object] = {}
         for key, attribute, value in rule_words(text, _RULE_KEYS, _RULE_WORDS, lambda m: GameError(m, "rules")):
-            if attribute == "wrong_claim":
+            if attribute in ("wrong_claim", "after_claim"):
                 values[attribute] = value
             elif value in ("on", "off"):
                 values[attribute] = value == "on"
@@ -88,12 +112,20 @@ class Rules:
 
         return (
             f"wrong-claim={self.wrong_claim} bluff={on_off(self.bluff)} must-declare={on_off(self.must_declare)} "
-            f"high-double={on_off(self.high_double)}"
+            f"high-double={on_off(self.high_double)} after-claim={self.after_claim} "
+            f"claim-anytime={on_off(self.claim_anytime)}"
         )
 
 
-_RULE_KEYS = ("wrong_claim", "bluff", "must_declare", "high_double")
-_RULE_WORDS = ("wrong-claim=split|opponents", "bluff=on|off", "must-declare=on|off", "high-double=on|off")
+_RULE_KEYS = ("wrong_claim", "bluff", "must_declare", "high_double", "after_claim", "claim_anytime")
+_RULE_WORDS = (
+    "wrong-claim=split|opponents",
+    "bluff=on|off",
+    "must-declare=on|off",
+    "high-double=on|off",
+    "after-claim=continue|team-picks",
+    "claim-anytime=on|off",
+)
 
 
 def dealt_sizes(cards: int, players: int, dealer: int) -> tuple[int, ...]:

@@ -20,7 +20,8 @@ class PeekingRandomBot:
     player that makes varied random games, claims included; the seat bot ``random`` of
     :mod:`cardlogic.literature.bots` sees only its own view).
 
-    In order: without cards it passes to a random teammate with cards; with
+    In order: without cards it passes to a random teammate with cards (or, once
+    the opponents have no cards, guesses a claim); with
     probability ``guess_rate`` it guesses a claim; it claims (correctly) a set its
     team holds entirely; right after its claim it passes to a random teammate
     with probability ``pass_rate``; when ``guess`` is set or it cannot ask, it
@@ -40,8 +41,8 @@ class PeekingRandomBot:
         mover = state.public.movers[0]
         legal = [e for e in state.legal_events() if actor(e) == mover]
         passes = [e for e in legal if isinstance(e, Pass)]
-        if not state.hands[mover]:
-            return self.rng.choice(passes)
+        if not state.hands[mover]:  # right after its claim, or claiming alone once the opponents have no cards
+            return self.rng.choice(passes) if passes else self._guess(state, mover)
         if self.rng.random() < self.guess_rate:
             return self._guess(state, mover)
         claims = [e for e in legal if isinstance(e, Claim)]

@@ -14,15 +14,18 @@ Turn rules, including the details the usual rules leave open:
 
 * The dealer moves first. Without a dealer, whoever makes the first event does.
 * After an ask answered *yes* the asker asks again; after *no* the target moves.
-* After a claim, correct or not, the claimer stays to move and may hand the turn
-  to a teammate who has cards (a :class:`Pass`), once, before doing anything
-  else. A claimer left without cards must pass. If the claiming team has no
-  cards left at all, the turn goes to the first opponent after the claimer in
-  seating order who has cards, and that player may not pass.
-* A player with cards may claim on their turn; a player without cards can only
-  pass, which happens only right after their own claim.
+* After a claim, correct or not, the claimer stays to move. Under
+  ``after-claim=continue`` (the default) a claimer left without cards hands the
+  turn to a teammate who has cards (a :class:`Pass`), and one with cards may not
+  pass; under ``after-claim=team-picks`` the claimer may hand the turn to any
+  teammate with cards, once, before doing anything else (and must when left
+  without cards). If the claiming team has no cards left at all, the turn goes
+  to the first opponent after the claimer in seating order who has cards.
+* A player with cards may claim on their turn, and under ``claim-anytime=on``
+  on anyone's turn (the claimer then moves, as after a claim on their own turn).
 * When one team has no cards, asks are impossible (no opponent has cards): the
-  other team must claim every remaining set.
+  player to move claims every remaining set alone, teammates' cards included,
+  even once their own hand is empty, and passes to nobody.
 * The game is over when every set is claimed; then nobody is to move.
 """
 
@@ -113,7 +116,8 @@ class PublicState:
     cards and the set is unclaimed; that the answer agrees with known holders;
     that a claim names every card of the set once, with the claimer's team, and
     that its outcome agrees with its revealed holders and the known ones; that a
-    pass goes to a teammate with cards right after the giver's claim. Whether
+    pass goes to a teammate with cards right after the giver's claim, as
+    ``after-claim`` allows (see :attr:`may_pass`). Whether
     some deal explains the whole history is left to :mod:`cardlogic.literature.belief`.
     An ask must carry its answer and a claim its outcome and revealed holders,
     unless public information determines them (a correct claim reveals its
@@ -188,9 +192,41 @@ class PublicState:
 
     @property
     def may_pass(self) -> bool:
-        """Whether the player to move may pass the turn: only right after their own claim."""
+        """Whether the player to move may pass the turn: only right after their own claim, under
+        ``after-claim=team-picks`` or when the claim left them without cards, and while the opponents have cards."""
+        return self._pass_refusal() is None
+
+    def _pass_refusal(self) -> str | None:
+        """Why the player to move may not pass now, or None when they may."""
+        mover = self._to_move
         last = self._history[-1] if self._history else None
-        return isinstance(last, Claim) and last.claimer == self._to_move
+        if mover is None or not isinstance(last, Claim) or last.claimer != mover:
+            return "may pass the turn only right after their own claim"
+        if self.endgame:
+            return f"cannot pass: the opponents have no cards, so {self._name(mover)} claims every set left alone"
+        if self._sizes[mover] and not self.game.rules.team_picks:
+            return (
+                "keeps the turn after their claim while they have cards (after-claim=continue; "
+                "Rules: after-claim=team-picks lets the team pick who asks next)"
+            )
+        return None
+
+    @property
+    def endgame(self) -> bool:
+        """Whether the opponents of the player to move have no cards: only claims are left, all of them theirs."""
+        mover = self._to_move
+        return mover is not None and not self.is_over and not self.team_cards(1 - self.game.team_of(mover))
+
+    def vain_asks(self, player: int) -> int:
+        """How many times ``player`` has asked since a card last changed hands or a set was claimed, every ask
+        answered no. Two or more while no ask can succeed is a stalemate: only a guessed claim ends it."""
+        count = 0
+        for event in reversed(self._history):
+            if isinstance(event, Claim) or (isinstance(event, Ask) and event.yes):
+                break
+            if isinstance(event, Ask) and event.asker == player:
+                count += 1
+        return count
 
     def team_cards(self, team: int) -> int:
         """How many cards the players of ``team`` hold together."""
@@ -281,28 +317,41 @@ class PublicState:
         Returns the event with whatever ``knowledge`` determines filled in: the
         answer of an ask, the outcome and revealed holders of a claim.
         """
+        if isinstance(event, str):
+            raise IllegalEventError(
+                f"not an event but text: {event!r}; read it first with cardlogic.literature.parse_event(text, game)"
+            )
         if not isinstance(event, (Ask, Claim, Pass)):
             raise IllegalEventError(f"not an event: {event!r}")
         who = actor(event)
         self._check_player(who)
         if self.is_over:
             raise IllegalEventError("the game is over: every set is claimed")
-        if self._to_move is not None and who != self._to_move:
+        if self._to_move is not None and who != self._to_move and not self._may_claim_out_of_turn(event):
             raise IllegalEventError(f"it is {self._name(self._to_move)}'s turn, not {self._name(who)}'s")
         if isinstance(event, Pass):
             self._check_pass(event)
             return event
-        if not self._sizes[who]:
+        if not self._sizes[who] and not (isinstance(event, Claim) and who == self._to_move and self.endgame):
             raise IllegalEventError(f"{self._name(who)} has no cards and must pass the turn to a teammate")
         if isinstance(event, Ask):
             return self._check_ask(event, knowledge)
         return self._check_claim(event, knowledge)
 
+    def _may_claim_out_of_turn(self, event: Event) -> bool:
+        """Whether ``event`` is a claim that ``claim-anytime=on`` allows off the claimer's turn: any player with
+        cards may claim while both teams have cards (once one has none, the player to move claims alone)."""
+        if not (isinstance(event, Claim) and self.game.rules.claim_anytime):
+            return False
+        team = self.game.team_of(event.claimer)
+        return bool(self._sizes[event.claimer] and self.team_cards(1 - team))
+
     def _check_pass(self, event: Pass) -> None:
         giver, receiver = event.giver, event.receiver
         self._check_player(receiver)
-        if not self.may_pass:
-            raise IllegalEventError(f"{self._name(giver)} may pass the turn only right after their own claim")
+        refusal = self._pass_refusal()
+        if refusal is not None:
+            raise IllegalEventError(f"{self._name(giver)} {refusal}")
         if receiver == giver or self.game.team_of(receiver) != self.game.team_of(giver):
             raise IllegalEventError(f"{self._name(giver)} cannot pass to {self._name(receiver)}: not a teammate")
         if not self._sizes[receiver]:
@@ -488,8 +537,9 @@ class _HandsState:
         left open) and, as claims, the claim (``outcome`` left open) of every
         unclaimed set whose every card this state knows to be with the mover's
         team, each card at its holder: a claim sure to be correct. Other claims
-        are legal too (any claim of an unclaimed set by a player with cards) but
-        too many to list.
+        are legal too (any claim of an unclaimed set by the player to move, with
+        cards or once the opponents have none; under ``claim-anytime=on`` by any
+        player with cards) but too many to list.
         """
         return [event for mover in self.public.movers if mover in self._hands for event in self._legal_for(mover)]
 
@@ -515,7 +565,7 @@ class _HandsState:
         if public.may_pass:
             yield from (Pass(mover, mate) for mate in game.teammates(mover) if public.sizes[mate])
         hand = self._hands[mover]
-        if not hand:
+        if not hand and not public.endgame:
             return
         team = game.team_of(mover)
         unclaimed = public.unclaimed
@@ -523,6 +573,8 @@ class _HandsState:
             holders = tuple((card, self.holder_of(card)) for card in game.deck.sets[index].cards)
             if all(holder is not None and game.team_of(holder) == team for _, holder in holders):
                 yield Claim(mover, index, holders)  # type: ignore[arg-type]
+        if not hand:
+            return
         targets = [p for p in game.opponents(mover) if public.sizes[p]]
         if game.rules.must_declare and any(game.set_masks[index] & ~hand == 0 for index in unclaimed):
             return

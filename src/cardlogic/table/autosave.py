@@ -15,8 +15,12 @@ import itertools
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cardlogic.files import NameLock, WriteRefusedError, check_writable, claim_name, refusal
+
+if TYPE_CHECKING:
+    from cardlogic.table.literature import LiveGame
 
 AUTOSAVE = re.compile(r"\.live(-\d+)?$")
 """How an autosave's stem ends: ``.live`` or ``.live-N``."""
@@ -52,6 +56,19 @@ def claim_autosave(
     if AUTOSAVE.search(record.stem):
         candidates = itertools.chain([record], candidates)
     return claim_name(candidates, lambda path: _missing(path) or (path == record and refusal(path, is_own) is None))
+
+
+def start_autosave(game: LiveGame, path: Path, resumed: Path | None) -> None:
+    """Make ``path`` (claimed by :func:`claim_autosave`) ``game``'s autosave and write the game there now.
+
+    An earlier autosave of this game at ``path`` (not the record it was read from) keeps its user's lines; a file
+    that already holds exactly the game is left untouched. Raises :class:`OSError` when it cannot be written.
+    """
+    game.autosave = str(path)
+    if path.exists() and path != resumed and game.is_own(earlier := path.read_text(encoding="utf-8")):
+        game.write_over(earlier)
+    if refusal(path, lambda written: written == game.text()) is not None:  # only what differs is written
+        game.save(game.autosave)
 
 
 def _numbered(stem: Path) -> Iterator[Path]:

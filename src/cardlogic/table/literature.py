@@ -7,6 +7,7 @@ the benchmark suite times exactly what the command does after each event.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from cardlogic.belief import Fact
 from cardlogic.cards import Card
@@ -17,6 +18,7 @@ from cardlogic.literature import (
     Event,
     Game,
     InvalidEventError,
+    PlayerState,
     PublicState,
     Record,
     RecordError,
@@ -30,6 +32,30 @@ from cardlogic.literature.shorthand import Answer, Notation, ShortClaim
 from cardlogic.table.core import Incomplete, Status, TableGame
 
 OUTCOME_QUESTION = "the outcome? ok, void or opp, then who held any card I cannot know (void bob 5h); empty drops it"
+
+
+@dataclass(frozen=True)
+class AskChoice:
+    """An ask that may be entered now (``yes`` left open) and the answers the observer's knowledge leaves possible."""
+
+    ask: Ask
+    answers: tuple[bool, ...]
+
+
+@dataclass(frozen=True)
+class ClaimSuggestion:
+    """A claim sheet's pre-filled assignment and its chance.
+
+    For the observer's team: the best assignment of ``cardlogic advise`` and ``p_correct``, P(the whole
+    assignment is right) (when that is 0, each card at its likeliest holder of the team). For the other team:
+    each card at its likeliest holder of that team, and ``p_correct`` None (the observer can only guess their
+    best assignment card by card).
+    """
+
+    claimer: int
+    set_index: int
+    assignment: tuple[tuple[Card, int], ...]
+    p_correct: float | None
 
 
 class LiveGame(TableGame[Event]):
@@ -77,6 +103,7 @@ class LiveGame(TableGame[Event]):
         self.notation = Notation(record.game)
         self._certain = self._held_for_sure()
         self._advice: Advice | None = None
+        self._chances: dict[Card, tuple[float, ...]] | None = None
 
     @property
     def game(self) -> Game:
@@ -100,6 +127,10 @@ class LiveGame(TableGame[Event]):
 
     def line_of(self, index: int) -> int:
         return self._render()[1][index]
+
+    def event_lines(self) -> list[int]:
+        """The line of every event in :meth:`text`, in order (one rendering for them all)."""
+        return self._render()[1]
 
     def next_line(self) -> int:
         return self._render(following=1)[1][-1]
@@ -180,6 +211,133 @@ class LiveGame(TableGame[Event]):
         """Every card in play whose holder the observer knows now (public or deduced), with that holder."""
         return {**{fact.card: fact.holder for fact in self._certain}, **self.public.known}
 
+    def chances(self) -> dict[Card, tuple[float, ...]]:
+        """P(each player holds the card now), for every card of an unclaimed set in deck order: the heat map.
+
+        Worked out once per position from the belief's marginals (a card known to be somewhere is 0 or 1).
+        """
+        if self._chances is None:
+            belief, players = self.belief, range(len(self.game.players))
+            marginals = belief.marginals()
+            rows = {card: tuple(float(p) for p in row) for card, row in zip(marginals.cards, marginals.probabilities)}
+            self._chances = {
+                card: rows.get(card) or tuple(belief.probability(card, p) for p in players)
+                for index in self.public.unclaimed
+                for card in self.game.deck.sets[index].cards
+            }
+        return self._chances
+
+    def ask_choices(self, asker: int) -> list[AskChoice]:
+        """The asks ``asker`` may make now, each to every opponent with cards, with the answers still possible.
+
+        The observer's own asks are :meth:`PlayerState.legal_asks`; another player's are those some consistent
+        deal allows: they may hold another card of the set and (unless ``bluff=on``) not the card asked for. An
+        answer is offered when some consistent deal gives it. Empty unless ``asker`` may move now.
+        """
+        public, game, view = self.public, self.game, self.belief.view
+        if asker not in public.movers or not public.sizes[asker]:
+            return []
+        if isinstance(view, PlayerState) and asker == view.player:
+            asks = view.legal_asks(asker, bluffs=game.rules.bluff)
+        else:
+            asks = [
+                Ask(asker, target, card)
+                for index in public.unclaimed
+                for card in self._askable(asker, index)
+                for target in game.opponents(asker)
+                if public.sizes[target]
+            ]
+        chances, choices = self.chances(), []
+        for ask in asks:
+            p = chances[ask.card][ask.target]
+            answers = tuple(answer for answer, possible in ((True, p > 0.0), (False, p < 1.0)) if possible)
+            if answers:
+                choices.append(AskChoice(ask, answers))
+        return choices
+
+    def claim_suggestion(self, claimer: int, set_index: int) -> ClaimSuggestion:
+        """The claim sheet of ``claimer`` for set ``set_index``, pre-filled (see :class:`ClaimSuggestion`)."""
+        game, belief = self.game, self.belief
+        if set_index not in self.public.unclaimed:
+            raise ValueError(f"{game.deck.sets[set_index].name} is already claimed")
+        team, chances = game.members(game.team_of(claimer)), self.chances()
+        likeliest = tuple(
+            (card, max(team, key=lambda player: (chances[card][player], player == claimer)))
+            for card in game.deck.sets[set_index].cards
+        )
+        observer = belief.observer
+        if observer is not None and game.team_of(claimer) == game.team_of(observer):
+            advice = claim_advice(belief, set_index)
+            # a claim sure to be wrong has no best assignment: each card then goes to its likeliest holder
+            return ClaimSuggestion(
+                claimer, set_index, advice.assignment if advice.p_correct else likeliest, advice.p_correct
+            )
+        return ClaimSuggestion(claimer, set_index, likeliest, None)
+
+    def why(self, card: Card) -> list[str]:
+        """Where ``card`` is, and the fewest events that together force it, by autosave line (``cardlogic live``'s
+        ``why``, and the page's)."""
+        game, belief, public = self.game, self.belief, self.public
+        names, history = game.players, public.history
+        set_index = game.deck.set_index_of(card)
+        out = [f"{card} ({game.deck.sets[set_index].name}): {self._where_now(card)}"]
+        lines = self.event_lines()
+        public_events = [
+            index
+            for index, event in enumerate(history)
+            if (isinstance(event, Ask) and event.card == card and event.yes)
+            or (isinstance(event, Claim) and event.set_index == set_index)
+        ]
+        if public_events:
+            out.append("  in public:")
+            out += [f"  line {lines[i]}: {format_event(history[i], game)}" for i in public_events]
+            return out
+        ruled_out = sum(1 << f.holder for f in belief.certain() if f.card == card and not f.has)
+        observer = belief.observer
+        beyond_hand = ruled_out & ~(0 if observer is None else 1 << observer)
+        if observer is not None and card in belief.hand:
+            out.append("  in my hand since the deal")
+        elif not beyond_hand:
+            out.append("  no event has said anything about it yet")
+        else:
+            possible = [p for p in range(len(names)) if not ruled_out >> p & 1]
+            fact = (
+                f"dealt to {names[possible[0]]}"
+                if len(possible) == 1
+                else "not dealt to " + ", ".join(names[p] for p in range(len(names)) if beyond_hand >> p & 1)
+            )
+            chain = belief.forcing_events(card, ruled_out)
+            hand = "" if observer is None else ", with my hand and the hand sizes"
+            events = "1 event" if len(chain) == 1 else f"{len(chain)} events"
+            out.append(f"  {fact}: forced by {events}{hand}:")
+            out += [f"  line {lines[i]}: {format_event(history[i], game)}" for i in chain]
+        return out
+
+    def _askable(self, asker: int, set_index: int) -> list[Card]:
+        """The cards of set ``set_index`` that ``asker`` (not the observer) may ask for in some consistent deal."""
+        game, table = self.game, self.chances()
+        cards = game.deck.sets[set_index].cards
+        chances = {card: table[card][asker] for card in cards}
+        if game.rules.must_declare and all(p >= 1.0 for p in chances.values()):
+            return []
+        return [
+            card
+            for card in cards
+            if (game.rules.bluff or chances[card] < 1.0)
+            and any(p > 0.0 for other, p in chances.items() if other != card)
+        ]
+
+    def _where_now(self, card: Card) -> str:
+        public, names = self.public, self.game.players
+        if self.game.deck.set_index_of(card) in public.claimed:
+            return "out of play (its set is claimed)"
+        if card in public.known:
+            return f"with {names[public.known[card]]}, known to everyone"
+        places = sorted(((p, player) for player, p in enumerate(self.chances()[card]) if p > 0), reverse=True)
+        if len(places) == 1:
+            return f"with {names[places[0][1]]} for sure"
+        return "now " + ", ".join(f"{names[player]} {p:.2f}" for p, player in places)
+
     def _answered(self, yes: bool) -> Ask:
         observer = self.belief.observer
         event = self.advice().recommendation.event if self.observer_decides() else None
@@ -230,7 +388,7 @@ class LiveGame(TableGame[Event]):
 
     def _apply(self, event: Event) -> tuple[Event, tuple[str, ...]]:
         recorded = self.belief.push(event)
-        self._advice = None
+        self._advice = self._chances = None
         taken_back = [self.belief.pop]
         try:
             if self._referee is not None:
@@ -243,13 +401,13 @@ class LiveGame(TableGame[Event]):
                 pop()
             raise
         before, self._certain = self._certain, self._held_for_sure()
-        known, names = self.public.known, self.game.players
+        known = self.public.known
         fresh = (fact for fact in self._certain - before if known.get(fact.card) != fact.holder)
         learnt = sorted(fresh, key=lambda fact: (fact.holder, fact.card))
-        return recorded, tuple(f"{names[fact.holder]} holds {fact.card}" for fact in learnt)
+        return recorded, tuple(str(fact) for fact in learnt)
 
     def _retract(self) -> Event:
-        self._advice = None
+        self._advice = self._chances = None
         if self.spectator is not None:
             self.spectator.pop()
         if self._referee is not None:
@@ -259,7 +417,7 @@ class LiveGame(TableGame[Event]):
         return event
 
     def _reapply(self, event: Event) -> None:
-        self._advice = None
+        self._advice = self._chances = None
         self.belief.push_unchecked(event)  # it was accepted before: the history only returns to what it was
         if self._referee is not None:
             self._referee.push(event)
@@ -280,3 +438,16 @@ class LiveGame(TableGame[Event]):
             kept += 1
         new = [self.describe(event) for event in history[kept:]]
         return self._written.render(kept, new + ["..."] * following)
+
+
+def check_hand(game: Game, player: int, cards: list[Card]) -> tuple[Card, ...]:
+    """``cards`` as ``player``'s starting hand of ``game``; :class:`ValueError` if one repeats, is out of the deck
+    or the count is not what the deal gives."""
+    if len(set(cards)) != len(cards):
+        raise ValueError("a card is named twice")
+    outside = [str(card) for card in cards if card not in game.deck]
+    if outside:
+        raise ValueError(f"not in play in this deck: {' '.join(outside)}")
+    if len(cards) != game.sizes[player]:
+        raise ValueError(f"{game.players[player]} was dealt {game.sizes[player]} cards, not {len(cards)}")
+    return tuple(cards)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from cardlogic.cli.common import STDIN, add_prior_argument, at_least, read_text, report
 from cardlogic.cli.live.notation import HELP
+from cardlogic.cli.warmup import ensure_warm
 from cardlogic.files import WriteRefusedError
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Record, RecordError, read_record
@@ -76,6 +77,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    ensure_warm("literature")
     # prompt_toolkit (about 0.2 s to import) is loaded for live only, not for every command.
     from rich.console import Console
 
@@ -83,8 +85,7 @@ def run(args: argparse.Namespace) -> int:
     from cardlogic.cli.live.literature import LiteratureView
     from cardlogic.cli.live.session import LiveSession
     from cardlogic.cli.live.setup import ask_setup
-    from cardlogic.files import refusal
-    from cardlogic.table.autosave import claim_autosave
+    from cardlogic.table.autosave import claim_autosave, start_autosave
     from cardlogic.table.literature import LiveGame
 
     session: LiveSession | None = None
@@ -124,12 +125,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"cardlogic live: {error}", file=sys.stderr)
         return 1
     try:
-        game.autosave = str(path)
         try:
-            if path.exists() and path != resumed and game.is_own(earlier := path.read_text(encoding="utf-8")):
-                game.write_over(earlier)
-            if refusal(path, lambda written: written == game.text()) is not None:  # only what differs is written
-                game.save(game.autosave)
+            start_autosave(game, path, resumed)
         except OSError as error:
             print(f"{path}: {error.strerror or error}", file=sys.stderr)
             return 1

@@ -7,13 +7,11 @@ from collections.abc import Iterable
 from rich.console import Console
 from rich.table import Table
 
-from cardlogic.cards import Card, iter_cards
 from cardlogic.cli.advise import asks_table, claims_table, print_recommendation, worth_claiming
 from cardlogic.cli.belief import print_table
-from cardlogic.cli.common import plural
 from cardlogic.cli.live.notation import HELP
 from cardlogic.cli.live.session import say
-from cardlogic.literature import Ask, Claim, format_event
+from cardlogic.literature import format_event
 from cardlogic.literature.advice import Advice
 from cardlogic.literature.shorthand import KEYWORDS
 from cardlogic.table.core import Update
@@ -88,39 +86,7 @@ class LiteratureView:
 
     def why(self, token: str) -> None:
         """Where ``token``'s card is, and the fewest events that together force it, by autosave line."""
-        game, belief, public = self.game.game, self.game.belief, self.game.public
-        names, history = game.players, public.history
-        card = self.notation.card(token)
-        set_index = game.deck.set_index_of(card)
-        out = [f"{card} ({game.deck.sets[set_index].name}): {self._where_now(card)}"]
-        public_events = [
-            index
-            for index, event in enumerate(history)
-            if (isinstance(event, Ask) and event.card == card and event.yes)
-            or (isinstance(event, Claim) and event.set_index == set_index)
-        ]
-        if public_events:
-            out.append("  in public:")
-            out += [f"  line {self.game.line_of(i)}: {format_event(history[i], game)}" for i in public_events]
-        else:
-            ruled_out = sum(1 << f.holder for f in belief.certain() if f.card == card and not f.has)
-            observer = belief.observer
-            beyond_hand = ruled_out & ~(0 if observer is None else 1 << observer)
-            if observer is not None and belief.hand >> card & 1:
-                out.append("  in my hand since the deal")
-            elif not beyond_hand:
-                out.append("  no event has said anything about it yet")
-            else:
-                possible = [p for p in range(len(names)) if not ruled_out >> p & 1]
-                fact = (
-                    f"dealt to {names[possible[0]]}"
-                    if len(possible) == 1
-                    else "not dealt to " + ", ".join(names[p] for p in range(len(names)) if beyond_hand >> p & 1)
-                )
-                chain = belief.forcing_events(card, ruled_out)
-                hand = "" if observer is None else ", with my hand and the hand sizes"
-                out.append(f"  {fact}: forced by {plural(len(chain), 'event')}{hand}:")
-                out += [f"  line {self.game.line_of(i)}: {format_event(history[i], game)}" for i in chain]
+        out = self.game.why(self.notation.card(token))
         where = self.game.autosave or "the record as 'save' writes it"
         out.append(f"(lines of {where})")
         self.say("\n".join(out))
@@ -129,7 +95,7 @@ class LiteratureView:
         belief = self.game.belief
         if belief.observer is None:
             raise ValueError("a spectator has no hand: the record names no Me player")
-        hand = list(iter_cards(belief.hand))
+        hand = belief.hand
         deck = self.game.game.deck
         by_set: dict[str, list[str]] = {}
         for card in hand:
@@ -145,7 +111,7 @@ class LiteratureView:
         me = belief.observer
         marginals = spectator.marginals()
         rows = dict(zip(marginals.cards, marginals.probabilities))
-        hand = sorted(iter_cards(belief.hand), key=lambda card: -rows[card][me])
+        hand = sorted(belief.hand, key=lambda card: -rows[card][me])
         table = Table(
             title="my hand as the table sees it",
             title_justify="left",
@@ -168,19 +134,6 @@ class LiteratureView:
         sets = [game.deck.sets[index] for index in public.unclaimed]
         cards = [str(card) for card_set in sets for card in card_set.cards]
         return [*game.players, *cards, *(s.name for s in sets), *(s.short for s in sets), *KEYWORDS]
-
-    def _where_now(self, card: Card) -> str:
-        public, names = self.game.public, self.game.game.players
-        if self.game.game.deck.set_index_of(card) in public.claimed:
-            return "out of play (its set is claimed)"
-        if card in public.known:
-            return f"with {names[public.known[card]]}, known to everyone"
-        marginals = self.game.belief.marginals()
-        row = marginals.probabilities[marginals.cards.index(card)]
-        places = sorted(((float(p), player) for player, p in enumerate(row) if p > 0), reverse=True)
-        if len(places) == 1:
-            return f"with {names[places[0][1]]} for sure"
-        return "now " + ", ".join(f"{names[player]} {p:.2f}" for p, player in places)
 
     def _name(self, player: int | None) -> str | None:
         return None if player is None else self.game.game.players[player]

@@ -11,6 +11,7 @@ from cardlogic.cli.live.console import TypedLines
 from cardlogic.literature import Game, Record, Rules
 from cardlogic.literature.decks import DECK_NAMES, Deck
 from cardlogic.literature.shorthand import Notation
+from cardlogic.table.literature import check_hand
 
 T = TypeVar("T")
 
@@ -78,9 +79,4 @@ def _deck(text: str, players: tuple[str, ...]) -> Deck:
 
 
 def _hand(text: str, notation: Notation, game: Game, me: int) -> tuple[Card, ...]:
-    cards = [notation.card(token) for token in text.split()]
-    if len(set(cards)) != len(cards):
-        raise ValueError("a card is named twice")
-    if len(cards) != game.sizes[me]:
-        raise ValueError(f"{game.players[me]} was dealt {game.sizes[me]} cards, not {len(cards)}")
-    return tuple(cards)
+    return check_hand(game, me, [notation.card(token) for token in text.split()])

@@ -1,0 +1,378 @@
+// The page of `cardlogic serve`. The server is the referee: the page shows its state and offers only the
+// choices it lists (legal asks, claimers, passes), and every change goes back to it with the version it saw.
+"use strict";
+
+const TOKEN = document.body.dataset.token;
+let S = null; // the last state the server sent
+let setup = { players: [], teams: [], deck: "no-8s", sets: null, dealer: null, rules: {}, me: null, hand: [] };
+let checked = null; // what /api/setup/check said of `setup`
+let setupError = null;
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (key === "onclick") node.addEventListener("click", value);
+    else if (key === "class") node.className = value;
+    else if (key === "style") Object.assign(node.style, value); // through the CSSOM: the page's CSP bans style attributes
+    else if (value === true) node.setAttribute(key, "");
+    else if (value !== false && value != null) node.setAttribute(key, value);
+  }
+  for (const child of children.flat()) {
+    if (child != null) node.append(child instanceof Node ? child : String(child));
+  }
+  return node;
+}
+
+async function call(method, path, body) {
+  const options = { method, headers: { "X-Token": TOKEN } };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify({ version: S && S.version, ...body });
+  }
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch (error) {
+    toast("the server cannot be reached: is cardlogic serve still running?", true);
+    return null;
+  }
+  const answer = await response.json().catch(() => ({ error: `the server answered ${response.status}` }));
+  if (response.ok) return answer;
+  if (response.status === 409 && answer.state) {
+    S = answer.state;
+    closeSheet();
+    render();
+  }
+  toast(answer.error || `the server answered ${response.status}`, true);
+  return Object.assign(answer, { failed: true });
+}
+
+async function change(path, body, done) {
+  const answer = await call("POST", path, body);
+  if (!answer || answer.failed) return false;
+  S = answer;
+  closeSheet();
+  render();
+  if (done) toast(done);
+  return true;
+}
+
+function toast(text, bad) {
+  const box = document.getElementById("toast");
+  box.textContent = text;
+  box.className = bad ? "bad" : "";
+  box.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { box.hidden = true; }, bad ? 6000 : 2500);
+}
+
+function cardButton(card, attrs) {
+  const red = /[HD]$/.test(card) ? " red" : "";
+  return el("button", { ...attrs, class: `card${red}${attrs && attrs.class ? " " + attrs.class : ""}` }, card);
+}
+
+function section(title, ...children) {
+  return el("section", {}, el("h2", {}, title), ...children);
+}
+
+// -- set-up -------------------------------------------------------------------------------------------------------
+
+async function checkSetup() {
+  const rules = Object.entries(setup.rules).map(([k, v]) => `${k}=${v}`).join(" ");
+  const body = { players: setup.players, teams: setup.teams.length ? setup.teams : null, deck: setup.deck,
+    sets: setup.sets, dealer: setup.dealer, rules, me: setup.me, hand: null };
+  // the hand goes to be checked once it has as many cards as the deal gives: until then it is simply not done
+  if (checked && checked.me && checked.me === setup.me && setup.hand.length === checked.hand_size) body.hand = setup.hand;
+  const answer = await call("POST", "/api/setup/check", body);
+  if (!answer) return;
+  setupError = answer.failed ? answer : null;
+  if (!answer.failed) checked = answer;
+  else if (answer.field === "players" || answer.field === "teams") checked = null;
+  render();
+  return body;
+}
+
+function setupField(name) {
+  return setupError && setupError.field === name ? el("p", { class: "error" }, setupError.error) : null;
+}
+
+function renderSetup(main) {
+  document.getElementById("status").textContent = "New game: set-up";
+  document.getElementById("score").textContent = "";
+  const names = el("input", { type: "text", id: "players", value: setup.players.join(" "),
+    placeholder: "Ann Bob Cat Dan Eve Fay", autocomplete: "off", "aria-label": "players in seat order" });
+  names.addEventListener("change", () => {
+    setup.players = names.value.split(/\s+/).filter(Boolean);
+    setup.teams = [];
+    setup.dealer = setup.players.includes(setup.dealer) ? setup.dealer : null;
+    setup.me = setup.players.includes(setup.me) ? setup.me : null;
+    checkSetup();
+  });
+  main.append(section("Players in seat order", names, setupField("players"),
+    el("p", { class: "hint" }, "4 to 12 names, separated by spaces, in the order you sit.")));
+  if (!checked) {
+    if (!setupError && setup.players.length) checkSetup();
+    return;
+  }
+  const teams = checked.teams;
+  main.append(section("Teams (tap a seat to move it)", el("div", { class: "row" }, checked.players.map((name, i) =>
+    el("button", { class: `seat t${teams[i]}`, onclick: () => {
+      setup.teams = teams.map((t, j) => (j === i ? 1 - t : t));
+      checkSetup();
+    } }, name, ` · team ${teams[i] + 1}`))), setupField("teams")));
+  main.append(section("Deck", el("div", { class: "row" }, S.decks.map((deck) =>
+    el("button", { class: deck === setup.deck ? "on" : "", onclick: () => {
+      setup.deck = deck;
+      setup.sets = null;
+      setup.hand = [];
+      checkSetup();
+    } }, deck))), setupField("deck")));
+  const kept = checked.sets.map((set) => set.name);
+  main.append(section("Sets in play (tap to leave one out)", el("div", { class: "row", id: "sets" },
+    checked.deck_sets.map((name) => el("button", { class: kept.includes(name) ? "on" : "", onclick: () => {
+      setup.sets = kept.includes(name) ? kept.filter((k) => k !== name) : checked.deck_sets.filter((k) =>
+        k === name || kept.includes(k));
+      setup.hand = [];
+      checkSetup();
+    } }, name)))));
+  main.append(section("Dealer (asks first)", el("div", { class: "row" }, checked.players.map((name) =>
+    el("button", { class: name === setup.dealer ? "on" : "", onclick: () => { setup.dealer = name; checkSetup(); } },
+      name))), setupField("dealer")));
+  if (!setup.dealer) return;
+  const rule = (key, values) => el("div", { class: "row" }, el("span", { class: "hint" }, key), values.map((value) =>
+    el("button", { class: (setup.rules[key] || values[0]) === value ? "on" : "",
+      onclick: () => { setup.rules[key] = value; checkSetup(); } }, value)));
+  main.append(section("House rules", rule("wrong-claim", S.wrong_claim), rule("bluff", ["off", "on"]),
+    rule("must-declare", ["off", "on"]), rule("high-double", ["off", "on"]), setupField("rules")));
+  main.append(section("Who am I?", el("div", { class: "row" }, checked.players.map((name) =>
+    el("button", { class: name === setup.me ? "on" : "", onclick: () => {
+      setup.me = name;
+      setup.hand = [];
+      checkSetup();
+    } }, name))), setupField("me")));
+  if (!checked.me) return;
+  const grid = checked.sets.map((set) => el("div", { class: "cards" }, set.cards.map((card) =>
+    cardButton(card, { class: setup.hand.includes(card) ? "on" : "", "aria-pressed": String(setup.hand.includes(card)),
+      onclick: () => {
+        setup.hand = setup.hand.includes(card) ? setup.hand.filter((c) => c !== card) : [...setup.hand, card];
+        checkSetup();
+      } }))));
+  const count = `${setup.hand.length} of ${checked.hand_size} cards`;
+  main.append(section(`My hand: ${count}`, el("div", { class: "grid" }, grid),
+    setup.hand.length === checked.hand_size ? setupField("hand") : null));
+  main.append(el("p", {}, el("button", { class: "primary", id: "start", disabled: !checked.complete,
+    onclick: async () => {
+      const body = await checkSetup();
+      if (checked.complete) change("/api/setup", body, "the game is on; every event is autosaved");
+    } }, "Start the game")));
+}
+
+// -- the table ----------------------------------------------------------------------------------------------------
+
+function teamName(team) {
+  return S.me && S.players.find((p) => p.me).team === team ? "us" : S.me ? "them" : `team ${team + 1}`;
+}
+
+function statusText() {
+  if (S.phase === "over") return `Game over, ${S.scores[0]}–${S.scores[1]}`;
+  if (S.movers.length > 1) return "Anyone may move first";
+  const mover = S.players.find((p) => p.name === S.to_move);
+  const me = S.players.find((p) => p.me);
+  const side = !me ? "" : mover.me ? " (me)" : mover.team === me.team ? " (my teammate)" : " (opponent)";
+  return `${S.to_move} to move${side}`;
+}
+
+function renderTable(main) {
+  document.getElementById("status").textContent = statusText();
+  document.getElementById("score").textContent =
+    `${teamName(0)} ${S.scores[0]} – ${S.scores[1]} ${teamName(1)}`;
+  const left = el("section", {});
+  const right = el("section", {});
+  left.append(el("h2", {}, "Seats"), el("div", { class: "seats", id: "seats" }, S.players.map((p) =>
+    el("div", { class: `seat t${p.team}${S.movers.includes(p.name) ? " turn" : ""}` },
+      el("b", {}, p.name + (p.me ? " (me)" : "")), el("small", {}, `${p.cards} card${p.cards === 1 ? "" : "s"} · ${teamName(p.team)}`)))));
+  if (S.advice) left.append(renderAdvice());
+  if (S.me) {
+    left.append(el("h2", {}, `My hand (${S.hand.length})`),
+      el("div", { class: "cards", id: "hand" }, S.hand.length ? S.hand.map((card) =>
+        cardButton(card, { onclick: () => why(card) })) : el("span", { class: "hint" }, "no cards")));
+  }
+  const claimed = Object.entries(S.claimed);
+  if (claimed.length) {
+    left.append(el("h2", {}, "Sets claimed"), el("div", { class: "row", id: "claimed" }, claimed.map(([name, team]) =>
+      el("span", { class: `chip ${team == null ? "void" : "t" + team}` },
+        `${name} · ${team == null ? "void" : teamName(team)}`))));
+  }
+  if (S.heat.cards.length) right.append(renderHeat());
+  right.append(el("h2", {}, `Log (${S.log.length} events)`),
+    el("ol", { class: "log", id: "log" }, [...S.log].reverse().map((entry) =>
+      el("li", {}, el("span", { class: "n" }, `line ${entry.line}`), entry.text))));
+  main.append(left, right);
+  const actions = el("nav", { class: "actions", id: "actions" },
+    el("button", { class: "primary", id: "ask", disabled: !Object.values(S.asks).some((a) => a.length),
+      onclick: () => askSheet() }, "Ask"),
+    el("button", { id: "claim", disabled: !S.claimers.length, onclick: () => claimSheet() }, "Claim"),
+    el("button", { id: "pass", disabled: !S.passes.length, onclick: () => passSheet() }, "Pass"),
+    el("button", { id: "undo", disabled: !S.log.length, onclick: () => {
+      const last = S.log[S.log.length - 1].text;
+      change("/api/undo", {}, `undone: ${last}`);
+    } }, "Undo"));
+  main.append(actions);
+}
+
+function percent(p) {
+  return `${Math.round(p * 100)}%`;
+}
+
+function renderAdvice() {
+  const advice = S.advice;
+  const box = el("div", { class: "advice", id: "advice" });
+  box.append(el("h2", {}, "Advice"));
+  if (advice.error) {
+    box.append(el("p", {}, `No advice: ${advice.error}`));
+    return box;
+  }
+  box.append(el("p", { class: "why", id: "recommendation" }, advice.recommendation.reason));
+  const asker = advice.to_move;
+  for (const ask of advice.asks.slice(0, 3)) {
+    const choice = asker && (S.asks[asker] || []).find((c) => c.target === ask.target && c.card === ask.card);
+    box.append(el("button", { disabled: !choice, onclick: () => askSheet(asker, ask.target, ask.card) },
+      el("span", {}, `ask ${ask.target} for ${ask.card}`), el("span", {}, `P(yes) ${percent(ask.p_yes)}`)));
+  }
+  const claims = advice.claims.filter((c) => c.certain || c.forced || c.p_team_holds >= 0.5);
+  for (const claim of claims) {
+    box.append(el("button", { disabled: !S.claimers.length, onclick: () => claimSheet(S.claimers[0], claim.set) },
+      el("span", {}, `claim ${claim.set}${claim.certain ? " (certain)" : ""}`),
+      el("span", {}, `P(correct) ${percent(claim.p_correct)}`)));
+  }
+  return box;
+}
+
+function renderHeat() {
+  const names = S.players.map((p) => p.name);
+  const head = el("tr", {}, el("th", {}, ""), names.map((name, i) =>
+    el("th", { class: `t${S.players[i].team}`, title: name }, name.slice(0, 3))));
+  const rows = S.heat.cards.map((row) => el("tr", {}, el("th", {}, row.card), row.p.map((p, i) => {
+    const light = Math.round(100 - p * 62);
+    const style = { background: `hsl(218 65% ${light}%)`, color: light < 60 ? "#fff" : "#1a1a1a" };
+    return el("td", {}, el("button", { style, "aria-label": `${names[i]} holds ${row.card}: ${percent(p)}`,
+      onclick: () => why(row.card) }, p === 0 ? "·" : p === 1 ? "■" : Math.round(p * 100)));
+  })));
+  return el("div", { id: "heat" }, el("h2", {}, "Who holds what (%), tap for why"),
+    el("table", { class: "heat" }, el("thead", {}, head), el("tbody", {}, rows)));
+}
+
+// -- sheets -------------------------------------------------------------------------------------------------------
+
+function openSheet(title, ...children) {
+  const sheet = document.getElementById("sheet");
+  sheet.replaceChildren(el("button", { class: "close", onclick: closeSheet, "aria-label": "close" }, "✕"),
+    el("h3", {}, title), ...children.filter((child) => child != null));
+  sheet.hidden = false;
+}
+
+function closeSheet() {
+  document.getElementById("sheet").hidden = true;
+}
+
+function askSheet(asker, target, card) {
+  const askers = Object.keys(S.asks).filter((name) => S.asks[name].length);
+  if (!asker && askers.length === 1) asker = askers[0];
+  if (!asker) {
+    return openSheet("Who asks?", el("div", { class: "row" }, askers.map((name) =>
+      el("button", { onclick: () => askSheet(name) }, name))));
+  }
+  const choices = S.asks[asker];
+  if (!target) {
+    const targets = [...new Set(choices.map((c) => c.target))];
+    return openSheet(`${asker} asks… whom?`, el("div", { class: "row", id: "targets" }, targets.map((name) =>
+      el("button", { onclick: () => askSheet(asker, name) }, name))));
+  }
+  if (!card) {
+    const cards = choices.filter((c) => c.target === target).map((c) => c.card);
+    return openSheet(`${asker} asks ${target} for…`, el("div", { class: "cards", id: "ask-cards" },
+      cards.map((c) => cardButton(c, { onclick: () => askSheet(asker, target, c) }))));
+  }
+  const choice = choices.find((c) => c.target === target && c.card === card);
+  openSheet(`${asker} asks ${target} for ${card}: the answer?`, el("div", { class: "row", id: "answers" },
+    choice.answers.map((answer) => el("button", { class: answer === "yes" ? "primary" : "",
+      onclick: () => change("/api/event", { event: `${asker} asks ${target} for ${card}: ${answer}` },
+        `${asker} asks ${target} for ${card}: ${answer}`) }, answer))));
+}
+
+function passSheet() {
+  openSheet(`${S.passes[0].giver} passes the turn to…`, el("div", { class: "row" }, S.passes.map((p) =>
+    el("button", { onclick: () => change("/api/event", { event: `${p.giver} passes to ${p.receiver}` },
+      `${p.giver} passes to ${p.receiver}`) }, p.receiver))));
+}
+
+async function claimSheet(claimer, setName) {
+  if (!claimer && S.claimers.length === 1) claimer = S.claimers[0];
+  if (!claimer) {
+    return openSheet("Who claims?", el("div", { class: "row" }, S.claimers.map((name) =>
+      el("button", { onclick: () => claimSheet(name) }, name))));
+  }
+  if (!setName) {
+    const open = S.sets.filter((s) => !(s.name in S.claimed));
+    return openSheet(`${claimer} claims…`, el("div", { class: "row", id: "claim-sets" }, open.map((s) =>
+      el("button", { onclick: () => claimSheet(claimer, s.name) }, s.name))));
+  }
+  const sheet = await call("GET", `/api/claim?claimer=${encodeURIComponent(claimer)}&set=${encodeURIComponent(setName)}`);
+  if (!sheet || sheet.failed) return;
+  const placed = { ...sheet.assignment };
+  const held = { ...sheet.likely_holders };
+  let outcome = "correct";
+  const outcomes = S.rules.includes("wrong-claim=split") ? ["correct", "void", "opponents"] : ["correct", "opponents"];
+  const draw = () => {
+    const rows = (who, names, id) => el("div", { id }, Object.keys(placed).map((card) =>
+      el("div", { class: "claimrow" }, el("span", {}, card), names.map((name) =>
+        el("button", { class: who[card] === name ? "on" : "", onclick: () => { who[card] = name; draw(); } }, name)))));
+    const groups = (who) => {
+      const by = {};
+      for (const [card, name] of Object.entries(who)) (by[name] = by[name] || []).push(card);
+      return Object.entries(by).map(([name, cards]) => `${name} ${cards.join(" ")}`).join("; ");
+    };
+    const chance = sheet.p_correct == null ? "" : `P(correct) ${percent(sheet.p_correct)} as pre-filled`;
+    const text = `${claimer} claims ${sheet.set}: ${groups(placed)} => ${outcome}` +
+      (outcome === "correct" ? "" : ` (${groups(held)})`);
+    openSheet(`${claimer} claims ${sheet.set}`, el("p", { class: "hint", id: "p-correct" }, chance),
+      rows(placed, sheet.team, "assignment"),
+      el("h2", {}, "Outcome"), el("div", { class: "row", id: "outcomes" }, outcomes.map((o) =>
+        el("button", { class: o === outcome ? "on" : "", onclick: () => { outcome = o; draw(); } }, o))),
+      outcome === "correct" ? null : el("div", {}, el("h2", {}, "Who really held each card"),
+        rows(held, S.players.map((p) => p.name), "revealed")),
+      el("p", {}, el("button", { class: "primary", id: "enter-claim",
+        onclick: () => change("/api/event", { event: text }, text) }, "Enter the claim")));
+  };
+  draw();
+}
+
+async function why(card) {
+  const answer = await call("GET", `/api/why?card=${encodeURIComponent(card)}`);
+  if (answer && !answer.failed) openSheet(`Why: ${card}`, el("pre", { id: "why" }, answer.lines.join("\n")));
+}
+
+// -- the page -----------------------------------------------------------------------------------------------------
+
+function render() {
+  const main = document.getElementById("main");
+  main.replaceChildren();
+  // the recommendation stays in sight, under the header, whenever my team is to move
+  const tip = document.getElementById("tip");
+  const advice = S.phase === "setup" ? null : S.advice;
+  tip.hidden = !advice;
+  tip.textContent = !advice ? "" : advice.error ? `No advice: ${advice.error}` : `Advice: ${advice.recommendation.reason}`;
+  if (S.phase === "setup") renderSetup(main);
+  else renderTable(main);
+}
+
+async function load() {
+  const answer = await call("GET", "/api/state");
+  if (answer && !answer.failed) {
+    S = answer;
+    render();
+  }
+}
+
+document.addEventListener("visibilitychange", () => { if (!document.hidden) load(); });
+load();

@@ -1,0 +1,249 @@
+"""``cardlogic serve`` in a real headless browser (Debian's chromium, driven by Playwright), as a player uses it.
+
+At a phone's viewport a whole scripted 6-player game is set up and played by taps, with an illegal choice not
+offered, claims from the sheet, undo, a reload and a SIGKILLed server restarted mid-game; midway a second tab at
+a desktop's viewport shows the advice and a heat-map cell's why, and enters a claim from the advice. Screenshots of the main screens go to
+``$CARDLOGIC_SCREENSHOTS`` (default: the test's temporary folder).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from cardlogic.literature import Ask, Claim, Pass, format_event, read_record
+from tests.cli.scripted import GAME, annes_view
+
+sync_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
+
+TOKEN = "browser-test-token-0123"
+RECORD = annes_view()
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+class Server:
+    """``cardlogic serve`` in a child process, on one port and token across restarts."""
+
+    def __init__(self, folder: Path, record: str | None) -> None:
+        self.folder = folder
+        self.record = record
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}/"
+        self.process: subprocess.Popen | None = None
+
+    def start(self, record: str | None = None) -> None:
+        command = [
+            sys.executable,
+            "-m",
+            "cardlogic",
+            "serve",
+            *([record or self.record] if record or self.record else []),
+        ]
+        command += ["--port", str(self.port), "--token", TOKEN, "--autosave", "game.live.txt"]
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+        self.process = subprocess.Popen(command, cwd=self.folder, stdout=subprocess.PIPE, text=True, env=env)
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        assert f"open {self.url}?token={TOKEN}" in line, line
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+    @property
+    def autosave(self) -> Path:
+        return self.folder / "game.live.txt"
+
+
+@pytest.fixture
+def browser():
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("CARDLOGIC_SCREENSHOTS") or tmp_path / "screens")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture
+def serve(tmp_path: Path):
+    servers: list[Server] = []
+
+    def start(record: str | None = None) -> Server:
+        server = Server(tmp_path, record)
+        server.start()
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        if server.process and server.process.poll() is None:
+            server.kill()
+
+
+def logged(page, count: int) -> None:
+    sync_api.expect(page.locator("#log li")).to_have_count(count)
+
+
+def set_up_by_taps(page) -> None:
+    page.fill("#players", " ".join(GAME.players))
+    page.press("#players", "Tab")  # this game keeps four sets of no-8s: tap the other four out
+    for set_name in ("low-clubs", "high-clubs", "low-diamonds", "high-diamonds"):
+        page.click(f"#sets button:text-is('{set_name}')")
+    page.click("section:has(h2:text-is('Dealer (asks first)')) button:text-is('Fay')")
+    page.click("section:has(h2:text-is('Who am I?')) button:text-is('Ann')")
+    for card in RECORD.hands[0]:
+        page.click(f".grid button:text-is('{card}')")
+    page.wait_for_selector("#start:not([disabled])")
+
+
+def holder_rows(page, container: str, holders: dict) -> None:
+    for card, holder in holders.items():
+        page.click(f"{container} .claimrow:has(span:text-is('{card}')) button:text-is('{GAME.players[holder]}')")
+
+
+def play_by_taps(page, event, shots: Path | None = None) -> None:
+    """Enter ``event`` the way a player does, through the sheet that offers only the legal choices."""
+    names = GAME.players
+    count = page.locator("#log li").count()
+    if isinstance(event, Ask):
+        page.click("#ask")
+        page.click(f"#targets button:text-is('{names[event.target]}')")
+        page.click(f"#ask-cards button:text-is('{event.card}')")
+        page.click(f"#answers button:text-is('{'yes' if event.yes else 'no'}')")
+    elif isinstance(event, Pass):
+        page.click("#pass")
+        page.click(f"#sheet button:text-is('{names[event.receiver]}')")
+    else:
+        assert isinstance(event, Claim)
+        page.click("#claim")
+        page.click(f"#claim-sets button:text-is('{GAME.deck.sets[event.set_index].name}')")
+        page.wait_for_selector("#assignment")
+        if shots is not None:
+            page.screenshot(path=str(shots / "claim-sheet.png"))  # as pre-filled
+        holder_rows(page, "#assignment", dict(event.assignment))
+        page.click(f"#outcomes button:text-is('{event.outcome}')")
+        if event.outcome != "correct":
+            holder_rows(page, "#revealed", dict(event.revealed))
+        page.click("#enter-claim")
+    logged(page, count + 1)
+    assert page.locator("#log li").first.inner_text().endswith(format_event(event, GAME))
+
+
+def test_a_whole_game_by_taps_on_a_phone_with_a_desktop_tab_beside_it(browser, serve, shots):
+    server = serve()
+    refused = urllib.request.Request(server.url + "api/state")
+    with pytest.raises(urllib.error.HTTPError) as error:
+        urllib.request.urlopen(refused)
+    assert error.value.code == 403 and error.value.read() == b"forbidden"
+    page = browser.new_page(viewport=PHONE)
+    page.set_default_timeout(10000)
+    page.goto(server.url)
+    assert page.inner_text("body") == "forbidden"
+    problems: list[str] = []
+    failures: list[int] = []
+    page.on("pageerror", lambda exception: problems.append(str(exception)))
+    page.on("response", lambda response: failures.append(response.status) if response.status >= 400 else None)
+    page.goto(f"{server.url}?token={TOKEN}")
+    set_up_by_taps(page)
+    page.screenshot(path=str(shots / "setup.png"), full_page=True)
+    page.click("#start")
+    page.wait_for_selector("#seats")
+
+    page.click("#ask")  # Fay asks first: only her opponents, only cards she may ask for, only possible answers
+    assert page.locator("#targets button").all_inner_texts() == ["Ann", "Cat", "Eve"]
+    page.click("#targets button:text-is('Ann')")
+    offered = page.locator("#ask-cards button").all_inner_texts()
+    assert "3H" in offered and "8S" not in offered
+    page.click("#ask-cards button:text-is('3H')")
+    assert page.locator("#answers button").all_inner_texts() == ["yes"]  # Ann holds 3H: no is not offered
+    page.click("#sheet .close")
+
+    for index, event in enumerate(RECORD.events):
+        if index == 3:  # undo one event and enter it again
+            page.click("#undo")
+            logged(page, 2)
+            play_by_taps(page, RECORD.events[2])
+        if index == 7:
+            page.wait_for_selector("#advice")
+            assert page.inner_text("#tip").startswith("Advice: ")
+            page.locator("#seats").scroll_into_view_if_needed()
+            page.screenshot(path=str(shots / "table-phone.png"))  # what the phone shows, above the fold
+            page.click("#ask")
+            page.click("#targets button >> nth=0")
+            page.screenshot(path=str(shots / "ask-sheet.png"))
+            page.click("#sheet .close")
+        if index == 10:
+            page.reload()
+            logged(page, 10)
+        if index == 14:  # the server dies mid-game and comes back from its autosave
+            server.kill()
+            assert read_record(server.autosave.read_text()).events == RECORD.events[:14]
+            server.start("game.live.txt")
+            page.click("#undo")  # the open page saw the old run: refused with a message, nothing undone
+            page.wait_for_selector("#toast:not([hidden])")
+            assert "changed" in page.inner_text("#toast")
+            logged(page, 14)
+        if index == 18:  # Ann claims low-hearts from the advice, in a desktop tab on the same game
+            desktop_tab(browser, server, event, shots)
+            page.reload()
+            logged(page, 19)
+            continue
+        play_by_taps(page, event, shots if index == 20 else None)
+    assert read_record(server.autosave.read_text()).events == RECORD.events
+    sync_api.expect(page.locator("#status")).to_have_text("Game over, 2\u20132")
+    page.screenshot(path=str(shots / "game-over.png"), full_page=True)
+    assert not problems
+    assert failures == [409]  # the stale undo after the restart, and nothing else
+
+
+def desktop_tab(browser, server: Server, claim: Claim, shots: Path) -> None:
+    """At a desktop's viewport: the advice, a heat-map cell's why, and ``claim`` entered from the advice."""
+    page = browser.new_page(viewport=DESKTOP)
+    page.set_default_timeout(10000)
+    page.goto(f"{server.url}?token={TOKEN}")
+    page.wait_for_selector("#advice")
+    logged(page, 18)
+    page.screenshot(path=str(shots / "table-desktop.png"), full_page=True)
+    page.click("#heat tr:has(th:text-is('5H')) button >> nth=2")
+    page.wait_for_selector("#why")
+    assert page.inner_text("#why").startswith("5H (low-hearts)")
+    page.screenshot(path=str(shots / "why.png"))
+    page.click("#sheet .close")
+    page.click("#advice button:has-text('claim low-hearts')")
+    page.wait_for_selector("#assignment")
+    assert page.inner_text("#p-correct").startswith("P(correct) ")
+    holder_rows(page, "#assignment", dict(claim.assignment))
+    page.click("#enter-claim")
+    logged(page, 19)
+    assert read_record(server.autosave.read_text()).events == RECORD.events[:19]
+    page.close()

@@ -1,0 +1,69 @@
+"""``cardlogic serve`` as a command: what it prints, the address it listens on, and its refusals before serving."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+from cardlogic.cli import main
+
+
+def test_bad_options_and_records_are_refused_before_serving(tmp_path: Path, capsys):
+    assert main(["serve", "--token", "short"]) == 1
+    assert "--token must be 16 or more" in capsys.readouterr().err
+    assert main(["serve", "--token", "has spaces and quotes '\" in it"]) == 1
+    capsys.readouterr()
+    bad = tmp_path / "bad.txt"
+    bad.write_text("Players: Ann Bob Cat Dan\nDealer: Zed\n", encoding="utf-8")
+    assert main(["serve", str(bad)]) == 1
+    assert capsys.readouterr().err.startswith(f"{bad}:2: ")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--port", str(port), "--autosave", str(tmp_path / "g.live.txt")]) == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
+    assert not (tmp_path / "g.live.txt").exists()
+
+
+def serving(arguments: list[str], folder: Path) -> tuple[subprocess.Popen, list[str]]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    command = [sys.executable, "-m", "cardlogic", "serve", "--port", "0", *arguments]
+    process = subprocess.Popen(command, cwd=folder, stdout=subprocess.PIPE, text=True, env=env)
+    assert process.stdout is not None
+    lines = [process.stdout.readline(), process.stdout.readline()]
+    return process, lines
+
+
+def test_it_listens_on_127_0_0_1_by_default_behind_a_random_token(tmp_path: Path):
+    process, lines = serving([], tmp_path)
+    try:
+        url = lines[0].split("open ", 1)[1].strip()
+        assert url.startswith("http://127.0.0.1:") and len(url.split("token=", 1)[1]) >= 16
+        assert "set up on the page" in lines[1]
+        with urllib.request.urlopen(url) as page:
+            assert b"app.js?token=" in page.read()
+    finally:
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=20) == 0
+    assert not list(tmp_path.iterdir())  # no game was set up: nothing written
+
+
+def test_lan_prints_the_url_as_a_qr_code_and_says_who_can_reach_it(tmp_path: Path):
+    process, lines = serving(["--lan", "--token", "lan-test-token-0123456"], tmp_path)
+    try:
+        assert process.stdout is not None
+        warning = process.stdout.readline()
+        code = [process.stdout.readline() for _ in range(8)]
+    finally:
+        process.kill()
+        process.wait()
+    assert "lan-test-token-0123456" in lines[0]
+    assert "Anyone on this network with the URL" in warning
+    assert all(set(line.strip()) <= set("█▀▄ \x1b[0123456789;m") for line in code)
+    assert any("█" in line or "▀" in line or "\x1b[" in line for line in code)
