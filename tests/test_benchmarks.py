@@ -66,6 +66,7 @@ def test_results_have_every_figure_and_target(results):
         "first_advice",
         "memory",
         "literature_pkg",
+        "calibration",
     }
     assert set(results["figure_seconds"]) == set(figures)
     names = {s["name"] for s in results["scenarios"]}
@@ -86,9 +87,16 @@ def test_results_have_every_figure_and_target(results):
     assert [row["players"] for row in figures["serve"]["rows"]] == [6]
     assert figures["serve"]["rows"][0]["advised"] > 0
     assert figures["advise_command"]["rows"] == []  # smoke keeps no 8-12 player scenario
-    assert len(results["targets"]) == 14
     sampled = [row for row in figures["memory"]["processes"] if "--method sample" in row["what"]]
     assert [row["what"] for row in sampled] == ["cardlogic belief --method sample --samples 10,000"]
+    calibration = figures["calibration"]
+    for view in ("asker", "spectator"):
+        for prior in ("rules", "players"):
+            scores = calibration["asks"][view][prior]
+            assert scores["count"] > 0 and 0 <= scores["brier"] <= 1 and scores["log_loss"] >= 0
+            assert sum(b["count"] for b in scores["reliability"]) == scores["count"]
+    assert calibration["diagram"] == "not drawn"
+    assert len(results["targets"]) == 18
     for target in results["targets"]:
         assert target["met"] in (True, False, None)
         assert (target["ratio"] is None) == (target["met"] is None)
@@ -99,6 +107,16 @@ def test_reports_render(results, capsys):
     assert "Targets" in capsys.readouterr().out
     text = markdown(results)
     assert text.startswith("**Targets") and "| sampler deals/s per core" in text
+    assert "Reliability of P(yes), asker's view" in text
+
+
+def test_the_reliability_diagram_is_drawn_or_skipped_with_a_message(results, tmp_path):
+    from cardlogic.bench.calibration import reliability_png
+
+    message = reliability_png(results["figures"]["calibration"], tmp_path / "reliability.png")
+    drawn = (tmp_path / "reliability.png").exists()
+    assert drawn == message.startswith("reliability diagram written"), message
+    assert drawn or "matplotlib is not installed" in message
 
 
 def test_the_results_page_names_its_run_and_is_written_again_from_the_json(results, tmp_path, capsys):

@@ -268,7 +268,7 @@ class TestBeliefCommand:
         code, out, err = self.run(capsys, path, "--json")
         assert (code, err) == (0, "")
         data = json.loads(out)
-        assert list(data) == ["observer", "method", "deals", "samples", "players", "cards"]
+        assert list(data) == ["observer", "method", "deals", "samples", "players", "cards", "prior"]
         belief = LiteratureBelief.from_record(read_record((EXAMPLES / "ann-view.txt").read_text()))
         marginals = belief.marginals()
         assert data["observer"] == "Ann" and data["method"] == "exact" and data["samples"] == 0
@@ -288,7 +288,7 @@ class TestBeliefCommand:
         code, out, err = self.run(capsys, *argv)
         assert (code, err) == (0, "")
         data = json.loads(out)
-        assert list(data) == ["observer", "method", "deals", "samples", "players", "cards"]
+        assert list(data) == ["observer", "method", "deals", "samples", "players", "cards", "prior"]
         assert (data["observer"], data["method"], data["deals"], data["samples"]) == ("Ann", "sample", None, 5000)
         exact = json.loads(self.run(capsys, path, "--json")[1])["cards"]
         assert list(data["cards"]) == list(exact)

@@ -49,6 +49,53 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
     rows += [_live_target(figures, players) for players in (6, 8)]
     rows += [_serve_target(figures, players) for players in (6, 8)]
     rows.append(_worker_memory_target(figures))
+    rows += _calibration_targets(figures)
+    return rows
+
+
+CALIBRATION_GAIN = 0.20
+"""How much lower the players' prior's Brier score and log-loss must be than the rules' (asker's view)."""
+CONFIDENT_CLAIMS = 0.80
+"""How often claims stated at >= 0.8 must be right."""
+
+
+def _calibration_targets(figures: dict[str, Any]) -> list[dict[str, Any]]:
+    figure = figures.get("calibration")
+    if not figure:
+        return []
+    rows = []
+    asks = figure["asks"]["asker"]
+    for key, what in (("brier", "Brier score"), ("log_loss", "log-loss")):
+        gain = figure["improvement"][key]
+        rows.append(
+            _target(
+                f"{what} of P(yes), asker's view, players' prior v rules",
+                f">= {CALIBRATION_GAIN:.0%} lower",
+                gain,
+                "share lower",
+                None if gain != gain else gain / CALIBRATION_GAIN,
+                f"rules {asks['rules'][key]:.4f}, players {asks['players'][key]:.4f}",
+                f"{asks['rules']['count']} asks of {figure['games']} held-out games",
+            )
+        )
+    for prior, scores in figure["claims"].items():
+        sure = scores.get("at_least_0.8", {"count": 0})
+        name = f"claims stated >= 0.8 right, prior {prior}"
+        if not sure["count"]:
+            rows.append(_target(name, f">= {CONFIDENT_CLAIMS:.0%}", None, "share", None, note="no such claim"))
+            continue
+        rate = sure["right"] / sure["count"]
+        low, high = sure["wilson"]
+        rows.append(
+            _target(
+                name,
+                f">= {CONFIDENT_CLAIMS:.0%}",
+                rate,
+                "share",
+                rate / CONFIDENT_CLAIMS,
+                note=f"{sure['right']}/{sure['count']}, 95% Wilson {low:.2f}-{high:.2f}",
+            )
+        )
     return rows
 
 
@@ -497,6 +544,67 @@ def sections(results: dict[str, Any]) -> list[Section]:
     out.append(
         ("PyPI literature package: its deductions vs our certain facts", ["figure", "value"], _literature_rows(lit))
     )
+    if "calibration" in f:
+        out += _calibration_sections(f["calibration"])
+    return out
+
+
+def _calibration_sections(figure: dict[str, Any]) -> list[Section]:
+    """The priors' scores, one row per view and prior, and the asks' reliability tables (10 bins)."""
+    rows = []
+    kinds = [(f"asks, {view}'s view", figure["asks"][view]) for view in ("asker", "spectator")]
+    kinds.append(("claims, claimer's view", figure["claims"]))
+    for kind, by_prior in kinds:
+        for prior, s in by_prior.items():
+            if not s["count"]:
+                rows.append([kind, prior, "0", "", "", ""])
+                continue
+            sure = s["at_least_0.8"]
+            low, high = sure["wilson"]
+            rows.append(
+                [
+                    kind,
+                    prior,
+                    str(s["count"]),
+                    f"{s['brier']:.4f}",
+                    f"{s['log_loss']:.4f}",
+                    f"{sure['right']}/{sure['count']} ({low:.2f}-{high:.2f})",
+                ]
+            )
+    bots = ", ".join(" v ".join(pair) for pair in figure["bots"])
+    out: list[Section] = [
+        (
+            f"Calibration on {figure['games']} held-out games ({bots}, 6 players, seed {figure['seed']}); "
+            + figure["diagram"],
+            ["events", "prior", "count", "Brier", "log-loss", "stated >= 0.8 right (95% Wilson)"],
+            rows,
+        )
+    ]
+    for view in ("asker", "spectator"):
+        by_prior = figure["asks"][view]
+        tables = {prior: {b["bin"]: b for b in s.get("reliability", [])} for prior, s in by_prior.items()}
+        bins = sorted({name for table in tables.values() for name in table})
+        out.append(
+            (
+                f"Reliability of P(yes), {view}'s view: asks, stated, came true (95% Wilson) per bin",
+                ["bin", *by_prior],
+                [
+                    [
+                        name,
+                        *(
+                            (
+                                f"{b['count']}: {b['stated']:.3f} -> {b['true']:.3f} "
+                                f"({b['wilson'][0]:.2f}-{b['wilson'][1]:.2f})"
+                            )
+                            if (b := tables[prior].get(name))
+                            else ""
+                            for prior in by_prior
+                        ),
+                    ]
+                    for name in bins
+                ],
+            )
+        )
     return out
 
 

@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from cardlogic.bench import calibration
 from cardlogic.bench.scenarios import Scenario, load_scenarios
 from cardlogic.bench.timing import repeat, summarize
 from cardlogic.cards import iter_cards
@@ -52,6 +53,9 @@ from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.literature.decks import DECK_NAMES
 
 Tick = Callable[[str], None]
+
+CALIBRATION_SEED = 200
+"""The calibration's tournament seed: not one the shipped choice model was fit on (100 and 101)."""
 
 LITERATURE_ADAPTER = "cardlogic.literature.peer"
 NOT_YET = "not measured yet"
@@ -82,6 +86,12 @@ class Plan:
     """Sample counts whose ``cardlogic belief --method sample`` peak memory is measured."""
     advisor_decks: tuple[str, ...] = ()
     """Decks whose 12-player advisor game's peak memory is measured (one tournament game each)."""
+    calibration_games: int = 4
+    """Held-out games per pair of ``calibration_bots`` whose asks and claims are scored for calibration."""
+    calibration_bots: tuple[tuple[str, str], ...] = (("advisor", "counting"),)
+    """The pairs of bots of the calibration games: no random bot by default, whose asks say little."""
+    calibration_png: bool = True
+    """Draw the reliability diagram (benchmarks/reliability.png beside the scenarios)."""
     only: tuple[str, ...] = ()
     """Scenario names to keep (all when empty)."""
 
@@ -111,6 +121,7 @@ PLANS = {
         literature_judge=True,
         marginal_samples=(10_000, 1_000_000, 10_000_000),
         advisor_decks=DECK_NAMES,
+        calibration_games=10,
     ),
     "quick": Plan(
         "quick",
@@ -130,6 +141,7 @@ PLANS = {
         literature_players=(4, 6),
         marginal_samples=(10_000, 1_000_000, 10_000_000),
         advisor_decks=("jokers",),
+        calibration_games=2,
     ),
     "smoke": Plan(
         "smoke",
@@ -147,6 +159,9 @@ PLANS = {
         warm_repeats=1,
         literature_games=1,
         literature_players=(4,),
+        calibration_games=1,
+        calibration_bots=(("counting", "random"),),
+        calibration_png=False,
         only=("04p-no-8s-early", "04p-no-8s-middle", "04p-no-8s-late", "06p-no-8s-middle"),
     ),
 }
@@ -857,9 +872,27 @@ def _work(plan: Plan, loaded: list[Scenario]) -> int:
         + max(plan.cold_repeats, 1)
         + plan.warm_repeats
         + 4
-        + 1
+        + 2
         + (2 if plan.mode == "full" else 0)
     )
+
+
+def measure_calibration(plan: Plan, png: Path, tick: Tick) -> dict[str, Any]:
+    """Brier, log-loss and reliability of each prior on held-out games between the plan's bots (6 players,
+    seed :data:`CALIBRATION_SEED`; the shipped model was fit on other seeds), and the reliability diagram drawn
+    to ``png`` where the plan asks for it."""
+    records = [
+        record
+        for bots in plan.calibration_bots
+        for record in calibration.bot_records(bots, 6, plan.calibration_games, CALIBRATION_SEED)
+    ]
+    results = calibration.calibrate(records)
+    results["bots"] = [list(bots) for bots in plan.calibration_bots]
+    results["seed"] = CALIBRATION_SEED
+    results["improvement"] = calibration.improvement(results)
+    results["diagram"] = calibration.reliability_png(results, png) if plan.calibration_png else "not drawn"
+    tick("calibration")
+    return results
 
 
 def run_suite(scenarios: Path, plan: Plan, progress: bool = True) -> dict[str, Any]:
@@ -893,6 +926,7 @@ def run_suite(scenarios: Path, plan: Plan, progress: bool = True) -> dict[str, A
                 ("first_advice", lambda: measure_first_advice(cases, plan, tick)),
                 ("memory", lambda: measure_memory(cases, warm_cache, figures["cold_start"]["imports_mb"], plan, tick)),
                 ("literature_pkg", lambda: measure_literature_pkg(plan, tick)),
+                ("calibration", lambda: measure_calibration(plan, scenarios.parent / "reliability.png", tick)),
             ]
             figures: dict[str, Any] = {}
             spent: dict[str, float] = {}

@@ -23,6 +23,7 @@ COMMANDS: tuple[str, ...] = (
     "belief",
     "live",
     "advise",
+    "fit",
     "tournament",
     "sprt",
     "bench",

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.table import Table
 
-from cardlogic.cli.common import RECORD_HELP, parse_record, plural, report, source_name
+from cardlogic.cli.common import RECORD_HELP, add_prior_argument, parse_record, plural, report, source_name
 from cardlogic.cli.warmup import ensure_warm
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Ask, Claim, Game, Pass, RecordError
@@ -27,6 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(P(yes), bits gained, bits leaked to the table, look-ahead value), and one recommendation.",
     )
     parser.add_argument("record", metavar="RECORD", help=f"{RECORD_HELP} (a player's view: it must name Me)")
+    add_prior_argument(parser)
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
     parser.set_defaults(handler=run)
 
@@ -40,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     ensure_warm("literature")
     try:
-        advice = advise_record(record)
+        advice = advise_record(record, prior=args.prior)
     except RecordError as error:
         return report(args.record, error)
     except InferenceError as error:
@@ -107,6 +108,7 @@ def as_json(advice: Advice, game: Game) -> dict:
         "method": advice.method,
         "samples": advice.samples,
         "stderr": advice.stderr,
+        "prior": advice.prior,
     }
 
 
@@ -141,12 +143,15 @@ def print_advice(advice: Advice, game: Game, console: Console | None = None) -> 
 
 def method_caption(advice: Advice) -> str:
     """How the numbers were worked out, with their error when sampled."""
+    prior = f"prior: {advice.prior}"
+    if advice.prior.startswith("players"):
+        return f"{prior}; deals of the rules resampled by the players' choices ({advice.samples:,} deals)"
     if not advice.samples:
-        return f"{advice.method}: every probability is exact"
+        return f"{advice.method}: every probability is exact; {prior}"
     how = "an MCMC chain" if advice.method == "mcmc" else "exact uniform sampling"
     return (
         f"sampled from {advice.samples:,} deals by {how} (exact tables would not fit): probabilities within "
-        f"about ±{2 * advice.stderr:.3f} (two standard errors)"
+        f"about ±{2 * advice.stderr:.3f} (two standard errors); {prior}"
     )
 
 

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from cardlogic.belief import Marginals
-from cardlogic.cli.common import RECORD_HELP, SAMPLES, SEED, load_belief, plural
+from cardlogic.cli.common import RECORD_HELP, SAMPLES, SEED, add_prior_argument, load_belief, plural
 from cardlogic.literature.belief import LiteratureBelief
 
 CSP_MAX_DEALS = 2_000_000
@@ -38,19 +38,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--samples", type=SAMPLES, default=20000, metavar="N", help="deals to draw when sampling (default 20000)"
     )
     parser.add_argument("--seed", type=SEED, default=0, help="random seed for sampling (default 0)")
+    add_prior_argument(parser)
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    loaded = load_belief(args.record, method=args.method, samples=args.samples, seed=args.seed)
+    loaded = load_belief(args.record, method=args.method, samples=args.samples, seed=args.seed, prior=args.prior)
     if loaded is None:
         return 1
     _, belief = loaded
     marginals = belief.marginals()
     observer = None if belief.observer is None else belief.game.players[belief.observer]
     if args.json:
-        json.dump(as_json(marginals, observer), sys.stdout)
+        json.dump(as_json(marginals, observer) | {"prior": belief.prior_answered}, sys.stdout)
         print()
     else:
         print_table(marginals, observer, belief)
@@ -77,12 +78,15 @@ def print_table(
     """P(player holds card) as a table of cards by players; where the players do not fit the console's width
     side by side (10-12 players on 80 columns), one table per group of players that does."""
     console = console or Console()
-    if marginals.count is not None:
+    if belief.weighting is not None:
+        source = f"{plural(marginals.samples, 'deal')} of the rules resampled by the players' choices"
+    elif marginals.count is not None:
         source = f"{marginals.method} over {plural(marginals.count, 'consistent deal')}"
     else:
         source = f"sampled from {plural(marginals.samples, 'deal')}"
         if marginals.method == "mcmc":
             source += " by an MCMC chain"
+    source += f"; prior: {belief.prior_answered}"
     headers = [player + (" (me)" if player == observer else "") for player in marginals.holders]
     pages = _pages(headers, belief, console.width)
     deck = belief.game.deck

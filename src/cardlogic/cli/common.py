@@ -11,7 +11,7 @@ from collections.abc import Callable
 from cardlogic.arguments import MAX_SAMPLES, MAX_SEED
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Record, RecordError, read_record
-from cardlogic.literature.belief import LiteratureBelief, check_record
+from cardlogic.literature.belief import DEFAULT_PRIOR, PRIORS, LiteratureBelief, check_record
 from cardlogic.literature.rules import MAX_PLAYERS, MIN_PLAYERS
 
 STDIN = "-"
@@ -182,4 +182,15 @@ def add_workers_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="ADDRESS",
         help="play on the Dask cluster whose scheduler is at ADDRESS (e.g. tcp://10.0.0.5:8786 or "
         "tls://...); results are the same as locally. Needs pip install 'cardlogic[cluster]'",
+    )
+
+
+def add_prior_argument(parser: argparse.ArgumentParser) -> None:
+    """``--prior rules|players``: the prior over deals (see :mod:`cardlogic.literature.belief`)."""
+    parser.add_argument(
+        "--prior",
+        choices=PRIORS,
+        default=DEFAULT_PRIOR,
+        help="prior over deals: rules (every consistent deal equally likely, exact) or players (deals weighted "
+        f"by how the players chose, docs/beliefs.md); default {DEFAULT_PRIOR}",
     )

@@ -185,7 +185,8 @@ class Advice:
     claimer keeps the turn, so holding buys nothing and ``hold`` is empty.
     ``method`` says how the observer's belief answered
     (``exact``, or ``sample``/``mcmc`` over ``samples`` deals where exact tables
-    do not fit; ``csp`` when asked for); see :attr:`stderr`.
+    do not fit; ``csp`` when asked for); see :attr:`stderr`. ``prior`` says which
+    prior answered (:attr:`~cardlogic.literature.belief.LiteratureBelief.prior_answered`).
     """
 
     observer: int
@@ -196,6 +197,7 @@ class Advice:
     recommendation: Recommendation
     method: str = "exact"
     samples: int = 0
+    prior: str = "rules"
 
     @property
     def stderr(self) -> float:
@@ -505,10 +507,10 @@ def advise(
     return Advice(observer, to_move, asks, claims, hold, recommendation, *_how(belief))
 
 
-def _how(belief: LiteratureBelief) -> tuple[str, int]:
+def _how(belief: LiteratureBelief) -> tuple[str, int, str]:
     """How the belief answers, at worst: claims and leaks come from its chances, which may be sampled where its
-    marginals are exact (:meth:`~cardlogic.belief.Belief.posterior`)."""
-    return belief.chance_method
+    marginals are exact (:meth:`~cardlogic.belief.Belief.posterior`); and which prior answered."""
+    return (*belief.chance_method, belief.prior_answered)
 
 
 def _claims(belief: LiteratureBelief, thorough: bool, weights: AdvisorWeights) -> tuple[ClaimAdvice, ...]:

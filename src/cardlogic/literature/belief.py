@@ -12,19 +12,55 @@ event with :meth:`~cardlogic.belief.Belief.push` (and undone with
 >>> belief.probability("3S", "Dan"), round(belief.probability("KS", "Bob"), 3), belief.resolved_method
 (1.0, 0.488, 'exact')
 
-Probabilities are over the uniform distribution of the deals consistent with
-everything the observer has seen; a card that has moved is where it moved to.
+Under ``prior="rules"`` probabilities are over the uniform distribution of the deals
+consistent with everything the observer has seen (exact where practical); a card
+that has moved is where it moved to. Under ``prior="players"`` each of those deals
+is weighted by the likelihood of the players' choices under a
+:class:`~cardlogic.literature.choices.ChoiceModel`: the rules' deals are drawn by
+the sampler and resampled by their weights (importance resampling). When the
+weights collapse (an effective sample size under :data:`MIN_EFFECTIVE`) the
+belief answers by the rules alone, and :attr:`LiteratureBelief.prior_answered`
+says so.
+
+>>> players = LiteratureBelief.from_record(read_record(open("examples/mini.txt").read()), prior="players")
+>>> players.prior_answered.startswith("players")
+True
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
 
 from cardlogic.belief import Belief, has_deal
 from cardlogic.cards import Card, iter_cards
 from cardlogic.constraints import InconsistentError
+from cardlogic.inference.base import Posterior
+from cardlogic.inference.sampler import posterior_of
 from cardlogic.literature import Game, PlayerState, PublicState, Record, RecordError, format_event
+from cardlogic.literature.choices import DEFAULT_MODEL, ChoiceModel, History, mix_players, player_types
 from cardlogic.literature.tracking import LiteratureTracker
+
+PRIORS = ("rules", "players")
+"""The priors over deals: every consistent deal equally likely, or weighted by how the players chose."""
+DEFAULT_PRIOR = "rules"
+"""The prior a belief takes unless told: the better calibrated on held-out games (see docs/beliefs.md)."""
+MIN_EFFECTIVE = 100
+"""The smallest effective sample size the players' prior answers with; below it the rules alone answer."""
+
+
+@dataclass(frozen=True)
+class Weighting:
+    """The players' prior in one state: the resampled deals, how the rules' deals were drawn, the effective
+    sample size of their weights, and P(each player plays by the model)."""
+
+    deals: np.ndarray
+    how: str
+    drawn: int
+    effective: float
+    modelled: np.ndarray
 
 
 class LiteratureBelief(Belief):
@@ -32,7 +68,8 @@ class LiteratureBelief(Belief):
 
     The holders are the players. ``sure_asks_first`` assumes the other players take a sure ask before any guess
     (:class:`~cardlogic.literature.tracking.LiteratureTracker`). ``options`` are :class:`~cardlogic.belief.Belief`'s
-    (``method``, ``samples``, ``seed``, ``max_operations``).
+    (``method``, ``samples``, ``seed``, ``max_operations``). ``prior`` is one of :data:`PRIORS` (see the
+    module docstring), ``choices`` the players' model (default: the one shipped in the package).
     """
 
     tracker: LiteratureTracker
@@ -44,9 +81,109 @@ class LiteratureBelief(Belief):
         hand: Iterable[int] = (),
         *,
         sure_asks_first: bool = False,
+        prior: str = DEFAULT_PRIOR,
+        choices: ChoiceModel = DEFAULT_MODEL,
         **options,
     ) -> None:
+        if prior not in PRIORS:
+            raise ValueError(f"unknown prior {prior!r}; expected one of {', '.join(PRIORS)}")
+        self.prior, self.choices = prior, choices
+        self._rules_only = False
+        self._history = History(game)
         super().__init__(LiteratureTracker(game, observer, hand, sure_asks_first), **options)
+
+    def _forget(self) -> None:
+        super()._forget()
+        self._weighting: Weighting | None = None
+
+    # -- the players' prior ------------------------------------------------------------------------------------------
+
+    @property
+    def weighting(self) -> Weighting | None:
+        """The players' prior in this state, or None where the rules answer (``prior="rules"``, or collapsed)."""
+        if self.prior == "rules" or self._rules_only:
+            return None
+        if self._weighting is None:
+            self._weighting = self._weigh()
+        return self._weighting if self._weighting.effective >= MIN_EFFECTIVE else None
+
+    @property
+    def prior_answered(self) -> str:
+        """Which prior answers now, in words: ``rules``, ``players (effective sample size 812 of 4,000 deals)``,
+        or ``rules (the players' prior collapsed: effective sample size 3 of 4,000 deals)``."""
+        if self.prior == "rules":
+            return "rules"
+        weighting = self.weighting
+        assert self._weighting is not None
+        size = f"effective sample size {self._weighting.effective:,.0f} of {self._weighting.drawn:,} deals"
+        return f"players ({size})" if weighting is not None else f"rules (the players' prior collapsed: {size})"
+
+    def _weigh(self) -> Weighting:
+        """Draw the rules' deals, weight them by the players' choices, and resample as many by those weights."""
+        self._rules_only = True
+        try:
+            deals, how = self._drawn()
+        finally:
+            self._rules_only = False
+        history = self._choices_history()
+        modelled, rules = self.choices.player_log_likelihoods(history, deals, skip=self.observer)
+        log_weights = mix_players(modelled, rules, self.choices.modelled).sum(axis=1)
+        weights = np.exp(log_weights - log_weights.max())
+        effective = float(weights.sum() ** 2 / (weights**2).sum())
+        rng = np.random.default_rng(self.seed)
+        positions = (rng.random() + np.arange(len(deals))) / len(deals)  # systematic resampling
+        picked = np.minimum(np.searchsorted(np.cumsum(weights) / weights.sum(), positions), len(deals) - 1)
+        types = player_types(modelled, rules, self.choices.modelled, weights)
+        return Weighting(deals[picked], how, len(deals), effective, types)
+
+    def _choices_history(self) -> History:
+        """The choice model's arrays of the public history, extended event by event (rebuilt after a pop)."""
+        events = self.public.history
+        if self._history.recorded != events[: self._history.events]:
+            self._history = History(self.game)
+        for event in events[self._history.events :]:
+            self._history.push(event)
+        return self._history
+
+    @property
+    def resolved_method(self) -> str:
+        return "sample" if self.weighting is not None else super().resolved_method
+
+    def _drawn(self) -> tuple[np.ndarray, str]:
+        weighting = self.weighting
+        return (weighting.deals, weighting.how) if weighting is not None else super()._drawn()
+
+    def posterior(self) -> Posterior:
+        """The distribution over the dealt holder of every card: under the players' prior, the resampled deals'."""
+        weighting = self.weighting
+        if weighting is None:
+            return super().posterior()
+        if self._posterior is None:
+            self._posterior = posterior_of(self.model, weighting.deals, weighting.how)
+        return self._posterior
+
+    def is_consistent(self) -> bool:
+        """Whether some deal explains everything observed: a question of the rules (the players' prior rules out
+        no deal)."""
+        if self.prior == "rules":
+            return super().is_consistent()
+        kept, self._posterior, self._rules_only = self._posterior, None, True
+        try:
+            return super().is_consistent()
+        finally:
+            self._posterior, self._rules_only = kept, False
+
+    def joint(self, placements: Mapping[int | str, int | str]) -> float:
+        if self.weighting is None:
+            return super().joint(placements)
+        return self.chances([{card: 1 << self._holder(holder) for card, holder in placements.items()}])[0]
+
+    def sample(self, n: int, seed: int = 0):
+        weighting = self.weighting
+        if weighting is None:
+            return super().sample(n, seed)
+        rows = np.random.default_rng(seed).integers(0, len(weighting.deals), n)
+        return tuple(self.in_play()), self._current_deals(weighting.deals[rows])
 
     @classmethod
     def from_record(cls, record: Record, **options) -> LiteratureBelief:

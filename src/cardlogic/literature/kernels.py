@@ -1,5 +1,5 @@
-"""Numba kernels of the determinized playouts (:mod:`cardlogic.literature.playouts`): plain functions over numpy
-arrays and integer card masks.
+"""Numba kernels of the determinized playouts (:mod:`cardlogic.literature.playouts`) and of the players' choice
+model (:mod:`cardlogic.literature.choices`): plain functions over numpy arrays and integer card masks.
 
 Nothing here knows about players' names, events or beliefs. A deal is ``hands`` (one ``int64`` card mask per
 player); ``set_masks``/``set_values`` the unclaimed sets' cards and points, ``team_of`` each player's team;
@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
+from cardlogic.inference.kernels import _popcount
 
 HOLDING = 0.5
 """What a card of a set still in play is worth at the end of a playout, as a share of the set: half, since the
@@ -228,3 +230,107 @@ def _mate_with_most_cards(hand, team_of, mover):
             if size > most:
                 best, most = p, size
     return best
+
+
+@njit(cache=True)
+def _claim_chance(hand, mates_public, live, set_masks, claim_bias, claim_certain, mix):
+    """P(claim now) of a player with ``hand``: a logistic on whether some live set is covered by the hand and
+    the cards publicly at teammates, mixed with an even chance."""
+    certain = 0.0
+    for s in range(len(set_masks)):
+        mask = set_masks[s]
+        if mask & live == mask and mask & ~(hand | mates_public) == 0:
+            certain = 1.0
+            break
+    return (1.0 - mix) / (1.0 + np.exp(-(claim_bias + claim_certain * certain))) + mix / 2.0
+
+
+@njit(cache=True)
+def choice_log_likelihoods(
+    deals,
+    card_bits,
+    players,
+    kind,
+    actor,
+    card,
+    target,
+    gone,
+    public_at,
+    mates_public,
+    exposed,
+    set_sum,
+    set_count,
+    card_sum,
+    card_count,
+    chosen,
+    receivers,
+    set_masks,
+    set_of,
+    live,
+    bluff,
+    held_weight,
+    claim_bias,
+    claim_certain,
+    pass_sure,
+    mix,
+):
+    """Per deal (rows of ``deals``: the holder of each card of ``card_bits``) and player, the log-likelihood of
+    that player's choices under the choice model and under the rules alone (see
+    :mod:`cardlogic.literature.choices`, which builds the arrays). An event of ``actor`` -1 is left out; for an
+    ask, ``card_sum[k, c]`` is the sum over open targets of exp(public score) and ``card_count[k, c]`` their
+    number, ``set_sum``/``set_count`` the same summed over the live cards of each set, ``chosen[k]`` the public
+    score of the ask made, and ``held_weight[s, h]`` the weight of asking in set ``s`` holding ``h`` of its cards."""
+    n, events = deals.shape[0], len(kind)
+    modelled = np.zeros((n, players))
+    rules = np.zeros((n, players))
+    dealt = np.zeros(players, np.int64)
+    for j in range(n):
+        dealt[:] = 0
+        for i in range(len(card_bits)):
+            dealt[deals[j, i]] |= np.int64(1) << card_bits[i]
+        for k in range(events):
+            a = actor[k]
+            if a < 0 or kind[k] == 2:
+                continue
+            hand = (dealt[a] & ~gone[k]) | public_at[k, a]
+            if kind[k] == 3:  # a pass: to which teammate with cards
+                total, options, mine = 0.0, 0, 0.0
+                for r in range(players):
+                    if receivers[k, r]:
+                        held = (dealt[r] & ~gone[k]) | public_at[k, r]
+                        weight = np.exp(pass_sure * (held & exposed[k] != 0))
+                        total += weight
+                        options += 1
+                        if r == target[k]:
+                            mine = weight
+                p = (1.0 - mix) * mine / total + mix / options
+                modelled[j, a] += np.log(p)
+                rules[j, a] -= np.log(options)
+                continue
+            claim = _claim_chance(hand, mates_public[k], live[k], set_masks, claim_bias, claim_certain, mix)
+            rules[j, a] += np.log(0.5)
+            if kind[k] == 1:
+                modelled[j, a] += np.log(claim)
+                continue
+            total, options = 0.0, 0
+            for s in range(len(set_masks)):
+                held = _popcount(hand & set_masks[s] & live[k])
+                if held == 0:
+                    continue
+                weight, open_sum, open_count = held_weight[s, held], set_sum[k, s], set_count[k, s]
+                if not bluff:  # the asker's own cards are no asks
+                    bits = hand & set_masks[s]
+                    while bits:
+                        low = bits & -bits
+                        c = _popcount(low - 1)
+                        bits ^= low
+                        open_sum -= card_sum[k, c]
+                        open_count -= card_count[k, c]
+                total += weight * open_sum
+                options += open_count
+            s = set_of[card[k]]
+            mine = held_weight[s, _popcount(hand & set_masks[s])] * np.exp(chosen[k])
+            p = (1.0 - mix) * mine / total + mix / options if options else 1e-300
+            modelled[j, a] += np.log(1.0 - claim) + np.log(p)
+            rules[j, a] -= np.log(options) if options else 690.0
+    return modelled, rules

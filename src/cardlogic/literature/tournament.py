@@ -23,8 +23,9 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 
 from cardlogic import arguments
+from cardlogic.cards import iter_cards
 from cardlogic.dispatch import SchedulerLost, Workers, in_order
-from cardlogic.literature import Game, PlayerState, Rules, State
+from cardlogic.literature import Game, PlayerState, Record, Rules, State
 from cardlogic.literature.bots import BOTS, make_bot
 from cardlogic.literature.decks import Deck
 from cardlogic.literature.rules import MAX_PLAYERS, MIN_PLAYERS
@@ -111,6 +112,12 @@ def play_game(game: Game, hands: Sequence[int], teams: tuple[str, str], seed: in
     is given every hand; the others get their own. A bot's illegal event raises
     :class:`~cardlogic.literature.IllegalEventError`.
     """
+    state = play_bots(game, hands, teams, seed)
+    return state.public.scores, len(state.history), state.is_over
+
+
+def play_bots(game: Game, hands: Sequence[int], teams: tuple[str, str], seed: int) -> State:
+    """The referee's final :class:`State` of :func:`play_game`'s game (its history is the game's events)."""
     state = State(game, hands)
     n = len(game.players)
     views = [PlayerState(game, p, hands[p]) for p in range(n)]
@@ -123,7 +130,7 @@ def play_game(game: Game, hands: Sequence[int], teams: tuple[str, str], seed: in
         for view in views:
             view.push(event)
         events += 1
-    return state.public.scores, events, state.is_over
+    return state
 
 
 @dataclass(frozen=True)
@@ -153,13 +160,22 @@ class Match:
 
     def play(self, index: int) -> GameResult:
         """Play game ``index`` (the same game wherever and whenever it is played)."""
-        pair, swap = divmod(index, 2)
-        game, rng = pair_setup(self.players, Deck.named(self.deck), Rules.parse(self.rules), self.seed, pair)
-        hands = State.deal(game, rng).hands
-        teams = (self.bots[swap], self.bots[1 - swap])
+        game, hands, teams = self.setup(index)
         scores, events, finished = play_game(game, hands, teams, self.seed * 1_000_003 + index)
         winner = None if scores[0] == scores[1] else teams[int(scores[1] > scores[0])]
         return GameResult(index, teams, scores, winner, events, finished)
+
+    def setup(self, index: int) -> tuple[Game, tuple[int, ...], tuple[str, str]]:
+        """Game ``index``'s game, dealt hands and teams' bots."""
+        pair, swap = divmod(index, 2)
+        game, rng = pair_setup(self.players, Deck.named(self.deck), Rules.parse(self.rules), self.seed, pair)
+        return game, State.deal(game, rng).hands, (self.bots[swap], self.bots[1 - swap])
+
+    def record(self, index: int) -> Record:
+        """Game ``index`` played out as a full record (every starting hand)."""
+        game, hands, teams = self.setup(index)
+        state = play_bots(game, hands, teams, self.seed * 1_000_003 + index)
+        return Record(game, None, {p: tuple(iter_cards(hand)) for p, hand in enumerate(hands)}, list(state.history))
 
     def games(self, workers: Workers) -> Generator[GameResult]:
         """Games 0, 1, 2, ... without end, in order, played by ``workers`` a few ahead; stop iterating to stop."""

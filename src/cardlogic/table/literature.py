@@ -27,7 +27,7 @@ from cardlogic.literature import (
     write_record,
 )
 from cardlogic.literature.advice import Advice, advise, claim_advice, spectator
-from cardlogic.literature.belief import LiteratureBelief
+from cardlogic.literature.belief import DEFAULT_PRIOR, LiteratureBelief
 from cardlogic.literature.shorthand import Answer, Notation, ShortClaim
 from cardlogic.table.core import Incomplete, Status, TableGame
 
@@ -83,6 +83,7 @@ class LiveGame(TableGame[Event]):
         method: str = "auto",
         samples: int = 20000,
         seed: int = 0,
+        prior: str = DEFAULT_PRIOR,
         autosave: str | None = None,
         text: str | None = None,
     ) -> None:
@@ -95,7 +96,7 @@ class LiveGame(TableGame[Event]):
         self._written_events = list(record.events)
         # Every hand the record shows checks what is typed, so the autosave, which keeps them, stays possible.
         self._referee = record.replay() if record.is_full else None
-        self.belief = LiteratureBelief.from_record(record, method=method, samples=samples, seed=seed)
+        self.belief = LiteratureBelief.from_record(record, method=method, samples=samples, seed=seed, prior=prior)
         self.spectator: LiteratureBelief | None = None
         if record.observer is not None:
             self.spectator = spectator(self.belief)

@@ -17,7 +17,7 @@ import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cardlogic.cli.common import STDIN, at_least, read_text, report
+from cardlogic.cli.common import STDIN, add_prior_argument, at_least, read_text, report
 from cardlogic.cli.live.notation import HELP
 from cardlogic.cli.warmup import ensure_warm
 from cardlogic.files import WriteRefusedError
@@ -72,6 +72,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="deals to draw when sampling (default 20000)",
     )
     parser.add_argument("--seed", type=int, default=0, help="random seed for sampling (default 0)")
+    add_prior_argument(parser)
     parser.set_defaults(handler=run)
 
 
@@ -116,7 +117,9 @@ def _follow(args: argparse.Namespace, saved: list[str]) -> int:
     notice = SlowNotice()
     try:
         with notice.guard():
-            game = LiveGame(record, method=args.method, samples=args.samples, seed=args.seed, text=text)
+            game = LiveGame(
+                record, method=args.method, samples=args.samples, seed=args.seed, prior=args.prior, text=text
+            )
     except RecordError as error:
         return report(args.record, error)
     except InferenceError as error:

@@ -1,0 +1,63 @@
+"""``cardlogic fit RECORD... -o MODEL``: fit the players' choice model to full game records."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from cardlogic.cards import card_mask
+from cardlogic.cli.common import parse_record, plural, report, source_name
+from cardlogic.literature import RecordError
+from cardlogic.literature.choices import DEFAULT_MODEL, ChoiceModel, ChoiceModelError, History, deal_row, fit
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "fit",
+        help="fit the players' choice model to full game records",
+        description="Fit the weights of the choice model behind --prior players (docs/beliefs.md) by maximum "
+        "likelihood to full records (every starting hand given), and write the model as JSON.",
+    )
+    parser.add_argument("records", nargs="+", metavar="RECORD", help="full game record files")
+    parser.add_argument("-o", "--output", required=True, metavar="MODEL", help="the model file to write")
+    parser.add_argument("--force", action="store_true", help="overwrite MODEL if it exists")
+    parser.add_argument("--start", metavar="MODEL", help="start from this model's weights (default: the shipped one)")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if os.path.exists(args.output) and not args.force:
+        print(f"{args.output}: exists; give --force to overwrite it", file=sys.stderr)
+        return 1
+    start = DEFAULT_MODEL
+    if args.start:
+        try:
+            start = ChoiceModel.read(args.start)
+        except (OSError, ChoiceModelError) as error:
+            print(error if isinstance(error, ChoiceModelError) else f"{args.start}: {error.strerror}", file=sys.stderr)
+            return 1
+    games = []
+    events = 0
+    for path in args.records:
+        record = parse_record(path)
+        if record is None:
+            return 1
+        if not record.is_full:
+            print(f"{source_name(path)}:1: not a full record: fitting needs every starting hand", file=sys.stderr)
+            return 1
+        try:
+            record.replay()
+        except RecordError as error:
+            return report(path, error)
+        history = History(record.game, record.events)
+        hands = [card_mask(record.hands[p]) for p in range(len(record.game.players))]
+        games.append((history, deal_row(history, hands)))
+        events += len(record.events)
+    described = f"maximum likelihood on {plural(len(games), 'record')} ({plural(events, 'event')})"
+    model = fit(start, games, described)
+    with open(args.output, "w", encoding="utf-8") as handle:
+        handle.write(model.to_json())
+    weights = ", ".join(f"{name} {getattr(model, name):+.2f}" for name in model.WEIGHTS)
+    print(f"{args.output}: {described}: {weights}")
+    return 0

@@ -1,0 +1,397 @@
+"""How Literature players choose: the likelihood of a public history under a deal, for a prior over deals.
+
+Every card that moves in Literature moves in public, so an initial deal and the
+public history fix every hand at every moment. The likelihood of the history
+under a deal is then the product, over the events, of the chance that the player
+who acted chose that event given their hand then and the public position:
+
+* an **ask** is a choice among the legal asks (a card of a set the asker holds a
+  card of, not held by the asker, of an opponent with cards), by a softmax over
+  interpretable features: the share of the set the asker holds (``held``), the card
+  publicly known at the target (``sure``), the target publicly known not to hold it
+  (``dead``, asks that repeat earlier information), the target publicly holding a
+  card of the set (``target_set``), the target's share of the opponents' cards
+  (``slots``); with it, the choice not to claim;
+* a **claim**, while an ask is possible, is the choice to claim now, by a logistic
+  on whether the claimer's own hand and the cards publicly at teammates cover a
+  whole set (``claim_certain``) and a bias (``claim_bias``); once no ask can be
+  made, a claim is forced and says nothing;
+* a **pass** is a choice among the teammates with cards, by a softmax on whether
+  the receiver holds a card of a set with a card publicly at an opponent
+  (``pass_sure``: a sure ask).
+
+Scores are divided by ``temperature``, and every choice is mixed with the rules
+alone (uniform over the legal choices) with weight ``mix``, so no deal the rules
+allow gets likelihood 0 whatever the players did. Each player is, besides, either
+one who plays by the model (prior ``modelled``) or one who plays by the rules
+alone: a player whose choices the model explains no better than chance drifts to
+the rules-only likelihood as the game goes on (:func:`player_types`).
+
+>>> from cardlogic.literature import Game, Ask
+>>> from cardlogic.cards import Card
+>>> from cardlogic.literature.decks import Deck
+>>> game = Game(("A", "B", "C", "D"), deck=Deck.named("no-8s", sets=["LS"]), dealer=0)
+>>> history = History(game, [Ask(0, 1, Card.parse("2S"), yes=False)])
+>>> deals = np.array([[0, 0, 1, 2, 3, 3], [1, 0, 0, 1, 2, 3]], np.int8)  # holders of 2S 3S 4S 5S 6S 7S
+>>> bool(np.all(np.isfinite(DEFAULT_MODEL.log_likelihoods(history, deals))))
+True
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, fields, replace
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from cardlogic.cards import card_mask
+from cardlogic.literature import kernels
+from cardlogic.literature.events import Ask, Claim, Event, Pass, actor
+from cardlogic.literature.rules import Game
+from cardlogic.literature.state import PublicState
+
+ASK_FEATURES = ("sure", "dead", "target_set", "slots")
+"""The public features of an ask (card, target); ``held``, which depends on the asker's hand, is apart."""
+KIND_ASK, KIND_CLAIM, KIND_FORCED, KIND_PASS = 0, 1, 2, 3
+
+
+class ChoiceModelError(ValueError):
+    """A choice model file that cannot be read: not JSON, a missing or unknown field, a value out of range."""
+
+
+@dataclass(frozen=True)
+class ChoiceModel:
+    """The weights of the choice model (see the module docstring), the rules' share ``mix`` and the prior
+    share ``modelled`` of players who play by the model.
+
+    >>> ChoiceModel().mix, ChoiceModel().modelled
+    (0.05, 0.9)
+    """
+
+    held: float = 0.0
+    sure: float = 0.0
+    dead: float = 0.0
+    target_set: float = 0.0
+    slots: float = 0.0
+    claim_bias: float = 0.0
+    claim_certain: float = 0.0
+    pass_sure: float = 0.0
+    temperature: float = 1.0
+    mix: float = 0.05
+    modelled: float = 0.9
+    fitted_on: str = ""
+
+    WEIGHTS = ("held", "sure", "dead", "target_set", "slots", "claim_bias", "claim_certain", "pass_sure")
+
+    def __post_init__(self) -> None:
+        for name in (*self.WEIGHTS, "temperature", "mix", "modelled"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+                raise ChoiceModelError(f"{name} must be a finite number, not {value!r}")
+        if not isinstance(self.fitted_on, str):
+            raise ChoiceModelError(f"fitted_on must be text, not {self.fitted_on!r}")
+        if not self.temperature > 0:
+            raise ChoiceModelError(f"temperature must be positive, not {self.temperature}")
+        if not 0.01 <= self.mix <= 1:
+            raise ChoiceModelError(f"mix (the rules' share of every choice) must be in [0.01, 1], not {self.mix}")
+        if not 0 <= self.modelled < 1:
+            raise ChoiceModelError(
+                f"modelled (a player's prior chance to play by the model) must be in [0, 1), not {self.modelled}"
+            )
+
+    @classmethod
+    def from_json(cls, text: str, source: str = "<model>") -> ChoiceModel:
+        """Read a model written by :meth:`to_json`; :class:`ChoiceModelError` names ``source`` and the problem."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ChoiceModelError(f"{source}:{error.lineno}: not JSON: {error.msg}") from None
+        known = {f.name for f in fields(cls)}
+        if not isinstance(data, dict) or set(data) - known:
+            extra = sorted(set(data) - known) if isinstance(data, dict) else []
+            raise ChoiceModelError(
+                f"{source}:1: unknown fields {', '.join(extra)}" if extra else f"{source}:1: not an object"
+            )
+        try:
+            return cls(**data)
+        except (TypeError, ChoiceModelError) as error:
+            raise ChoiceModelError(f"{source}:1: {error}") from None
+
+    @classmethod
+    def read(cls, path: str | Path) -> ChoiceModel:
+        return cls.from_json(Path(path).read_text(), str(path))
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), indent=2) + "\n"
+
+    def weights(self) -> np.ndarray:
+        return np.array([getattr(self, name) for name in self.WEIGHTS])
+
+    def with_weights(self, values: Iterable[float], fitted_on: str | None = None) -> ChoiceModel:
+        changes = dict(zip(self.WEIGHTS, map(float, values)))
+        return replace(self, **changes, fitted_on=self.fitted_on if fitted_on is None else fitted_on)
+
+    def log_likelihoods(self, history: History, deals: np.ndarray, skip: int | None = None) -> np.ndarray:
+        """log P(history | deal) for every row of ``deals`` (holders of ``history.cards``), each player a
+        mixture of a modelled and a rules-only one; ``skip`` is a player whose choices are left out (the
+        observer, whose own hand the belief already knows)."""
+        modelled, rules = self.player_log_likelihoods(history, deals, skip)
+        return mix_players(modelled, rules, self.modelled).sum(axis=1)
+
+    def player_log_likelihoods(
+        self, history: History, deals: np.ndarray, skip: int | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Per deal and player, the log-likelihood of that player's choices under the model and under the rules
+        alone (two arrays deals x players)."""
+        h = history
+        scale = 1.0 / self.temperature
+        public = np.tensordot(h.ask_features, np.array([getattr(self, f) for f in ASK_FEATURES]) * scale, axes=1)
+        exp_public = np.where(h.targets, np.exp(public), 0.0)
+        chosen = public[np.arange(h.events), h.card, np.maximum(h.target, 0)]
+        card_sum, card_count = exp_public.sum(axis=2), h.targets.sum(axis=2)
+        held_weight = np.exp(self.held * scale * h.held_share)
+        return kernels.choice_log_likelihoods(
+            np.ascontiguousarray(deals, np.int8),
+            h.card_bits,
+            h.players,
+            h.kind,
+            np.where(h.actor == (-1 if skip is None else skip), -1, h.actor),
+            h.card,
+            h.target,
+            h.gone,
+            h.public_at,
+            h.mates_public,
+            h.exposed,
+            card_sum @ h.set_members,
+            card_count @ h.set_members,
+            card_sum,
+            card_count,
+            chosen,
+            h.receivers,
+            h.set_masks,
+            h.set_of,
+            h.live,
+            h.bluff,
+            held_weight,
+            self.claim_bias * scale,
+            self.claim_certain * scale,
+            self.pass_sure * scale,
+            self.mix,
+        )
+
+
+def mix_players(modelled: np.ndarray, rules: np.ndarray, share: float) -> np.ndarray:
+    """Per deal and player, log(share * P(choices | model) + (1 - share) * P(choices | rules))."""
+    if share == 0:
+        return rules
+    return np.logaddexp(math.log(share) + modelled, math.log1p(-share) + rules)
+
+
+def player_types(modelled: np.ndarray, rules: np.ndarray, share: float, weights: np.ndarray) -> np.ndarray:
+    """P(each player plays by the model), from the per-deal, per-player log-likelihoods under the model and the
+    rules (:meth:`ChoiceModel.player_log_likelihoods`), averaged over the deals with posterior ``weights``."""
+    if share == 0:
+        return np.zeros(modelled.shape[1])
+    a, b = math.log(share) + modelled, math.log1p(-share) + rules
+    return (np.exp(a - np.logaddexp(a, b)) * (weights / weights.sum())[:, None]).sum(axis=0)
+
+
+class History:
+    """The public arrays of a game's history that the choice model's kernel reads, worked out once.
+
+    ``cards`` are the deck's cards in order (the columns of a deal); events are indexed from 0. For
+    event ``k``: ``gone[k]`` the cards that moved or left play before it, ``public_at[k, p]`` the cards
+    publicly at ``p``, ``live[k]`` the cards of unclaimed sets, ``mates_public[k]`` the cards publicly at
+    the actor's teammates, ``exposed[k]`` the cards of the sets with a card publicly at an opponent of
+    the actor, ``targets[k, c, t]`` whether ``t`` is an opponent with cards (an ask of ``t`` is open),
+    ``ask_features[k, c, t, :]`` the features of :data:`ASK_FEATURES`, ``receivers[k, p]`` whether
+    ``p`` could receive a pass.
+    """
+
+    def __init__(self, game: Game, events: Sequence[Event] = ()) -> None:
+        deck, n = game.deck, len(game.players)
+        self.game, self.players = game, n
+        self.cards = deck.cards
+        self.card_bits = np.array(self.cards, np.int64)
+        self.bluff = game.rules.bluff
+        self.set_masks = np.array([s.mask for s in deck.sets], np.int64)
+        self.set_of = np.full(64, -1, np.int64)
+        self.set_members = np.zeros((64, len(deck.sets)))
+        for index, card_set in enumerate(deck.sets):
+            for card in card_set.cards:
+                self.set_of[card] = index
+                self.set_members[card, index] = 1.0
+        largest = max(len(s.cards) for s in deck.sets)
+        self.held_share = np.array(
+            [[min(h, len(s.cards)) / len(s.cards) for h in range(largest + 1)] for s in deck.sets]
+        )
+        self._state = PublicState(game)
+        self._gone, self._denied = 0, [0] * n
+        self._rows: list[dict[str, Any]] = []
+        self._arrays: dict[str, np.ndarray] = {}
+        for event in events:
+            self.push(event)
+
+    @property
+    def events(self) -> int:
+        return len(self._rows)
+
+    @property
+    def recorded(self) -> tuple[Event, ...]:
+        """The events pushed so far."""
+        return self._state.history
+
+    def __getattr__(self, name: str) -> np.ndarray:
+        if name not in _ROW_FIELDS:
+            raise AttributeError(name)
+        if name not in self._arrays:
+            self._arrays[name] = np.array([row[name] for row in self._rows], _ROW_FIELDS[name]).reshape(
+                (len(self._rows), *_row_shape(name, self.players))
+            )
+        return self._arrays[name]
+
+    def push(self, event: Event) -> None:
+        """Add the next event of the game (legal in the public position, as the referee recorded it)."""
+        game, deck, denied = self.game, self.game.deck, self._denied
+        self._rows.append(self._describe(event, self._state, self._gone, denied))
+        self._arrays.clear()
+        if isinstance(event, Ask):
+            bit = 1 << event.card
+            if event.yes:
+                self._gone |= bit
+                denied[event.asker] &= ~bit
+            else:
+                denied[event.target] |= bit
+                if not game.rules.bluff:
+                    denied[event.asker] |= bit
+        elif isinstance(event, Claim):
+            self._gone |= deck.sets[event.set_index].mask
+        self._state.push(event)
+
+    def _describe(self, event: Event, state: PublicState, gone: int, denied: list[int]) -> dict[str, Any]:
+        game, n = self.game, self.players
+        who = actor(event)
+        at = [0] * n
+        for card, holder in state.known.items():
+            at[holder] |= 1 << card
+        team = game.team_of(who)
+        live = card_mask(c for i in state.unclaimed for c in game.deck.sets[i].cards)
+        opponents_public = card_mask(c for c, h in state.known.items() if game.team_of(h) != team)
+        row: dict[str, Any] = {
+            "kind": KIND_ASK,
+            "actor": who,
+            "card": 0,
+            "target": -1,
+            "gone": gone,
+            "live": live,
+            "mates_public": card_mask(c for c, h in state.known.items() if game.team_of(h) == team),
+            "exposed": sum(int(m) for m in self.set_masks if m & opponents_public),
+            "public_at": at,
+            "receivers": np.zeros(n, np.bool_),
+            "targets": np.zeros((64, n), np.bool_),
+            "ask_features": np.zeros((64, n, len(ASK_FEATURES))),
+        }
+        sizes = state.sizes
+        opponents = [t for t in game.opponents(who) if sizes[t]]
+        if isinstance(event, Pass):
+            row["kind"], row["target"] = KIND_PASS, event.receiver
+            for mate in game.teammates(who):
+                row["receivers"][mate] = mate != who and sizes[mate] > 0
+            return row
+        if isinstance(event, Claim):
+            row["kind"] = KIND_CLAIM if opponents else KIND_FORCED
+            row["card"] = game.deck.sets[event.set_index].cards[0]
+            return row
+        row["card"], row["target"] = event.card, event.target
+        if not opponents:
+            return row
+        columns = np.arange(64)[:, None]
+        at_bits = (np.array(at, np.int64)[None, :] >> columns) & 1  # cards x players
+        denied_bits = (np.array(denied, np.int64)[None, :] >> columns) & 1
+        in_set = at_bits.T @ self.set_members  # players x sets: public cards of each set at each player
+        elsewhere = at_bits.sum(axis=1, keepdims=True) - at_bits > 0
+        total = sum(sizes[t] for t in opponents)
+        rows = np.flatnonzero((live >> np.arange(64)) & 1)
+        for t in opponents:
+            row["targets"][rows, t] = True
+            features = row["ask_features"][rows, t]
+            features[:, 0] = at_bits[rows, t]
+            features[:, 1] = denied_bits[rows, t] | elsewhere[rows, t]
+            features[:, 2] = in_set[t, self.set_of[rows]] - at_bits[rows, t] > 0
+            features[:, 3] = sizes[t] * len(opponents) / total - 1.0
+            row["ask_features"][rows, t] = features
+        return row
+
+
+_ROW_FIELDS = {
+    "kind": np.int64,
+    "actor": np.int64,
+    "card": np.int64,
+    "target": np.int64,
+    "gone": np.int64,
+    "live": np.int64,
+    "mates_public": np.int64,
+    "exposed": np.int64,
+    "public_at": np.int64,
+    "receivers": np.bool_,
+    "targets": np.bool_,
+    "ask_features": np.float64,
+}
+"""The per-event arrays of a :class:`History`, with their types."""
+
+
+def _row_shape(name: str, players: int) -> tuple[int, ...]:
+    """The shape of one event's entry of the array ``name``."""
+    return {
+        "public_at": (players,),
+        "receivers": (players,),
+        "targets": (64, players),
+        "ask_features": (64, players, len(ASK_FEATURES)),
+    }.get(name, ())
+
+
+def fit(model: ChoiceModel, games: Sequence[tuple[History, np.ndarray]], fitted_on: str = "") -> ChoiceModel:
+    """The weights of greatest likelihood of ``games`` (each a history and its true deal, one row), from
+    ``model``'s weights; its mix, temperature and share of modelled players are kept, so a player who chose
+    at random weighs little in the fit (their choices are explained by the rules).
+
+    Raises ValueError when ``games`` is empty.
+    """
+    from scipy.optimize import minimize
+
+    if not games:
+        raise ValueError("no game to fit on")
+    plain = replace(model, temperature=1.0)
+
+    def loss(values: np.ndarray) -> float:
+        trial = plain.with_weights(values)
+        return -sum(float(trial.log_likelihoods(h, deal)[0]) for h, deal in games)
+
+    start = model.weights() / model.temperature
+    found = minimize(loss, start, method="L-BFGS-B", bounds=[(-10, 10)] * len(start))
+    return model.with_weights(found.x * model.temperature, fitted_on)
+
+
+def deal_row(history: History, hands: Sequence[int]) -> np.ndarray:
+    """The one-row deal (holders of ``history.cards``) of starting ``hands`` (card masks by player)."""
+    row = np.zeros((1, len(history.cards)), np.int8)
+    for j, card in enumerate(history.cards):
+        row[0, j] = next(p for p, hand in enumerate(hands) if hand >> card & 1)
+    return row
+
+
+def _default_model() -> ChoiceModel:
+    text = resources.files("cardlogic.literature").joinpath("choice_model.json").read_text()
+    return ChoiceModel.from_json(text, "cardlogic/literature/choice_model.json")
+
+
+DEFAULT_MODEL = _default_model()
+"""The model shipped with the package (``choice_model.json``), fit by ``python benchmarks/fit_choices.py``: maximum
+likelihood on the full records of 36 games at 6 players between bots of three styles (counting v random,
+advisor v counting, advisor v random; tournament seeds 100 and 101), starting from zero weights, with ``mix``
+0.05 and ``modelled`` 0.9. Its ``fitted_on`` says how many records and events; docs/beliefs.md has the weights."""

@@ -1,0 +1,215 @@
+"""The players' choice model: no consistent deal is ruled out, the weighted posterior matches enumeration, fitting
+recovers the weights that played, and the model file reads and refuses as it should."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cardlogic.cards import iter_cards
+from cardlogic.inference import CspBackend
+from cardlogic.literature import Ask, Claim, Game, Pass, State, actor, play_random_game
+from cardlogic.literature.belief import LiteratureBelief
+from cardlogic.literature.choices import (
+    DEFAULT_MODEL,
+    ChoiceModel,
+    ChoiceModelError,
+    History,
+    deal_row,
+    fit,
+    player_types,
+)
+from cardlogic.literature.decks import Deck
+
+EXTREME = ChoiceModel(
+    held=10, sure=10, dead=-10, target_set=10, slots=10, claim_bias=-10, claim_certain=10, pass_sure=10
+)
+"""A model as sure of its players as the fit's bounds allow: whatever they do still has likelihood > 0."""
+
+
+def small_game(players: int, sets: list[str], dealer: int = 0) -> Game:
+    return Game(tuple("ABCDEFGH"[:players]), deck=Deck.named("no-8s", sets=sets), dealer=dealer)
+
+
+def model_chance(model: ChoiceModel, state: State, ask: Ask) -> float:
+    """The model's score of ``ask`` from the referee's state, with its own reading of the features."""
+    game, public = state.game, state.public
+    hand = state.hands[ask.asker]
+    card_set = game.deck.set_of(ask.card)
+    held = sum(1 for c in card_set.cards if hand >> c & 1) / len(card_set.cards)
+    sure = public.known.get(ask.card) == ask.target
+    return math.exp(model.held * held + model.sure * sure)
+
+
+def anti_model_game(game: Game, seed: int) -> tuple[tuple[int, ...], list]:
+    """A game whose players do what the model finds least likely: the ask it scores lowest, no sure ask, and
+    claims only when no ask can be made (then a random guess)."""
+    rng = random.Random(seed)
+    state = State.deal(game, rng)
+    hands = state.hands
+    events = []
+    while not state.is_over and len(events) < 300:
+        mover = state.public.movers[0]
+        legal = [e for e in state.legal_events() if actor(e) == mover]
+        asks = [e for e in legal if isinstance(e, Ask)]
+        passes = [e for e in legal if isinstance(e, Pass)]
+        if not state.hands[mover] and passes:
+            event = rng.choice(passes)
+        elif asks:
+            event = min(asks, key=lambda a: (model_chance(EXTREME, state, a), rng.random()))
+        else:
+            index = rng.choice(state.public.unclaimed)
+            team = game.members(game.team_of(mover))
+            event = Claim(mover, index, tuple((c, rng.choice(team)) for c in game.deck.sets[index].cards))
+        events.append(state.push(event))
+    return hands, events
+
+
+def all_deals(belief: LiteratureBelief) -> np.ndarray:
+    """Every deal consistent with ``belief``, as rows of holders of the deck's cards."""
+    cards = belief.model.cards
+    return np.array([[deal[c] for c in cards] for deal in CspBackend().deals(belief.model)], np.int8)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), players=st.sampled_from([4, 6]), adversarial=st.booleans())
+def test_no_consistent_deal_gets_likelihood_zero(seed: int, players: int, adversarial: bool) -> None:
+    game = small_game(players, ["LS", "HS", "LH"], dealer=seed % players)
+    hands, events = anti_model_game(game, seed) if adversarial else play_random_game(game, seed)
+    history = History(game, events)
+    for model in (DEFAULT_MODEL, EXTREME, ChoiceModel(held=-10, sure=-10, dead=10, claim_bias=10, pass_sure=-10)):
+        truth = model.log_likelihoods(history, deal_row(history, hands))
+        assert np.isfinite(truth).all() and truth[0] > -1e4
+    # and every deal the spectator's rules allow, midway through the game
+    middle = len(events) // 2
+    belief = LiteratureBelief(game, method="sample", samples=500, seed=seed)
+    for event in events[:middle]:
+        belief.push_unchecked(event)
+    deals, _ = belief._drawn()
+    assert np.isfinite(EXTREME.log_likelihoods(History(game, events[:middle]), deals)).all()
+
+
+def test_the_weighted_posterior_matches_enumeration_with_the_same_likelihood() -> None:
+    game = small_game(4, ["LS", "HS"], dealer=1)
+    hands, events = play_random_game(game, 5)
+    model = ChoiceModel(held=2.5, sure=2.0, dead=-1.5, target_set=1.0, claim_bias=-2.0, claim_certain=4.0)
+    checked = 0
+    for length in (2, 4, 6):
+        record_events = events[:length]
+        belief = LiteratureBelief(game, 0, iter_cards(hands[0]), prior="players", choices=model, samples=40_000)
+        for event in record_events:
+            belief.push_unchecked(event)
+        deals = all_deals(belief)
+        weights = np.exp(model.log_likelihoods(History(game, record_events), deals, skip=0))
+        weights /= weights.sum()
+        assert belief.weighting is not None, belief.prior_answered
+        marginals = belief.marginals()
+        columns = {card: j for j, card in enumerate(belief.model.cards)}
+        for i, card in enumerate(marginals.cards):
+            if card in belief.public.known:
+                continue
+            truth = np.bincount(deals[:, columns[card]], weights=weights, minlength=4)
+            assert np.abs(marginals.probabilities[i] - truth).max() < 0.02, (length, card)
+            checked += 1
+    assert checked > 10
+
+
+def synthetic_game(model: ChoiceModel, game: Game, rng: random.Random) -> tuple[tuple[int, ...], list]:
+    """A game whose asks follow ``model``'s held and sure weights (mixed with the rules by ``model.mix``), whose
+    teams claim a set as soon as they hold it, and whose guesses end a stalled game."""
+    state = State.deal(game, rng)
+    hands = state.hands
+    events = []
+    while not state.is_over and len(events) < 200:
+        mover = state.public.movers[0]
+        legal = [e for e in state.legal_events() if actor(e) == mover]
+        claims = [e for e in legal if isinstance(e, Claim)]
+        asks = [e for e in legal if isinstance(e, Ask)]
+        passes = [e for e in legal if isinstance(e, Pass)]
+        if not state.hands[mover]:
+            event = rng.choice(passes)
+        elif claims or not asks:
+            index = claims[0].set_index if claims else state.public.unclaimed[0]
+            team = game.members(game.team_of(mover))
+            owner = {c: next((p for p in team if state.hands[p] >> c & 1), mover) for c in game.deck.sets[index].cards}
+            event = Claim(mover, index, tuple(owner.items()))
+        elif rng.random() < model.mix:
+            event = rng.choice(asks)
+        else:
+            scores = [model_chance(model, state, a) for a in asks]
+            event = rng.choices(asks, weights=scores)[0]
+        events.append(state.push(event))
+    return hands, events
+
+
+def test_fitting_recovers_the_weights_that_played() -> None:
+    truth = ChoiceModel(held=3.0, sure=2.5)
+    rng = random.Random(11)
+    games = []
+    for index in range(40):
+        game = small_game(4, ["LS", "HS", "LH", "HH"], dealer=index % 4)
+        hands, events = synthetic_game(truth, game, rng)
+        history = History(game, events)
+        games.append((history, deal_row(history, hands)))
+    fitted = fit(ChoiceModel(), games)
+    assert abs(fitted.held - truth.held) < 0.8, fitted
+    assert abs(fitted.sure - truth.sure) < 0.8, fitted
+    assert abs(fitted.dead) < 1.0 and abs(fitted.target_set) < 1.0, fitted
+
+
+def test_a_random_asker_drifts_to_the_rules_alone() -> None:
+    """Bob asks at random, the others as the model says: the posterior that Bob plays by the model falls."""
+    truth = ChoiceModel(held=3.0, sure=2.5)
+    game = small_game(4, ["LS", "HS", "LH", "HH", "LD", "HD"])
+    rng = random.Random(3)
+    state = State.deal(game, rng)
+    while not state.is_over and len(state.history) < 60:
+        mover = state.public.movers[0]
+        legal = [e for e in state.legal_events() if actor(e) == mover]
+        asks = [e for e in legal if isinstance(e, Ask)]
+        if not asks or not state.hands[mover]:
+            break
+        if mover == 1:
+            state.push(rng.choice(asks))
+        else:
+            state.push(rng.choices(asks, weights=[model_chance(truth, state, a) for a in asks])[0])
+    history = History(game, state.history)
+    deals = deal_row(history, state.hands)
+    model = ChoiceModel(held=3.0, sure=2.5, modelled=0.5)
+    modelled = player_types(*model.player_log_likelihoods(history, deals), model.modelled, np.ones(1))
+    asked = {p: sum(isinstance(e, Ask) and e.asker == p for e in state.history) for p in range(4)}
+    assert asked[1] >= 5
+    others = [modelled[p] for p in (0, 2, 3) if asked[p] >= 3]
+    assert others and modelled[1] < min(others), (modelled, asked)
+
+
+def test_the_model_file_round_trips_and_refuses_bad_input() -> None:
+    model = ChoiceModel(held=1.5, fitted_on="test")
+    assert ChoiceModel.from_json(model.to_json()) == model
+    with pytest.raises(ChoiceModelError, match=r"m\.json:1: not JSON"):
+        ChoiceModel.from_json("{", "m.json")
+    with pytest.raises(ChoiceModelError, match="unknown fields colour"):
+        ChoiceModel.from_json('{"colour": 1}', "m.json")
+    with pytest.raises(ChoiceModelError, match="mix"):
+        ChoiceModel.from_json('{"mix": 0}', "m.json")
+    with pytest.raises(ChoiceModelError, match=r"m\.json:1: held must be a finite number, not 'x'"):
+        ChoiceModel.from_json('{"held": "x"}', "m.json")
+    assert DEFAULT_MODEL.fitted_on
+
+
+def test_a_collapsed_prior_falls_back_to_the_rules_and_says_so() -> None:
+    game = small_game(4, ["LS", "HS"], dealer=1)
+    hands, events = play_random_game(game, 5)
+    belief = LiteratureBelief(game, 0, iter_cards(hands[0]), prior="players", choices=EXTREME, samples=50)
+    rules = LiteratureBelief(game, 0, iter_cards(hands[0]))
+    for event in events[:8]:
+        belief.push_unchecked(event)
+        rules.push_unchecked(event)
+    assert belief.weighting is None
+    assert belief.prior_answered.startswith("rules (the players' prior collapsed")
+    assert np.array_equal(belief.marginals().probabilities, rules.marginals().probabilities)

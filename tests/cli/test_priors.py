@@ -1,0 +1,69 @@
+"""``--prior`` on belief and advise says which prior answered; ``cardlogic fit`` writes only the file named, refuses
+to overwrite it without --force, and names the line of a record it cannot fit on."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from cardlogic.cli import main
+from cardlogic.literature import Game, Record, play_random_game, write_record
+from cardlogic.literature.choices import ChoiceModel
+from cardlogic.literature.decks import Deck
+
+MINI = str(Path(__file__).resolve().parents[2] / "examples" / "mini.txt")
+
+
+def test_belief_and_advise_say_which_prior_answered(capsys) -> None:
+    assert main(["belief", MINI, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["prior"] == "rules"
+    assert main(["belief", MINI, "--prior", "players", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["prior"].startswith("players (effective sample size")
+    assert main(["belief", MINI, "--prior", "players"]) == 0
+    assert "prior: players" in " ".join(capsys.readouterr().out.split())
+    assert main(["advise", MINI, "--prior", "players", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["prior"].startswith("players")
+
+
+def full_records(folder: Path, count: int) -> list[str]:
+    game = Game(("Ann", "Bob", "Cat", "Dan"), deck=Deck.named("no-8s", sets=["LS", "HS", "LH"]), dealer=0)
+    paths = []
+    for seed in range(count):
+        hands, events = play_random_game(game, seed)
+        record = Record(
+            game, None, {p: tuple(c for c in game.deck.cards if hand >> c & 1) for p, hand in enumerate(hands)}, events
+        )
+        path = folder / f"game{seed}.txt"
+        path.write_text(write_record(record))
+        paths.append(str(path))
+    return paths
+
+
+def test_fit_writes_the_model_and_refuses_to_overwrite_it(tmp_path, capsys) -> None:
+    records = full_records(tmp_path, 3)
+    output = tmp_path / "model.json"
+    assert main(["fit", *records, "-o", str(output)]) == 0
+    model = ChoiceModel.read(output)
+    assert model.fitted_on.startswith("maximum likelihood on 3 records")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game0.txt", "game1.txt", "game2.txt", "model.json"]
+    capsys.readouterr()
+    output.write_text("kept")
+    assert main(["fit", *records, "-o", str(output)]) == 1
+    assert "exists; give --force" in capsys.readouterr().err and output.read_text() == "kept"
+    assert main(["fit", *records, "-o", str(output), "--force"]) == 0
+    assert ChoiceModel.read(output) == model
+
+
+def test_fit_names_a_record_it_cannot_use(tmp_path, capsys) -> None:
+    output = tmp_path / "model.json"
+    assert main(["fit", MINI, "-o", str(output)]) == 1
+    assert f"{MINI}:1: not a full record" in capsys.readouterr().err
+    [path] = full_records(tmp_path, 1)
+    lines = Path(path).read_text().splitlines()
+    first = lines.index("") + 1  # the first event's line, an ask
+    answer = ": yes" if lines[first].endswith(": no") else ": no"
+    lines[first] = lines[first].rsplit(":", 1)[0] + answer
+    Path(path).write_text("\n".join(lines) + "\n")
+    assert main(["fit", path, "-o", str(output)]) == 1
+    assert capsys.readouterr().err.startswith(f"{path}:{first + 1}: ")
+    assert not output.exists()
