@@ -129,4 +129,4 @@ def test_bench_messages_keep_the_extra_in_brackets():
 
 def test_one_deal_is_singular(capsys):
     assert main(["belief", str(Path(MINI).with_name("six-players.txt"))]) == 0  # the end of the game
-    assert capsys.readouterr().out.splitlines()[-1].rstrip() == "exact over 1 consistent deal"
+    assert capsys.readouterr().out.splitlines()[-1].rstrip() == "exact over 1 consistent deal; prior: rules"

@@ -139,9 +139,9 @@ def test_tournament_text_shows_wilson_intervals(capsys):
     assert code == 2 and "--bots" in err
 
 
-def test_the_readme_shows_the_example_record_and_every_example_checks(capsys):
-    readme = (EXAMPLE.parents[2] / "README.md").read_text(encoding="utf-8")
-    assert f"```text\n{EXAMPLE.read_text()}```" in readme
+def test_the_docs_show_the_example_record_and_every_example_checks(capsys):
+    page = (EXAMPLE.parents[2] / "docs" / "knektpass.md").read_text(encoding="utf-8")
+    assert f"```text\n{EXAMPLE.read_text()}```" in page
     for path in sorted(EXAMPLE.parent.glob("*.txt")):
         assert run(capsys, "check", str(path))[0] == 0
         assert run(capsys, "belief", str(path))[0] == 0
