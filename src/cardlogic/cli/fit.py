@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from cardlogic.cards import card_mask
 from cardlogic.cli.common import parse_record, plural, report, source_name
+from cardlogic.files import WriteRefusedError, check_writable, write_owned
 from cardlogic.literature import RecordError
 from cardlogic.literature.choices import DEFAULT_MODEL, ChoiceModel, ChoiceModelError, History, deal_row, fit
 
@@ -27,8 +27,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if os.path.exists(args.output) and not args.force:
-        print(f"{args.output}: exists; give --force to overwrite it", file=sys.stderr)
+    try:  # before the fit, not after
+        check_writable(args.output, force=args.force)
+    except WriteRefusedError as error:
+        print(f"cardlogic fit: {error}", file=sys.stderr)
         return 1
     start = DEFAULT_MODEL
     if args.start:
@@ -56,8 +58,7 @@ def run(args: argparse.Namespace) -> int:
         events += len(record.events)
     described = f"maximum likelihood on {plural(len(games), 'record')} ({plural(events, 'event')})"
     model = fit(start, games, described)
-    with open(args.output, "w", encoding="utf-8") as handle:
-        handle.write(model.to_json())
+    write_owned(args.output, model.to_json(), force=args.force)
     weights = ", ".join(f"{name} {getattr(model, name):+.2f}" for name in model.WEIGHTS)
     print(f"{args.output}: {described}: {weights}")
     return 0
