@@ -72,7 +72,8 @@ class Workers:
 
     def __enter__(self) -> Self:
         if self.scheduler is not None:
-            logging.getLogger("distributed.client").addFilter(_quiet_client)
+            for name in ("distributed.client", "tornado.application"):  # tornado runs Dask's comms and logs their loss
+                logging.getLogger(name).addFilter(_quiet_client)
             self._client = _connect(self.scheduler, self.timeout)
             self._executor = self._client.get_executor(pure=False)
             self._code = code_fingerprint()
@@ -176,8 +177,9 @@ def _checked(task: tuple[str, Callable[[T], R], T]) -> R:
 
 
 def _quiet_client(record: logging.LogRecord) -> bool:
-    """Whether to log ``record`` of Dask's client: not its errors, which reach the caller as exceptions (a task's
-    error, :class:`SchedulerLost` for a scheduler gone away, in one line rather than the client's tracebacks)."""
+    """Whether to log ``record`` of Dask's client (or of the tornado loop under it): not its errors, which reach the
+    caller as exceptions (a task's error, :class:`SchedulerLost` for a scheduler gone away, in one line rather than
+    the client's tracebacks)."""
     return record.levelno < logging.ERROR
 
 
