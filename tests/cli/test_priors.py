@@ -49,7 +49,9 @@ def test_fit_writes_the_model_and_refuses_to_overwrite_it(tmp_path, capsys) -> N
     capsys.readouterr()
     output.write_text("kept")
     assert main(["fit", *records, "-o", str(output)]) == 1
-    assert "already exists: not written; --force replaces it" in capsys.readouterr().err and output.read_text() == "kept"
+    assert (
+        "already exists: not written; --force replaces it" in capsys.readouterr().err and output.read_text() == "kept"
+    )
     assert main(["fit", *records, "-o", str(output), "--force"]) == 0
     assert ChoiceModel.read(output) == model
 
