@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from cardlogic.arguments import MAX_SEED
 from cardlogic.cli import main
-from cardlogic.literature.tournament import tournament, wilson
+from cardlogic.literature.tournament import Match, tournament, wilson
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -29,6 +30,13 @@ def test_a_fixed_seed_gives_the_same_games_whatever_the_processes():
     one = tournament(("counting", "random"), players=4, games=5, seed=3)
     again = tournament(("counting", "random"), players=4, games=5, seed=3, jobs=2)
     assert one.results == again.results and one.games == 5
+
+
+def test_every_seed_a_tournament_accepts_plays():
+    # A game's seed is the tournament's times a million; the bots' seeds must still fit 32 bits.
+    for seed in (200, MAX_SEED):
+        result = tournament(("counting", "random"), players=4, games=1, seed=seed)
+        assert result.games == 1 and Match(("counting", "random"), players=4, seed=seed).record(0).events
 
 
 def test_the_advisor_beats_random_play():

@@ -121,7 +121,9 @@ def play_bots(game: Game, hands: Sequence[int], teams: tuple[str, str], seed: in
     state = State(game, hands)
     n = len(game.players)
     views = [PlayerState(game, p, hands[p]) for p in range(n)]
-    bots = [make_bot(teams[game.team_of(p)], game, p, hands[p], seed=seed * 64 + p, deal=hands) for p in range(n)]
+    # Game seeds grow past a bot's 32-bit seed; folding keeps every seed that already fitted unchanged.
+    seeds = [(seed * 64 + p) % (arguments.MAX_SEED + 1) for p in range(n)]
+    bots = [make_bot(teams[game.team_of(p)], game, p, hands[p], seed=seeds[p], deal=hands) for p in range(n)]
     limit = EVENT_LIMIT * len(game.deck.cards)
     events = 0
     while not state.is_over and events < limit:
