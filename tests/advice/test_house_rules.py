@@ -13,7 +13,7 @@ from cardlogic.literature import Ask, Claim, Event, Game, Pass, PlayerState, Rul
 from cardlogic.literature.advice import STALEMATE_ASKS
 from cardlogic.literature.bots import StrongBot, make_bot
 from cardlogic.literature.decks import Deck
-from cardlogic.literature.tournament import NAMES
+from cardlogic.literature.tournament import NAMES, Match
 
 SETS = {4: ["LS", "HS"], 6: ["LS", "HS", "LH"], 12: ["LS", "HS", "LH", "HH"]}
 """Few sets, so that advisor games stay fast; 12 players hold 24 cards, two each. Other tables play the whole deck."""
@@ -95,3 +95,24 @@ def test_strong_claims_a_certain_set_at_once_under_continue():
 def test_strong_holds_a_certain_set_back_under_team_picks():
     event = strong_choice("after-claim=team-picks")
     assert isinstance(event, Ask) and event.card in parse_cards("3S 4S 5S 6S 7S")
+
+
+def off_turn_claims(match: Match, games: int) -> dict[str, list[Claim]]:
+    """Each bot's claims made on another player's turn, over ``games`` games of ``match``."""
+    claims: dict[str, list[Claim]] = {name: [] for name in match.bots}
+    for index in range(games):
+        record = match.record(index)
+        _, _, teams = match.setup(index)
+        state = State(record.game, tuple(card_mask(record.hands[p]) for p in range(len(record.game.players))))
+        for event in record.events:
+            if isinstance(event, Claim) and event.claimer not in state.public.movers:
+                claims[teams[record.game.team_of(event.claimer)]].append(event)
+            state.push(event)
+    return claims
+
+
+@pytest.mark.parametrize("bots", [("strong", "counting"), ("advisor", "counting")])
+def test_bots_claim_certain_sets_on_the_opponents_turn_under_claim_anytime(bots):
+    claims = off_turn_claims(Match(bots, players=4, rules="claim-anytime=on", seed=7), games=2)
+    assert claims[bots[0]] and all(claim.outcome == "correct" for claim in claims[bots[0]] + claims["counting"])
+    assert not any(off_turn_claims(Match(bots, players=4, seed=7), games=1).values())  # the default forbids them

@@ -5,6 +5,9 @@ hand it was dealt, and ``choose(view)`` returns its event when it is to move,
 where ``view`` is its :class:`~cardlogic.literature.PlayerState` (own hand and
 the public history, kept up to date by the referee). Bots read new history
 events incrementally, so a game costs each of them about one update per event.
+Under ``claim-anytime=on`` the referee also offers each bot, off its turn, to
+claim (``interject(view)``): ``counting``, ``strong`` and ``advisor`` claim a set
+known to be all with their team as soon as the other team is to move.
 
 * ``random``: a uniformly random legal ask; claims only sets in its own hand, or
   a guess when it cannot ask.
@@ -48,11 +51,14 @@ from cardlogic.literature.counting import CountingTracker
 
 
 class Bot(Protocol):
-    """A player for one seat: ``choose(view)`` gives its event when ``view.player`` is to move."""
+    """A player for one seat: ``choose(view)`` gives its event when ``view.player`` is to move; under
+    ``claim-anytime=on``, ``interject(view)`` gives the claim it makes on another's turn, if any."""
 
     name: str
 
     def choose(self, view: PlayerState) -> Event: ...
+
+    def interject(self, view: PlayerState) -> Claim | None: ...
 
 
 class _Seat:
@@ -73,6 +79,22 @@ class _Seat:
 
     def _mates_with_cards(self, view: PlayerState) -> list[int]:
         return [p for p in self.game.teammates(self.player) if view.public.sizes[p]]
+
+    def interject(self, view: PlayerState) -> Claim | None:
+        """No claim off its turn."""
+        return None
+
+    def _may_interject(self, view: PlayerState) -> bool:
+        """Whether a claim now, off its turn, is legal and worth it: it takes the turn from the other team."""
+        public, team = view.public, self.game.team_of(self.player)
+        movers = public.movers
+        return bool(
+            self.game.rules.claim_anytime
+            and view.hand
+            and public.team_cards(1 - team)
+            and movers
+            and self.game.team_of(movers[0]) != team
+        )
 
 
 class RandomBot(_Seat):
@@ -132,18 +154,15 @@ class CountingBot(_Seat):
         self.tracker = CountingTracker(game, player, iter_cards(hand))
 
     def choose(self, view: PlayerState) -> Event:
-        for event in self._new_events(view):
-            self.tracker.push(event)
+        self._catch_up(view)
         game, tracker, player = self.game, self.tracker, self.player
-        team = game.members(game.team_of(player))
         mates = self._mates_with_cards(view)
         live = view.public.unclaimed
         if not view.hand and view.public.may_pass:
             return Pass(player, max(mates, key=lambda p: (view.public.sizes[p], -p)))
-        for index in live:
-            cards = game.deck.sets[index].cards
-            if all(tracker.known_holder(c) in team for c in cards):
-                return Claim(player, index, tuple((c, tracker.known_holder(c)) for c in cards))  # type: ignore[misc]
+        certain = self._certain_claims(view)
+        if certain:
+            return certain[0]
         if not view.public.team_cards(1 - game.team_of(player)):
             return self._guess(live)
         asks = view.legal_asks(self.player)
@@ -159,6 +178,26 @@ class CountingBot(_Seat):
             if self._estimate(best) > 0.0:
                 return best
         return self._guess(live)  # every ask is surely answered no: only a claim makes progress
+
+    def interject(self, view: PlayerState) -> Claim | None:
+        """A set known to be all with its team, claimed on the other team's turn to take the turn."""
+        self._catch_up(view)
+        certain = self._certain_claims(view) if self._may_interject(view) else []
+        return certain[0] if certain else None
+
+    def _catch_up(self, view: PlayerState) -> None:
+        for event in self._new_events(view):
+            self.tracker.push(event)
+
+    def _certain_claims(self, view: PlayerState) -> list[Claim]:
+        """The claims of every unclaimed set whose every card is known to be with its team."""
+        game, tracker = self.game, self.tracker
+        team = game.members(game.team_of(self.player))
+        return [
+            Claim(self.player, index, tuple((c, tracker.known_holder(c)) for c in game.deck.sets[index].cards))  # type: ignore[misc]
+            for index in view.public.unclaimed
+            if all(tracker.known_holder(c) in team for c in game.deck.sets[index].cards)
+        ]
 
     def _estimate(self, ask: Ask) -> float:
         tracker = self.tracker
@@ -229,42 +268,32 @@ class StrongBot(CountingBot):
     name = "strong"
 
     def choose(self, view: PlayerState) -> Event:
-        for event in self._new_events(view):
-            self.tracker.push(event)
-        game, tracker, player, public = self.game, self.tracker, self.player, view.public
-        team = game.members(game.team_of(player))
+        self._catch_up(view)
+        game, player, public = self.game, self.player, view.public
         mates = self._mates_with_cards(view)
-        certain = [
-            index
-            for index in public.unclaimed
-            if all(tracker.known_holder(c) in team for c in game.deck.sets[index].cards)
-        ]
+        certain = self._certain_claims(view)
         if public.endgame:
-            return self._certain_claim(certain[0]) if certain else self._guess(public.unclaimed)
+            return certain[0] if certain else self._guess(public.unclaimed)
         if not view.hand:
             return Pass(player, self._next_asker(mates, view))
         asks = view.legal_asks(player)
-        sure = [a for a in asks if tracker.known_holder(a.card) == a.target]
+        sure = [a for a in asks if self.tracker.known_holder(a.card) == a.target]
         hopeful = [a for a in asks if self._estimate(a) > 0.0]
         if public.may_pass and mates and not sure:
             helpers = [mate for mate in mates if self._known_ask_for(mate, view)]
             if helpers or not hopeful:
                 return Pass(player, self._next_asker(mates, view))
         if certain and not game.rules.team_picks:
-            return self._certain_claim(certain[0])
+            return certain[0]
         if sure:
             return min(sure, key=lambda a: (self._outside_team(a.card), self.rng.random()))
         if certain and (not hopeful or any(self._known_ask_for(mate, view) for mate in mates)):
-            return self._certain_claim(certain[0])  # the stalemate breaker: then the team picks who asks
+            return certain[0]  # the stalemate breaker: then the team picks who asks
         if hopeful:
             return max(hopeful, key=lambda a: (self._estimate(a), -self._outside_team(a.card), self.rng.random()))
         if not asks or public.vain_asks(player) >= STALEMATE_ASKS:
             return self._guess(public.unclaimed)
         return min(asks, key=lambda a: self._cost_of_no(a, view))
-
-    def _certain_claim(self, index: int) -> Claim:
-        cards = self.game.deck.sets[index].cards
-        return Claim(self.player, index, tuple((c, self.tracker.known_holder(c)) for c in cards))  # type: ignore[misc]
 
     def _next_asker(self, mates: list[int], view: PlayerState) -> int:
         """The teammate to hand the turn to: one with a sure ask, else the one with the most cards."""
@@ -357,16 +386,32 @@ class AdvisorBot(_Seat):
         self.belief = self._new_belief(sure_asks_first=True)
 
     def choose(self, view: PlayerState) -> Event:
+        self._catch_up(view)
+        advice = advise(self.belief, thorough=False, seed=self.rng.randrange(1 << 30), weights=self.weights)
+        event = advice.recommendation.event
+        assert event is not None, advice.recommendation.reason
+        return event
+
+    def interject(self, view: PlayerState) -> Claim | None:
+        """A set certainly all with its team, claimed on the other team's turn to take the turn."""
+        if not self._may_interject(view):
+            return None
+        self._catch_up(view)
+        belief, team = self.belief, self.game.members(self.game.team_of(self.player))
+        holders = {fact.card: fact.holder for fact in belief.certain() if fact.has}
+        for index in view.public.unclaimed:
+            cards = self.game.deck.sets[index].cards
+            if all(holders.get(card) in team for card in cards):
+                return Claim(self.player, index, tuple((card, holders[card]) for card in cards))
+        return None
+
+    def _catch_up(self, view: PlayerState) -> None:
         fresh = self._new_events(view)
         try:
             self._read(fresh)
         except InconsistentError:  # someone guessed with a sure ask at hand: drop the assumption
             self.belief = self._new_belief(sure_asks_first=False)
             self._read(view.history)
-        advice = advise(self.belief, thorough=False, seed=self.rng.randrange(1 << 30), weights=self.weights)
-        event = advice.recommendation.event
-        assert event is not None, advice.recommendation.reason
-        return event
 
     def _new_belief(self, sure_asks_first: bool) -> LiteratureBelief:
         return LiteratureBelief(

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from cardlogic import arguments
 from cardlogic.cards import iter_cards
 from cardlogic.dispatch import SchedulerLost, Workers, in_order
-from cardlogic.literature import Game, PlayerState, Record, Rules, State
-from cardlogic.literature.bots import BOTS, make_bot
+from cardlogic.literature import Event, Game, PlayerState, Record, Rules, State
+from cardlogic.literature.bots import BOTS, Bot, make_bot
 from cardlogic.literature.decks import Deck
 from cardlogic.literature.rules import MAX_PLAYERS, MIN_PLAYERS
 from cardlogic.rating import SPRT, SPRTResult, wilson
@@ -128,11 +128,22 @@ def play_bots(game: Game, hands: Sequence[int], teams: tuple[str, str], seed: in
     events = 0
     while not state.is_over and events < limit:
         mover = state.public.movers[0]
-        event = state.push(bots[mover].choose(views[mover]))
+        event = _interjection(bots, views, mover) if game.rules.claim_anytime else None
+        event = state.push(event or bots[mover].choose(views[mover]))
         for view in views:
             view.push(event)
         events += 1
     return state
+
+
+def _interjection(bots: Sequence[Bot], views: Sequence[PlayerState], mover: int) -> Event | None:
+    """The first claim a bot makes off its turn (``claim-anytime=on``), asking them in seat order after the mover."""
+    n = len(bots)
+    for seat in ((mover + step) % n for step in range(1, n)):
+        claim = bots[seat].interject(views[seat])
+        if claim is not None:
+            return claim
+    return None
 
 
 @dataclass(frozen=True)
