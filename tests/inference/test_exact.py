@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from cardlogic.constraints import Clause, DealModel, InconsistentError
+from cardlogic.inference import exact
 from cardlogic.inference.base import InferenceError
 from cardlogic.inference.csp import CspBackend, deal_bound
 from cardlogic.inference.exact import ExactBackend
@@ -268,3 +269,15 @@ def test_reachable_states_match_the_csp_oracle(model: DealModel, data: st.DataOb
     assert np.allclose(SPARSE.chances(model, restrictions), oracle.chances(model, restrictions), rtol=0, atol=1e-12)
     placements = {card: data.draw(st.integers(0, len(model.holders) - 1)) for card in restrictions[0]}
     assert SPARSE.joint(model, placements) == pytest.approx(oracle.joint(model, placements), abs=1e-12)
+
+
+def test_capacity_boxes_kept_for_reuse_stay_within_their_byte_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(exact, "_BOXES", {})
+    monkeypatch.setattr(exact, "BOX_CACHE_BYTES", 1000)
+    models = [DealModel(("A", "B", "C", "D"), (caps, caps, caps, 1), range(3 * caps + 1)) for caps in range(2, 12)]
+    for model in models:
+        box = exact.box_of(pack(model))
+        assert exact.box_of(pack(model)) is box  # the last one is always kept
+        kept = [sum(array.nbytes for array in arrays) for arrays in exact._BOXES.values()]
+        assert sum(kept[:-1]) <= exact.BOX_CACHE_BYTES
+    assert len(exact._BOXES) < len(models)

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from cardlogic.constraints import Clause, DealModel, InconsistentError
+from cardlogic.inference import sampler
 from cardlogic.inference.exact import ExactBackend
 from cardlogic.inference.packed import pack
 from cardlogic.inference.sampler import SamplerBackend, frequencies, sample_mcmc, share_out, starting_deal
@@ -52,6 +53,26 @@ def test_whole_deals_are_uniform(model: DealModel, backend: SamplerBackend) -> N
     counts = np.zeros(len(deals))
     for row in map(tuple, drawn.tolist()):
         counts[index[row]] += 1  # a KeyError would be an inconsistent deal
+    assert chi_square_pvalue(counts, np.full(len(deals), n / len(deals))) > 1e-3
+
+
+@pytest.mark.parametrize("model", small_models(), ids=["plain", "asked", "late", "grouped"])
+def test_deals_drawn_off_the_backward_table_alone_are_uniform_and_the_same(
+    model: DealModel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where the choice table would be too large, the backward table is read as each card is placed: the same
+    law, and from one seed the same deals."""
+    deals = all_deals(model)
+    index = {deal: i for i, deal in enumerate(deals)}
+    n = 60 * len(deals) + 20_000
+    tabled = SAMPLER.sample(model, n, seed=7)
+    monkeypatch.setattr(sampler, "CHOICE_TABLE_MAX_BYTES", 0)
+    assert len(sampler.sampling_tables(pack(model))[1]) == 0
+    drawn = SAMPLER.sample(model, n, seed=7)
+    np.testing.assert_array_equal(drawn, tabled)
+    counts = np.zeros(len(deals))
+    for row in map(tuple, drawn.tolist()):
+        counts[index[row]] += 1
     assert chi_square_pvalue(counts, np.full(len(deals), n / len(deals))) > 1e-3
 
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from typing import Literal, overload
 
 import numpy as np
@@ -39,17 +38,30 @@ DENSE_MAX_OPERATIONS = 1e7
 reachable states measured no faster, beyond it up to 7 times faster on the stored 8-12 player scenarios)."""
 
 
+BOX_CACHE_BYTES = 128 * 2**20
+"""Bytes of capacity boxes kept for reuse beyond the last one: a 12-player box takes up to about 90 MB (16 bytes a
+state), and sixteen kept by number held over 600 MB through an advisor's game."""
+
+
 def box_of(packed: PackedModel) -> tuple[np.ndarray, ...]:
     """Layer bookkeeping of ``packed``'s capacity box (see :func:`kernels.build_box`), cached by capacities."""
-    return _box(tuple(int(c) for c in packed.caps))
-
-
-@lru_cache(maxsize=16)
-def _box(caps: tuple[int, ...]) -> tuple[np.ndarray, ...]:
-    arrays = kernels.build_box(np.array(caps, np.int64))
-    for array in arrays:
-        array.flags.writeable = False
+    caps = tuple(int(c) for c in packed.caps)
+    arrays = _BOXES.pop(caps, None)
+    if arrays is None:
+        arrays = kernels.build_box(np.array(caps, np.int64))
+        for array in arrays:
+            array.flags.writeable = False
+    _BOXES[caps] = arrays  # the most recently used last
+    kept = 0
+    for key in reversed(list(_BOXES)):
+        kept += sum(array.nbytes for array in _BOXES[key])
+        if kept > BOX_CACHE_BYTES and key != caps:
+            del _BOXES[key]
     return arrays
+
+
+_BOXES: dict[tuple[int, ...], tuple[np.ndarray, ...]] = {}
+"""Capacity boxes by capacities, least recently used first (see :data:`BOX_CACHE_BYTES`)."""
 
 
 class DealTables:

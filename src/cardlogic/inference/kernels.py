@@ -361,19 +361,25 @@ def choice_table(box, steps, bwd):
 
 
 @njit(cache=True)
-def sample_exact(box, steps, cdf, count, seed):
-    """Draw ``count`` deals uniformly by walking the choice table of :func:`choice_table`.
+def sample_exact(box, steps, bwd, cdf, count, seed):
+    """Draw ``count`` deals uniformly, each card by the completions after each of its choices.
 
     Each card goes to a holder with probability proportional to the number of
     completions after it, so every consistent deal has the same probability
-    (up to float64 rounding of the table, relative 1e-15). Returns the holder
-    of every card per deal (``count x n``). Uniform numbers come from a
-    SplitMix64 stream started at ``seed``: a few integer operations per draw.
+    (up to float64 rounding of the table, relative 1e-15). The completions are
+    read off the choice table ``cdf`` of :func:`choice_table` where it is given
+    (one row per card: fastest for many deals), else off the backward table
+    ``bwd`` as each card is placed (a choice table holds a float per entry and
+    choice, several times the backward table). Both ways draw the same deals
+    from a seed but where rounding tips a choice. Returns the holder of every
+    card per deal (``count x n``). Uniform numbers come from a SplitMix64 stream
+    started at ``seed``: a few integer operations per draw.
     """
-    strides, rank = box[0], box[1]
+    strides, rank, room = box[0], box[1], box[2]
     offsets, widths, choices, nchoices, sat, last, full = steps
     rng = _stream(seed)
     n = choices.shape[0]
+    tabled = cdf.shape[0] > 0
     out = np.empty((count, n), np.int8)
     # Deals advance card by card in batches so that their table reads overlap in memory.
     batch = 32
@@ -393,13 +399,33 @@ def sample_exact(box, steps, cdf, count, seed):
             for i in range(size):
                 rng += _GOLDEN
                 u = _unit(rng)
+                s = state[i]
                 e = entry[i]
-                c = 0
-                for t in range(last_choice):  # branch-free: the cdf is non-decreasing
-                    c += u >= cdf[e, t]
-                j = choices[k, c]
+                if tabled:
+                    c = 0
+                    for t in range(last_choice):  # branch-free: the cdf is non-decreasing
+                        c += u >= cdf[e, t]
+                    j = choices[k, c]
+                else:  # the last choice with completions where rounding leaves u beyond every partial sum
+                    target = u * bwd[e]
+                    free = room[s]
+                    acc = 0.0
+                    j = -1
+                    for c in range(nchoices[k]):
+                        option = choices[k, c]
+                        if not (free >> option) & 1:
+                            continue
+                        b = bits[i] | sat[k, option]
+                        if last[k] and b != full[k]:
+                            continue
+                        weight = bwd[o_next + rank[s + strides[option]] * w_next + (0 if last[k] else b)]
+                        if weight > 0.0:
+                            j = option
+                            acc += weight
+                            if target < acc:
+                                break
                 out[first + i, k] = j
-                s = state[i] + strides[j]
+                s += strides[j]
                 b = 0 if last[k] else bits[i] | sat[k, j]
                 state[i] = s
                 bits[i] = b

@@ -43,6 +43,10 @@ CHUNK = 65_536
 """Deals drawn at a time when only their counts are wanted: about 3 MB for 48 cards."""
 _CHUNK_SEED_STEP = 0x85EBCA6B
 """How far apart the seeds of successive chunks are (a different odd constant from the chains')."""
+CHOICE_TABLE_MAX_BYTES = 64 * 2**20
+"""The largest choice table exact sampling builds (a float per table entry and choice). A deal draws about three
+times faster from it than from the backward table alone, but early in 12-player games it took 500 MB, five times the
+backward table, and the advisor draws a few thousand deals there."""
 
 
 class SamplerBackend:
@@ -75,9 +79,8 @@ class SamplerBackend:
 
     def uses_tables(self, packed: PackedModel) -> bool:
         """Whether ``packed`` is sampled exactly (else by the chain)."""
-        cdf_bytes = 8 * packed.entries * max(len(packed.caps), 1)
         return packed.empty or (
-            packed.memory(exact_count=False) + cdf_bytes <= self.max_bytes and packed.operations <= self.max_operations
+            packed.memory(exact_count=False) <= self.max_bytes and packed.operations <= self.max_operations
         )
 
     def sample(self, model: DealModel, n: int, seed: int) -> np.ndarray:
@@ -121,8 +124,8 @@ class SamplerBackend:
         """A function drawing ``(n, seed)`` deals of ``model`` (its tables built once), and its method's name."""
         packed = pack(model)
         if self.uses_tables(packed):
-            cdf = choice_table(packed)
-            return (lambda n, seed: sample_exact(packed, n, seed, cdf)), "sample"
+            tables = sampling_tables(packed)
+            return (lambda n, seed: sample_exact(packed, n, seed, tables)), "sample"
         return (lambda n, seed: sample_mcmc(packed, n, seed, burn_in=self.burn_in, thin=self.thin)), "mcmc"
 
 
@@ -148,10 +151,12 @@ def frequencies(deals: np.ndarray, holders: int) -> np.ndarray:
     return np.bincount(flat.ravel(), minlength=cards * holders).reshape(cards, holders) / max(n, 1)
 
 
-def sample_exact(packed: PackedModel, n: int, seed: int, cdf: np.ndarray | None = None) -> np.ndarray:
-    """``n`` exactly uniform deals of ``packed``, from its choice table (built unless given)."""
-    cdf = choice_table(packed) if cdf is None else cdf
-    local = kernels.sample_exact(box_of(packed), packed.steps, cdf, n, seed)
+def sample_exact(
+    packed: PackedModel, n: int, seed: int, tables: tuple[np.ndarray, np.ndarray] | None = None
+) -> np.ndarray:
+    """``n`` exactly uniform deals of ``packed``, from its :func:`sampling_tables` (built unless given)."""
+    backward, cdf = sampling_tables(packed) if tables is None else tables
+    local = kernels.sample_exact(box_of(packed), packed.steps, backward, cdf, n, seed)
     return share_out(packed, local, seed)
 
 
@@ -164,12 +169,16 @@ def share_out(packed: PackedModel, local: np.ndarray, seed: int) -> np.ndarray:
     return kernels.share_out(local, p.columns, p.template, group_start, members, member_caps, seed)
 
 
-def choice_table(packed: PackedModel) -> np.ndarray:
-    """The cumulative choice probabilities of every table entry (see :func:`kernels.choice_table`)."""
+def sampling_tables(packed: PackedModel) -> tuple[np.ndarray, np.ndarray]:
+    """What :func:`kernels.sample_exact` walks: the backward table (see :func:`kernels.backward`; the forward one
+    it is built from is let go) and the choice table of :func:`kernels.choice_table` where that takes at most
+    :data:`CHOICE_TABLE_MAX_BYTES` (else an empty one: the backward table is read as each card is placed)."""
     tables = DealTables(packed, backward=True, exact_count=False)
-    if tables.total == 0:
+    if tables.total == 0 or tables.backward is None:
         raise InconsistentError("no deal satisfies the constraints")
-    return kernels.choice_table(tables.box, packed.steps, tables.backward)
+    if 8 * packed.entries * max(packed.choices.shape[1], 1) > CHOICE_TABLE_MAX_BYTES:
+        return tables.backward, np.zeros((0, 1))
+    return tables.backward, kernels.choice_table(tables.box, packed.steps, tables.backward)
 
 
 def sample_mcmc(packed: PackedModel, n: int, seed: int, *, burn_in: int = 500, thin: int = 4) -> np.ndarray:
