@@ -27,13 +27,59 @@ from cardlogic.literature.choices import (
 from cardlogic.literature.decks import Deck
 
 EXTREME = ChoiceModel(
-    held=10, sure=10, dead=-10, target_set=10, slots=10, claim_bias=-10, claim_certain=10, pass_sure=10
+    held=10,
+    sure=10,
+    dead=-10,
+    target_set=10,
+    slots=10,
+    claim_bias=-10,
+    claim_certain=10,
+    pass_sure=10,
+    estimate=10,
+    inferred=10,
 )
 """A model as sure of its players as the fit's bounds allow: whatever they do still has likelihood > 0."""
 
 
 def small_game(players: int, sets: list[str], dealer: int = 0) -> Game:
     return Game(tuple("ABCDEFGH"[:players]), deck=Deck.named("no-8s", sets=sets), dealer=dealer)
+
+
+def private_estimate(state: State, ask: Ask) -> float:
+    """The asker's own chance that the target holds the card, read from the referee's state as a counting player
+    reads it: 1 or 0 where the card is publicly placed or the target publicly lacks it; else the target's unknown
+    cards over those of everyone but the asker who may hold it, raised to owed / m where the target surely holds
+    ``owed`` more hidden cards of the set than are placed and may hold ``m`` of those not in the asker's hand."""
+    game, public = state.game, state.public
+    hand, known = state.hands[ask.asker], public.known
+    if ask.card in known:
+        return float(known[ask.card] == ask.target)
+    lacks: list[set[int]] = [set() for _ in game.players]
+    least = [[0] * len(game.deck.sets) for _ in game.players]
+    for event in public.history:
+        if isinstance(event, Ask):
+            index = game.deck.set_index_of(event.card)
+            least[event.asker][index] = max(least[event.asker][index], 1)
+            if event.yes:
+                least[event.asker][index] += 1
+                least[event.target][index] = max(0, least[event.target][index] - 1)
+                lacks[event.asker].discard(event.card)
+            else:
+                lacks[event.target].add(event.card)
+                lacks[event.asker].add(event.card)
+        elif isinstance(event, Claim):
+            for row in least:
+                row[event.set_index] = 0
+    if ask.card in lacks[ask.target]:
+        return 0.0
+    slots = [public.sizes[p] - sum(1 for h in known.values() if h == p) for p in range(len(game.players))]
+    candidates = [p for p in range(len(game.players)) if p != ask.asker and ask.card not in lacks[p]]
+    chance = slots[ask.target] / sum(slots[p] for p in candidates)
+    index = game.deck.set_index_of(ask.card)
+    cards = game.deck.sets[index].cards
+    owed = least[ask.target][index] - sum(1 for c in cards if known.get(c) == ask.target)
+    maybe = [c for c in cards if c not in known and c not in lacks[ask.target] and not hand >> c & 1]
+    return max(chance, min(1.0, owed / len(maybe))) if owed > 0 else chance
 
 
 def model_chance(model: ChoiceModel, state: State, ask: Ask) -> float:
@@ -43,7 +89,11 @@ def model_chance(model: ChoiceModel, state: State, ask: Ask) -> float:
     card_set = game.deck.set_of(ask.card)
     held = sum(1 for c in card_set.cards if hand >> c & 1) / len(card_set.cards)
     sure = public.known.get(ask.card) == ask.target
-    return math.exp(model.held * held + model.sure * sure)
+    score = model.held * held + model.sure * sure
+    if model.estimate or model.inferred:
+        estimate = private_estimate(state, ask)
+        score += model.estimate * math.log(max(estimate, 0.05)) + model.inferred * (estimate >= 1)
+    return math.exp(score)
 
 
 def anti_model_game(game: Game, seed: int) -> tuple[tuple[int, ...], list]:
@@ -82,7 +132,8 @@ def test_no_consistent_deal_gets_likelihood_zero(seed: int, players: int, advers
     game = small_game(players, ["LS", "HS", "LH"], dealer=seed % players)
     hands, events = anti_model_game(game, seed) if adversarial else play_random_game(game, seed)
     history = History(game, events)
-    for model in (DEFAULT_MODEL, EXTREME, ChoiceModel(held=-10, sure=-10, dead=10, claim_bias=10, pass_sure=-10)):
+    adverse = ChoiceModel(held=-10, sure=-10, dead=10, claim_bias=10, pass_sure=-10, estimate=-10, inferred=-10)
+    for model in (DEFAULT_MODEL, EXTREME, adverse):
         truth = model.log_likelihoods(history, deal_row(history, hands))
         assert np.isfinite(truth).all() and truth[0] > -1e4
     # and every deal the spectator's rules allow, midway through the game
@@ -97,7 +148,9 @@ def test_no_consistent_deal_gets_likelihood_zero(seed: int, players: int, advers
 def test_the_weighted_posterior_matches_enumeration_with_the_same_likelihood() -> None:
     game = small_game(4, ["LS", "HS"], dealer=1)
     hands, events = play_random_game(game, 5)
-    model = ChoiceModel(held=2.5, sure=2.0, dead=-1.5, target_set=1.0, claim_bias=-2.0, claim_certain=4.0)
+    model = ChoiceModel(
+        held=2.5, sure=2.0, dead=-1.5, target_set=1.0, claim_bias=-2.0, claim_certain=4.0, estimate=3.0, inferred=1.5
+    )
     checked = 0
     for length in (2, 4, 6):
         record_events = events[:length]
@@ -160,6 +213,23 @@ def test_fitting_recovers_the_weights_that_played() -> None:
     assert abs(fitted.held - truth.held) < 0.8, fitted
     assert abs(fitted.sure - truth.sure) < 0.8, fitted
     assert abs(fitted.dead) < 1.0 and abs(fitted.target_set) < 1.0, fitted
+
+
+def test_fitting_recovers_the_weights_of_the_askers_private_estimate() -> None:
+    """Players who ask by their own counting (the estimate their hand gives them, and certain asks first) are
+    recognised as such: the fit finds the weights that played, and no weight for the public features."""
+    truth = ChoiceModel(held=1.5, estimate=3.0, inferred=2.0)
+    rng = random.Random(7)
+    games = []
+    for index in range(40):
+        game = small_game(4, ["LS", "HS", "LH", "HH"], dealer=index % 4)
+        hands, events = synthetic_game(truth, game, rng)
+        history = History(game, events)
+        games.append((history, deal_row(history, hands)))
+    fitted = fit(ChoiceModel(), games)
+    for name in ("held", "estimate", "inferred"):
+        assert abs(getattr(fitted, name) - getattr(truth, name)) < 0.8, (name, fitted)
+    assert abs(fitted.sure) < 1.0 and abs(fitted.target_set) < 1.0 and abs(fitted.slots) < 1.0, fitted
 
 
 def test_a_random_asker_drifts_to_the_rules_alone() -> None:

@@ -11,7 +11,11 @@ who acted chose that event given their hand then and the public position:
   publicly known at the target (``sure``), the target publicly known not to hold it
   (``dead``, asks that repeat earlier information), the target publicly holding a
   card of the set (``target_set``), the target's share of the opponents' cards
-  (``slots``); with it, the choice not to claim;
+  (``slots``), and what the asker's own hand lets them count: their estimate of
+  the chance that the target holds the card (``estimate``, on its logarithm:
+  the counting estimate, sharpened where the target is known to hold cards of
+  the set and the asker's hand leaves few candidates) and whether that estimate
+  is certain (``inferred``, a privately sure ask); with it, the choice not to claim;
 * a **claim**, while an ask is possible, is the choice to claim now, by a logistic
   on whether the claimer's own hand and the cards publicly at teammates cover a
   whole set (``claim_certain``) and a bias (``claim_bias``); once no ask can be
@@ -56,7 +60,8 @@ from cardlogic.literature.rules import Game
 from cardlogic.literature.state import PublicState
 
 ASK_FEATURES = ("sure", "dead", "target_set", "slots")
-"""The public features of an ask (card, target); ``held``, which depends on the asker's hand, is apart."""
+"""The public features of an ask (card, target); ``held``, ``estimate`` and ``inferred``, which depend on the asker's
+hand, are apart."""
 KIND_ASK, KIND_CLAIM, KIND_FORCED, KIND_PASS = 0, 1, 2, 3
 
 
@@ -81,12 +86,25 @@ class ChoiceModel:
     claim_bias: float = 0.0
     claim_certain: float = 0.0
     pass_sure: float = 0.0
+    estimate: float = 0.0
+    inferred: float = 0.0
     temperature: float = 1.0
     mix: float = 0.05
     modelled: float = 0.9
     fitted_on: str = ""
 
-    WEIGHTS = ("held", "sure", "dead", "target_set", "slots", "claim_bias", "claim_certain", "pass_sure")
+    WEIGHTS = (
+        "held",
+        "sure",
+        "dead",
+        "target_set",
+        "slots",
+        "claim_bias",
+        "claim_certain",
+        "pass_sure",
+        "estimate",
+        "inferred",
+    )
 
     def __post_init__(self) -> None:
         for name in (*self.WEIGHTS, "temperature", "mix", "modelled"):
@@ -152,8 +170,6 @@ class ChoiceModel:
         scale = 1.0 / self.temperature
         public = np.tensordot(h.ask_features, np.array([getattr(self, f) for f in ASK_FEATURES]) * scale, axes=1)
         exp_public = np.where(h.targets, np.exp(public), 0.0)
-        chosen = public[np.arange(h.events), h.card, np.maximum(h.target, 0)]
-        card_sum, card_count = exp_public.sum(axis=2), h.targets.sum(axis=2)
         held_weight = np.exp(self.held * scale * h.held_share)
         return kernels.choice_log_likelihoods(
             np.ascontiguousarray(deals, np.int8),
@@ -167,11 +183,11 @@ class ChoiceModel:
             h.public_at,
             h.mates_public,
             h.exposed,
-            card_sum @ h.set_members,
-            card_count @ h.set_members,
-            card_sum,
-            card_count,
-            chosen,
+            h.targets,
+            exp_public,
+            h.estimate,
+            h.owed,
+            h.hidden_open,
             h.receivers,
             h.set_masks,
             h.set_of,
@@ -181,6 +197,8 @@ class ChoiceModel:
             self.claim_bias * scale,
             self.claim_certain * scale,
             self.pass_sure * scale,
+            self.estimate * scale,
+            self.inferred * scale,
             self.mix,
         )
 
@@ -232,6 +250,7 @@ class History:
         )
         self._state = PublicState(game)
         self._gone, self._denied = 0, [0] * n
+        self._minimum = np.zeros((n, len(deck.sets)), np.int64)  # cards of each set each player surely holds
         self._rows: list[dict[str, Any]] = []
         self._arrays: dict[str, np.ndarray] = {}
         for event in events:
@@ -251,7 +270,7 @@ class History:
             raise AttributeError(name)
         if name not in self._arrays:
             self._arrays[name] = np.array([row[name] for row in self._rows], _ROW_FIELDS[name]).reshape(
-                (len(self._rows), *_row_shape(name, self.players))
+                (len(self._rows), *_row_shape(name, self.players, len(self.set_masks)))
             )
         return self._arrays[name]
 
@@ -262,7 +281,12 @@ class History:
         self._arrays.clear()
         if isinstance(event, Ask):
             bit = 1 << event.card
+            index = deck.set_index_of(event.card)
+            least = self._minimum[:, index]
+            least[event.asker] = max(least[event.asker], 1)  # the asker holds a card of the set
             if event.yes:
+                least[event.asker] += 1
+                least[event.target] = max(0, least[event.target] - 1)
                 self._gone |= bit
                 denied[event.asker] &= ~bit
             else:
@@ -271,6 +295,7 @@ class History:
                     denied[event.asker] |= bit
         elif isinstance(event, Claim):
             self._gone |= deck.sets[event.set_index].mask
+            self._minimum[:, event.set_index] = 0
         self._state.push(event)
 
     def _describe(self, event: Event, state: PublicState, gone: int, denied: list[int]) -> dict[str, Any]:
@@ -295,6 +320,9 @@ class History:
             "receivers": np.zeros(n, np.bool_),
             "targets": np.zeros((64, n), np.bool_),
             "ask_features": np.zeros((64, n, len(ASK_FEATURES))),
+            "estimate": np.zeros((64, n)),
+            "owed": np.zeros((n, len(self.set_masks)), np.int64),
+            "hidden_open": np.zeros(n, np.int64),
         }
         sizes = state.sizes
         opponents = [t for t in game.opponents(who) if sizes[t]]
@@ -317,6 +345,17 @@ class History:
         elsewhere = at_bits.sum(axis=1, keepdims=True) - at_bits > 0
         total = sum(sizes[t] for t in opponents)
         rows = np.flatnonzero((live >> np.arange(64)) & 1)
+        # What the asker's own counting sees (the kernel adds the asker's hand): each player's hidden cards ...
+        placed = card_mask(state.known)
+        row["hidden_open"] = np.array([live & ~placed & ~d for d in denied], np.int64)
+        row["owed"] = np.maximum(0, self._minimum - np.rint(in_set).astype(np.int64))
+        # ... and the counting estimate: the target's hidden cards over those of everyone else who may hold the card
+        slots = np.array(sizes, float) - at_bits.sum(axis=0)
+        may = (1 - denied_bits) * (1 - at_bits.sum(axis=1, keepdims=True))
+        may[:, who] = 0
+        share = may * slots
+        others = share.sum(axis=1, keepdims=True)
+        estimate = np.divide(share, others, out=np.zeros_like(share), where=others > 0)
         for t in opponents:
             row["targets"][rows, t] = True
             features = row["ask_features"][rows, t]
@@ -325,6 +364,7 @@ class History:
             features[:, 2] = in_set[t, self.set_of[rows]] - at_bits[rows, t] > 0
             features[:, 3] = sizes[t] * len(opponents) / total - 1.0
             row["ask_features"][rows, t] = features
+            row["estimate"][rows, t] = estimate[rows, t]
         return row
 
 
@@ -341,17 +381,23 @@ _ROW_FIELDS = {
     "receivers": np.bool_,
     "targets": np.bool_,
     "ask_features": np.float64,
+    "estimate": np.float64,
+    "owed": np.int64,
+    "hidden_open": np.int64,
 }
 """The per-event arrays of a :class:`History`, with their types."""
 
 
-def _row_shape(name: str, players: int) -> tuple[int, ...]:
+def _row_shape(name: str, players: int, sets: int) -> tuple[int, ...]:
     """The shape of one event's entry of the array ``name``."""
     return {
         "public_at": (players,),
         "receivers": (players,),
         "targets": (64, players),
         "ask_features": (64, players, len(ASK_FEATURES)),
+        "estimate": (64, players),
+        "owed": (players, sets),
+        "hidden_open": (players,),
     }.get(name, ())
 
 
@@ -392,6 +438,7 @@ def _default_model() -> ChoiceModel:
 
 DEFAULT_MODEL = _default_model()
 """The model shipped with the package (``choice_model.json``), fit by ``python benchmarks/fit_choices.py``: maximum
-likelihood on the full records of 36 games at 6 players between bots of three styles (counting v random,
-advisor v counting, advisor v random; tournament seeds 100 and 101), starting from zero weights, with ``mix``
+likelihood on the full records of 40 games at 6 players between bots of four styles (strong v counting, advisor v
+strong, counting v random, advisor v counting, strong v random; tournament seeds 100 and 101, never the
+calibration's 200), starting from the weights shipped before (zero for ``estimate`` and ``inferred``), with ``mix``
 0.05 and ``modelled`` 0.9. Its ``fitted_on`` says how many records and events; docs/beliefs.md has the weights."""

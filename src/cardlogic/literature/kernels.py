@@ -245,6 +245,41 @@ def _claim_chance(hand, mates_public, live, set_masks, claim_bias, claim_certain
     return (1.0 - mix) / (1.0 + np.exp(-(claim_bias + claim_certain * certain))) + mix / 2.0
 
 
+ESTIMATE_FLOOR = 0.05
+"""The smallest private estimate the choice model tells apart: ``estimate`` weighs log(max(estimate, this))."""
+
+
+@njit(cache=True)
+def _private_estimate(k, c, t, hand, s, public_at, estimate, owed, hidden_open, set_masks):
+    """The asker's own estimate of P(``t`` holds ``c``), with the asker's ``hand`` under the deal: 1 or 0 where the
+    card is publicly placed or publicly not at ``t`` (0 in ``hand``); else the counting estimate (public,
+    ``estimate[k, c, t]``) sharpened by the set counts, as the strong bot does: a target known to hold ``owed`` more
+    hidden cards of the set holds each of the ``m`` ones not in ``hand`` they may hold with chance at least
+    ``owed / m``."""
+    bit = np.int64(1) << c
+    if hand & bit:
+        return 0.0
+    if not hidden_open[k, t] & bit:
+        return 1.0 if public_at[k, t] & bit else 0.0
+    value = estimate[k, c, t]
+    due = owed[k, t, s]
+    if due > 0:
+        maybe = _popcount(hidden_open[k, t] & set_masks[s] & ~hand)
+        value = max(value, min(1.0, due / maybe) if maybe else 1.0)
+    return value
+
+
+@njit(cache=True)
+def _ask_weight(
+    k, c, t, hand, s, public_at, exp_public, estimate, owed, hidden_open, set_masks, w_estimate, w_inferred
+):
+    """exp(score) of the ask of ``c`` of ``t``: its public score times the terms of the asker's private estimate
+    (the estimate to the power ``w_estimate``; ``w_inferred`` where it is certain)."""
+    value = _private_estimate(k, c, t, hand, s, public_at, estimate, owed, hidden_open, set_masks)
+    certain = value >= 1.0 - 1e-9
+    return exp_public[k, c, t] * np.exp(w_estimate * np.log(max(value, ESTIMATE_FLOOR)) + w_inferred * certain)
+
+
 @njit(cache=True)
 def choice_log_likelihoods(
     deals,
@@ -258,11 +293,11 @@ def choice_log_likelihoods(
     public_at,
     mates_public,
     exposed,
-    set_sum,
-    set_count,
-    card_sum,
-    card_count,
-    chosen,
+    targets,
+    exp_public,
+    estimate,
+    owed,
+    hidden_open,
     receivers,
     set_masks,
     set_of,
@@ -272,14 +307,16 @@ def choice_log_likelihoods(
     claim_bias,
     claim_certain,
     pass_sure,
+    w_estimate,
+    w_inferred,
     mix,
 ):
     """Per deal (rows of ``deals``: the holder of each card of ``card_bits``) and player, the log-likelihood of
     that player's choices under the choice model and under the rules alone (see
     :mod:`cardlogic.literature.choices`, which builds the arrays). An event of ``actor`` -1 is left out; for an
-    ask, ``card_sum[k, c]`` is the sum over open targets of exp(public score) and ``card_count[k, c]`` their
-    number, ``set_sum``/``set_count`` the same summed over the live cards of each set, ``chosen[k]`` the public
-    score of the ask made, and ``held_weight[s, h]`` the weight of asking in set ``s`` holding ``h`` of its cards."""
+    ask, ``targets[k, c, t]`` says whether the ask of ``c`` of ``t`` is open, ``exp_public[k, c, t]`` is
+    exp(its public score), ``estimate``/``owed``/``hidden_open`` what :func:`_private_estimate` reads, and
+    ``held_weight[s, h]`` the weight of asking in set ``s`` holding ``h`` of its cards."""
     n, events = deals.shape[0], len(kind)
     modelled = np.zeros((n, players))
     rules = np.zeros((n, players))
@@ -317,20 +354,39 @@ def choice_log_likelihoods(
                 held = _popcount(hand & set_masks[s] & live[k])
                 if held == 0:
                     continue
-                weight, open_sum, open_count = held_weight[s, held], set_sum[k, s], set_count[k, s]
+                open_sum = 0.0
+                bits = set_masks[s] & live[k]
                 if not bluff:  # the asker's own cards are no asks
-                    bits = hand & set_masks[s]
-                    while bits:
-                        low = bits & -bits
-                        c = _popcount(low - 1)
-                        bits ^= low
-                        open_sum -= card_sum[k, c]
-                        open_count -= card_count[k, c]
-                total += weight * open_sum
-                options += open_count
-            s = set_of[card[k]]
-            mine = held_weight[s, _popcount(hand & set_masks[s])] * np.exp(chosen[k])
-            p = (1.0 - mix) * mine / total + mix / options if options else 1e-300
+                    bits &= ~hand
+                while bits:
+                    low = bits & -bits
+                    c = _popcount(low - 1)
+                    bits ^= low
+                    for t in range(players):
+                        if targets[k, c, t]:
+                            open_sum += _ask_weight(
+                                k,
+                                c,
+                                t,
+                                hand,
+                                s,
+                                public_at,
+                                exp_public,
+                                estimate,
+                                owed,
+                                hidden_open,
+                                set_masks,
+                                w_estimate,
+                                w_inferred,
+                            )
+                            options += 1
+                total += held_weight[s, held] * open_sum
+            c, t = card[k], target[k]
+            s = set_of[c]
+            mine = held_weight[s, _popcount(hand & set_masks[s])] * _ask_weight(
+                k, c, t, hand, s, public_at, exp_public, estimate, owed, hidden_open, set_masks, w_estimate, w_inferred
+            )
+            p = (1.0 - mix) * mine / total + mix / options if options and total > 0.0 else 1e-300
             modelled[j, a] += np.log(1.0 - claim) + np.log(p)
             rules[j, a] -= np.log(options) if options else 690.0
     return modelled, rules
