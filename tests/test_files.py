@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+import signal
 import stat
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
@@ -128,6 +130,30 @@ def test_replace_text_leaves_the_old_file_whole_when_writing_fails(tmp_path, mon
         replace_text(target, "new\n")
     assert target.read_text() == "old\n"
     assert [p.name for p in tmp_path.iterdir()] == ["game.txt"]
+
+
+@pytest.mark.parametrize("moment", ["mkstemp", "fsync"])
+def test_ctrl_c_while_a_file_is_replaced_waits_for_the_rename_and_leaves_no_temporary_file(
+    tmp_path, monkeypatch, moment
+):
+    """SIGINT inside the write (here raised by the process itself at two moments) is held back until the file is
+    whole, new, and its temporary file gone; then it is the usual KeyboardInterrupt."""
+    target = tmp_path / "game.txt"
+    target.write_text("old\n")
+    module = {"mkstemp": tempfile, "fsync": os}[moment]
+    original = getattr(module, moment)
+
+    def interrupted(*args, **kwargs):
+        found = original(*args, **kwargs)
+        os.kill(os.getpid(), signal.SIGINT)
+        return found
+
+    monkeypatch.setattr(module, moment, interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        replace_text(target, "new\n")
+    assert target.read_text() == "new\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["game.txt"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 TEXT = """\ufeffPlayers: Ann Bob

@@ -8,8 +8,8 @@ Every file cardlogic writes follows one rule:
   before anything is written.
 - A replaced file keeps its permissions; a new one gets the ordinary ``0666 & ~umask``. The text goes to a
   temporary file beside the target and replaces it in one rename, after a flush to disk, so a crash at any moment
-  leaves the old file or the new one, whole. A temporary file that a crash left behind is removed when its name is
-  next claimed.
+  leaves the old file or the new one, whole. Ctrl-C (SIGINT) waits until the rename is done or the temporary file
+  is gone. A temporary file that a crash left behind is removed when its name is next claimed.
 - An autosave name belongs to one session at a time: :class:`NameLock` holds it by a lock file beside it, created
   exclusively and holding the session's process id; a lock whose process is gone is stale and is taken over.
 - What a user wrote in a record (headers, every hand, comments) survives a rewrite: :class:`RecordText` keeps
@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import stat
 import tempfile
-from collections.abc import Callable, Iterable, Sequence
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -86,22 +88,42 @@ def replace_text(path: str | os.PathLike[str], text: str) -> None:
         mode = stat.S_IMODE(target.stat().st_mode)
     except FileNotFoundError:
         mode = 0o666 & ~_umask()
-    descriptor, temporary = tempfile.mkstemp(prefix=_temporary_prefix(target), suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fchmod(handle.fileno(), mode)
-            os.fsync(handle.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    with sigint_deferred():  # a KeyboardInterrupt inside mkstemp would leave a temporary file nobody knows of
+        descriptor, temporary = tempfile.mkstemp(prefix=_temporary_prefix(target), suffix=".tmp", dir=folder)
+        try:
+            with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+                handle.write(text)
+                handle.flush()
+                os.fchmod(handle.fileno(), mode)
+                os.fsync(handle.fileno())
+            os.replace(temporary, target)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
     directory = os.open(folder, os.O_RDONLY)
     try:
         os.fsync(directory)
     finally:
         os.close(directory)
+
+
+@contextlib.contextmanager
+def sigint_deferred() -> Iterator[None]:
+    """Hold Ctrl-C (SIGINT) back while the block runs, then raise its KeyboardInterrupt (in the main thread, where
+    Python handles signals; elsewhere nothing changes)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda number, _frame: caught.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught and callable(previous):
+        previous(signal.SIGINT, None)  # Python's own handler raises KeyboardInterrupt
+    elif caught and previous == signal.SIG_DFL:
+        raise KeyboardInterrupt
 
 
 def write_owned(
@@ -139,20 +161,28 @@ class NameLock:
     def acquire(self) -> bool:
         """Take the name; False when a running process holds it."""
         for _attempt in range(3):
-            try:
-                descriptor = os.open(self.lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-            except FileExistsError:
+            with sigint_deferred():  # created, written and known as held together
+                created = self._create()
+            if not created:
                 if _holder_alive(self.lock):
                     return False
                 with contextlib.suppress(FileNotFoundError):
                     self.lock.unlink()  # stale: its process is gone
                 continue
-            with os.fdopen(descriptor, "w") as handle:
-                handle.write(f"{os.getpid()}\n")
-            self.held = True
             remove_stale_temporaries(self.path)
             return True
         return False
+
+    def _create(self) -> bool:
+        """Create the lock file with this process's id; False when it exists."""
+        try:
+            descriptor = os.open(self.lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            return False
+        with os.fdopen(descriptor, "w") as handle:
+            handle.write(f"{os.getpid()}\n")
+        self.held = True
+        return True
 
     def release(self) -> None:
         if self.held:
@@ -168,10 +198,12 @@ def claim_name(candidates: Iterable[Path], may_take: Callable[[Path], bool]) -> 
     """
     for candidate in candidates:
         lock = NameLock(candidate)
-        if not lock.acquire():
-            continue
-        if may_take(candidate):
-            return candidate, lock
+        try:
+            if lock.acquire() and may_take(candidate):
+                return candidate, lock
+        except BaseException:  # a Ctrl-C too: no lock is left behind
+            lock.release()
+            raise
         lock.release()
     raise WriteRefusedError("no free autosave name")  # candidates are endless in practice
 

@@ -185,12 +185,19 @@ def test_a_knektpass_tournament_on_the_cluster_is_the_local_one(scheduler):
     assert there.results == here.results and there.wins == here.wins
 
 
-def test_a_scheduler_killed_mid_tournament_is_one_line_and_the_games_finished_are_reported(tmp_path):
+@pytest.mark.parametrize(
+    ("command", "bots"),
+    [(["tournament"], "omniscient,random"), (["knektpass", "tournament"], "greedy,random,greedy")],
+    ids=["literature", "knektpass"],
+)
+def test_a_scheduler_killed_mid_tournament_is_one_line_and_the_games_finished_are_reported(tmp_path, command, bots):
     games = 2000
     with cluster(tmp_path, 1) as (address, processes):
-        command = [sys.executable, "-m", "cardlogic", "tournament", "--bots", "omniscient,random", "--players", "4"]
-        command += ["--games", str(games), "--seed", "1", "--scheduler", address, "--json"]
-        client = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        argv = [sys.executable, "-m", "cardlogic", *command, "--bots", bots, "--games", str(games), "--seed", "1"]
+        argv += ["--players", "4"] if command == ["tournament"] else []
+        client = subprocess.Popen(
+            [*argv, "--scheduler", address, "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
         from distributed import Client
 
         with Client(address, timeout=30) as watcher:  # kill the scheduler once the worker has played a few games
@@ -199,8 +206,9 @@ def test_a_scheduler_killed_mid_tournament_is_one_line_and_the_games_finished_ar
                 time.sleep(0.2)
         processes[0].kill()
         out, err = client.communicate(timeout=90)
+    name = " ".join(command)
     lost = re.fullmatch(
-        rf"cardlogic tournament: the Dask scheduler at {re.escape(address)} went away after (\d+) of {games} games",
+        rf"cardlogic {name}: the Dask scheduler at {re.escape(address)} went away after (\d+) of {games} games",
         err.strip(),  # one line (and the blank line rich's progress display leaves on a pipe)
     )
     assert client.returncode == 1 and lost, err

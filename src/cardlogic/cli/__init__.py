@@ -13,7 +13,6 @@ import sys
 from collections.abc import Sequence
 
 from cardlogic import __version__
-from cardlogic.cli.common import Parser
 
 # Subcommand modules under cardlogic.cli, in the order ``--help`` lists them.
 COMMANDS: tuple[str, ...] = (
@@ -36,6 +35,8 @@ COMMANDS: tuple[str, ...] = (
 def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     """The parser of every subcommand, or only of the one ``argv`` starts with (its module alone is imported: the
     others' imports cost a tenth of a second or more at start-up)."""
+    from cardlogic.cli.common import Parser
+
     parser = Parser(
         prog="cardlogic", description="Exact reasoning about hidden cards in Literature (Fish) and Knektpass."
     )
@@ -48,14 +49,21 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    _import_numba_arrays_without_scipy()
-    argv = sys.argv[1:] if argv is None else list(argv)
-    args = build_parser(argv).parse_args(argv)
-    try:
+    try:  # everything heavy is imported in here, so that Ctrl-C while the command starts is caught too
+        _import_numba_arrays_without_scipy()
+        argv = sys.argv[1:] if argv is None else list(argv)
+        args = build_parser(argv).parse_args(argv)
         return args.handler(args)
     except BrokenPipeError:
         sys.stderr.close()
         return 0
+    except KeyboardInterrupt:  # Ctrl-C while the command starts or runs (live says itself what it saved)
+        print("\ncardlogic: interrupted", file=sys.stderr)
+        return INTERRUPTED
+
+
+INTERRUPTED = 130
+"""The exit code of a command stopped by Ctrl-C, as a shell gives a process that SIGINT ended (128 + 2)."""
 
 
 def _import_numba_arrays_without_scipy() -> None:

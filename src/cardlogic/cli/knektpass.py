@@ -12,7 +12,7 @@ import json
 import random
 import sys
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardlogic.cards import card_mask, format_cards, iter_cards
 from cardlogic.cli.common import (
@@ -25,7 +25,7 @@ from cardlogic.cli.common import (
     read_text,
     source_name,
 )
-from cardlogic.dispatch import ClusterError
+from cardlogic.dispatch import ClusterError, SchedulerLost
 from cardlogic.knektpass import (
     Deal,
     Game,
@@ -42,6 +42,9 @@ from cardlogic.knektpass import (
     write_record,
 )
 from cardlogic.knektpass.rules import MIN_PLAYERS
+
+if TYPE_CHECKING:
+    from cardlogic.knektpass.tournament import TournamentResult
 
 BOT_NAMES = ("random", "greedy", "advisor")  # cardlogic.knektpass.bots.BOTS, without importing numba for --help
 
@@ -422,7 +425,6 @@ def run_tournament(args: argparse.Namespace) -> int:
         return 2
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-    from rich.table import Table
 
     from cardlogic.knektpass.tournament import tournament
 
@@ -435,12 +437,24 @@ def run_tournament(args: argparse.Namespace) -> int:
             )
     except ClusterError as error:
         print(f"cardlogic knektpass tournament: {error}", file=sys.stderr)
+        if isinstance(error, SchedulerLost) and error.result is not None and error.result.games:
+            _show_tournament(error.result, args.json)  # the games finished before it went away
         return 1
+    _show_tournament(result, args.json)
+    return 0
+
+
+def _show_tournament(result: TournamentResult, as_json: bool) -> None:
+    """Print a Knektpass tournament's result as JSON or as a table."""
+    from rich.console import Console
+    from rich.table import Table
+
     summary = result.as_json()
-    if args.json:
+    if as_json:
         json.dump(summary, sys.stdout)
         print()
-        return 0
+        return
+    bots, rules = result.bots, result.rules
     out = Table(title=f"{','.join(bots)}: {result.games} games, seed {result.seed}, {rules}", title_justify="left")
     for column in ("bot", "seats", "wins", "rate", "95% interval", "fair share"):
         out.add_column(column, justify="left" if column == "bot" else "right")
@@ -456,4 +470,3 @@ def run_tournament(args: argparse.Namespace) -> int:
     console = Console()
     console.print(out)
     console.print(f"{summary['unfinished']} unfinished; {summary['deals']:.1f} deals a game; {result.seconds:.1f} s")
-    return 0

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from cardlogic import arguments
-from cardlogic.dispatch import Workers, in_order
+from cardlogic.dispatch import SchedulerLost, Workers, in_order
 from cardlogic.knektpass.bots import BOTS, make_bot
 from cardlogic.knektpass.match import Match
 from cardlogic.knektpass.rules import Game, Rules
@@ -138,7 +138,8 @@ def tournament(
 ) -> TournamentResult:
     """Play ``games`` games with one seat per bot of ``bots`` (ValueError for an unknown bot or a number of seats
     the rules do not allow), in ``jobs`` local processes or on the Dask cluster at ``scheduler``
-    (:class:`~cardlogic.dispatch.ClusterError` when none answers); ``progress(1)`` is called after each game.
+    (:class:`~cardlogic.dispatch.ClusterError` when none answers; :class:`~cardlogic.dispatch.SchedulerLost`, whose
+    ``result`` holds the games finished, when it goes away); ``progress(1)`` is called after each game.
     Each game has its own seed, so the results do not depend on where or in how many processes they are played."""
     arguments.integer("games", games, 1)
     arguments.seed(seed)
@@ -153,9 +154,14 @@ def tournament(
     work = [(bots, str(rules), seed, index) for index in range(games)]
     start = time.perf_counter()
     finished: list[tuple[int, GameResult]] = []
-    with Workers(jobs if games > 1 else 1, scheduler) as workers:
-        for item in workers.run(_play, work):
-            finished.append(item)
-            if progress:
-                progress(1)
+    try:
+        with Workers(jobs if games > 1 else 1, scheduler) as workers:
+            for item in workers.run(_play, work):
+                finished.append(item)
+                if progress:
+                    progress(1)
+    except SchedulerLost as error:
+        done = tuple(sorted((result for _, result in finished), key=lambda result: result.index))  # may have gaps
+        partial = TournamentResult(bots, seed, rules, done, time.perf_counter() - start)
+        raise SchedulerLost(error.address, f"{len(finished)} of {games} games", partial) from None
     return TournamentResult(bots, seed, rules, tuple(in_order(finished)), time.perf_counter() - start)

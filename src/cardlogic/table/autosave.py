@@ -42,11 +42,11 @@ def claim_autosave(
     """
     if named is not None:
         lock = NameLock(named)
-        if not lock.acquire():
-            raise WriteRefusedError(f"{named} is the autosave of another cardlogic session that is still running")
         try:
+            if not lock.acquire():
+                raise WriteRefusedError(f"{named} is the autosave of another cardlogic session that is still running")
             check_writable(named, is_own, force=force)
-        except WriteRefusedError:
+        except BaseException:  # refused, or a Ctrl-C: no lock is left behind
             lock.release()
             raise
         return named, lock

@@ -17,6 +17,7 @@ import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cardlogic.cli import INTERRUPTED
 from cardlogic.cli.common import STDIN, add_prior_argument, at_least, read_text, report
 from cardlogic.cli.live.notation import HELP
 from cardlogic.cli.warmup import ensure_warm
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:  # Ctrl-C while work runs ends the session; at the prompt it only drops the line
         where = f"everything up to the last accepted event is in {saved[0]}" if saved else "nothing was saved"
         print(f"\ninterrupted; {where}", file=sys.stderr)
-        return 130
+        return INTERRUPTED
 
 
 def _follow(args: argparse.Namespace, saved: list[str]) -> int:

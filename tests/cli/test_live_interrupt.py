@@ -1,0 +1,165 @@
+"""Ctrl-C typed into ``cardlogic live`` on a terminal at random moments: never a traceback, nothing accepted lost.
+
+Each trial forks a process on a new pseudo-terminal (a fork starts in milliseconds because the parent has imported
+and compiled everything) that runs the live command on the autosave of the trial before. The test types the rest
+of the game into it and sends Ctrl-C after a random delay: while it starts, while a line is typed, while one is
+worked on, or at an idle prompt. At the prompt Ctrl-C drops the line and the session goes on (it is then told to quit); while work
+runs it ends the session. Either way no traceback is printed, every event the session printed ``ok:`` for is in
+the autosave, which is a whole record of the game's first events, and no lock or temporary file is left beside it.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import sys
+import time
+import traceback
+
+import pytest
+
+import cardlogic.cli.live.console
+import cardlogic.cli.live.literature  # noqa: F401 (imported before forking, as the command imports it)
+from cardlogic.cli import main
+from cardlogic.literature import read_record
+from cardlogic.literature.belief import check_record
+from cardlogic.table.literature import LiveGame
+from tests.cli.scripted import GAME, annes_view, setup_text, typed
+
+pexpect = pytest.importorskip("pexpect")
+from pexpect import fdpexpect  # noqa: E402 (only once pexpect is known to be there)
+
+TRIALS = 24
+CTRL_C = "\x03"
+
+
+def interrupted_session(autosave: str, lines: list[str], rng: random.Random) -> tuple[str, int]:
+    """Run ``cardlogic live AUTOSAVE`` on a new pseudo-terminal, type ``lines`` into it one by one, send Ctrl-C at
+    a random moment, then ``quit`` should the session still run; return what it printed and its exit status."""
+    pid, terminal = os.forkpty()
+    if pid == 0:  # the child: the live command on the terminal
+        code = 99
+        try:
+            os.environ.update(TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1", CARDLOGIC_WARMUP="off")
+            sys.stdin = open(0, encoding="utf-8", closefd=False)
+            sys.stdout = open(1, "w", encoding="utf-8", buffering=1, closefd=False)
+            sys.stderr = open(2, "w", encoding="utf-8", buffering=1, closefd=False)
+            print("starting", flush=True)  # a Ctrl-C before the command starts is Python's to show
+            code = main(["live", autosave])
+        except BaseException:  # noqa: BLE001 (shown as Python shows whatever ends a program)
+            traceback.print_exc()
+            code = 1
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(code)
+    child = fdpexpect.fdspawn(terminal, encoding="utf-8", timeout=30)
+    printed: list[str] = []
+    child.logfile_read = _Collect(printed)
+    try:
+        child.expect_exact("starting")
+        if rng.random() < 0.25:  # while it starts: imports, reads the record, claims the autosave, writes it
+            with_pause(child, rng.uniform(0.0, 0.2))
+        else:
+            child.expect_exact("Autosaving to")
+            typing = rng.randrange(len(lines) + 1)  # the lines typed whole before the Ctrl-C
+            for line in lines[:typing]:
+                child.send(line + "\r")
+                with_pause(child, rng.uniform(0.0, 0.05))
+            if typing < len(lines) and rng.random() < 0.5:
+                line = lines[typing]
+                child.send(line[: rng.randrange(1, len(line) + 1)])  # half a line
+            with_pause(child, rng.uniform(0.0, 0.3))
+        child.send(CTRL_C)
+        settle(child)
+        if _alive(pid):  # end the line the Ctrl-C left (a half line it fell before), then leave
+            child.send("\rquit\r")
+        deadline = time.monotonic() + 30
+        while _alive(pid):
+            assert time.monotonic() < deadline, "".join(printed)
+            with_pause(child, 0.05)
+        with_pause(child, 0.1)
+    finally:
+        if _alive(pid):
+            os.kill(pid, signal.SIGKILL)
+    _, status = os.waitpid(pid, 0)
+    child.close()
+    return "".join(printed).replace("\r\n", "\n"), os.waitstatus_to_exitcode(status)
+
+
+class _Collect:
+    """A file-like sink for what pexpect reads."""
+
+    def __init__(self, into: list[str]) -> None:
+        self.into = into
+
+    def write(self, text: str) -> None:
+        self.into.append(text)
+
+    def flush(self) -> None:
+        pass
+
+
+def _alive(pid: int) -> bool:
+    """Whether the child still runs (an exited child stays a zombie until :func:`os.waitpid` reaps it)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def settle(child: fdpexpect.fdspawn) -> None:
+    """Read what the session prints until it has printed nothing for half a second (it waits for a line)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            child.read_nonblocking(65536, timeout=0.5)
+        except (pexpect.TIMEOUT, pexpect.EOF):
+            return
+
+
+def with_pause(child: fdpexpect.fdspawn, seconds: float) -> None:
+    """Read what the session prints for ``seconds`` (so its terminal never fills up)."""
+    deadline = time.monotonic() + seconds
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            child.read_nonblocking(65536, timeout=left)
+        except pexpect.TIMEOUT:
+            return
+        except pexpect.EOF:
+            time.sleep(left)
+            return
+
+
+@pytest.mark.skipif(not hasattr(os, "forkpty"), reason="needs a pseudo-terminal")
+def test_ctrl_c_at_random_moments_never_shows_a_traceback_nor_loses_an_accepted_event(tmp_path):
+    view = annes_view()
+    lines = [typed(event, GAME) for event in view.events]
+    autosave = tmp_path / "game.live.txt"
+    rng = random.Random(7)
+    warm = LiveGame(view)  # compiled once here, so that every forked process starts at once
+    warm.advice()
+    kept: list = []  # the events the autosave held before the trial
+    total = ended = 0
+    for trial in range(TRIALS):
+        if kept != view.events[: len(kept)] or len(kept) == len(view.events):
+            kept = []  # a dropped line made another game, or the game is over: start it again
+        if not kept:
+            autosave.write_text(setup_text(view))
+        printed, code = interrupted_session(str(autosave), lines[len(kept) :], rng)
+        assert "Traceback" not in printed and "KeyboardInterrupt" not in printed, f"trial {trial}:\n{printed}"
+        assert code in (0, 1, 130), f"trial {trial}: exit code {code}\n{printed}"  # 1: a typed-ahead line refused
+        ended += code == 130
+        accepted = printed.count("ok: ")
+        saved = read_record(autosave.read_text())  # whole: it reads, the rename was atomic
+        check_record(saved)
+        assert saved.events[: len(kept)] == kept, f"trial {trial}: the resumed events changed"
+        assert len(saved.events) >= len(kept) + accepted, f"trial {trial}: {accepted} accepted, not all saved"
+        leftovers = sorted(p.name for p in tmp_path.iterdir() if p.name not in ("game.live.txt", "game.live.history"))
+        assert not leftovers, f"trial {trial}: {leftovers} left behind\n{printed}"
+        kept = list(saved.events)
+        total += accepted
+    assert total >= len(view.events)  # the Ctrl-Cs fell all along the game, not only before the first event
+    assert 0 < ended < TRIALS  # some fell while work ran, some at the prompt
