@@ -60,14 +60,26 @@ class Tracker(Protocol):
     def pop(self) -> Any: ...
 
 
+QUICK_REPAIR_STEPS = 2_000
+"""Repair steps of :func:`has_deal`'s first, short search: a deal that exists is mostly found within them, far sooner
+than the exact count (a tenth of it, 12 players mid-game), and a search that fails costs little beside that count."""
+
+
 def has_deal(model: DealModel, seed: int = 0) -> bool:
-    """Whether some deal satisfies ``model``: counted exactly where practical, else searched for
-    (:func:`~cardlogic.inference.sampler.starting_deal`); True when the search can neither find one nor prove there
-    is none, so that a caller never takes an undecided model for an impossible one."""
+    """Whether some deal satisfies ``model``: a short search for one first
+    (:func:`~cardlogic.inference.sampler.starting_deal` within :data:`QUICK_REPAIR_STEPS`), then counted exactly
+    where practical, else searched for at length; True when the search can neither find one nor prove there is
+    none, so that a caller never takes an undecided model for an impossible one."""
     try:
+        packed = pack(model)
+        try:
+            starting_deal(packed, seed, repair_steps=QUICK_REPAIR_STEPS)
+            return True
+        except inference.InferenceError:  # undecided: count
+            pass
         if inference.exact_is_practical(model, marginals=True):
             return inference.count(model) > 0
-        starting_deal(pack(model), seed)
+        starting_deal(packed, seed)
     except InconsistentError:
         return False
     except inference.InferenceError:

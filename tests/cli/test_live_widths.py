@@ -53,7 +53,7 @@ def rendered(live: LiveGame, width: int, lines: list[str], advice: bool = True) 
     if advice:
         session.advise_if_deciding()
         session.say(session.status_bar())
-        print_advice(live.advice(), live.game, console)
+        print_advice(live.full_advice(), live.game, console)
     return out.getvalue()
 
 

@@ -402,8 +402,8 @@ def measure_live(cases: list[Case], plan: Plan, tick: Tick) -> dict[str, Any]:
 
     Replays the longest stored ``no-8s`` scenario of each player count from its set-up through
     :class:`~cardlogic.table.literature.LiveGame`, as the command does: both beliefs take the event, the autosave
-    is written, and when the observer's team is to move the advice is worked out. Each event is timed once, in
-    order, within :data:`LIVE_BUDGET_SECONDS`.
+    is written, and when the observer's team is to move the advice at a glance is worked out (the leak figures
+    wait for ``advise``). Each event is timed once, in order, within :data:`LIVE_BUDGET_SECONDS`.
     """
     from cardlogic.literature import Record
     from cardlogic.table.literature import LiveGame

@@ -25,6 +25,7 @@ uniform distribution over the deals consistent with what they have seen:
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import os
@@ -327,6 +328,15 @@ def ask_advice(
     ]
     advice.sort(key=lambda a: (-a.value, -a.p_yes, a.card, a.target))
     return advice
+
+
+def with_leaks(advice: Advice, public: LiteratureBelief) -> Advice:
+    """``advice`` worked out without a spectator's belief, with the leak figures of its asks from ``public``, a
+    spectator's belief over the same history: what :func:`advise` gives with ``public`` (nothing else depends on
+    them), for a caller that shows them only on demand."""
+    leaks = leak_table(public, advice.observer, {ask.card for ask in advice.asks})
+    asks = tuple(dataclasses.replace(ask, leak_bits=leaks[ask.card]) for ask in advice.asks)
+    return dataclasses.replace(advice, asks=asks)
 
 
 def leak_bits(public: LiteratureBelief, ask: Ask) -> float:
@@ -687,4 +697,5 @@ __all__ = [
     "prospects",
     "spectator",
     "team_chances",
+    "with_leaks",
 ]

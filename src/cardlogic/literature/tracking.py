@@ -114,9 +114,15 @@ class LiteratureTracker:
 
         Raises :class:`InconsistentError` when they already fail the model's cheap checks.
         """
-        model = (self._undo[0] if self._undo else self.model).copy()
+        chosen = sorted(indices)
+        # Without the assumption, the model kept after the first k events is theirs alone: start from the longest.
+        prefix = 0
+        if not self.sure_asks_first:
+            while prefix < len(chosen) and chosen[prefix] == prefix:
+                prefix += 1
+        model = [*self._undo, self.model][prefix].copy()
         history = self.public.history
-        for index in sorted(indices):
+        for index in chosen[prefix:]:
             known, claimed = self._before[index]
             self._constrain(model, known, claimed, history[index])
         return model

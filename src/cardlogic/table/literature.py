@@ -26,7 +26,7 @@ from cardlogic.literature import (
     read_record,
     write_record,
 )
-from cardlogic.literature.advice import Advice, advise, claim_advice, spectator
+from cardlogic.literature.advice import Advice, advise, claim_advice, spectator, with_leaks
 from cardlogic.literature.belief import DEFAULT_PRIOR, LiteratureBelief
 from cardlogic.literature.shorthand import Answer, Notation, ShortClaim
 from cardlogic.table.core import Incomplete, Status, TableGame
@@ -103,6 +103,7 @@ class LiveGame(TableGame[Event]):
         self.notation = Notation(record.game)
         self._certain = self._held_for_sure()
         self._advice: Advice | None = None
+        self._full_advice: Advice | None = None
         self._chances: dict[Card, tuple[float, ...]] | None = None
 
     @property
@@ -199,13 +200,22 @@ class LiveGame(TableGame[Event]):
         return any(self.game.team_of(p) == self.game.team_of(observer) for p in public.movers)
 
     def advice(self) -> Advice:
-        """The advice for the observer now, as ``cardlogic advise`` gives it on :meth:`record` (worked out once
-        per position)."""
+        """The advice for the observer now, as ``cardlogic advise`` gives it on :meth:`record` less the leak
+        figures, which only :meth:`full_advice` shows (worked out once per position)."""
         if self.belief.observer is None:
             raise ValueError("advice needs a player's view: the record names no Me player")
         if self._advice is None:
-            self._advice = advise(self.belief, self.spectator)
+            self._advice = advise(self.belief)
         return self._advice
+
+    def full_advice(self) -> Advice:
+        """The advice for the observer now, leak figures included: what ``cardlogic advise`` gives on
+        :meth:`record` (worked out once per position)."""
+        if self._full_advice is None:
+            advice = self.advice()
+            assert self.spectator is not None  # a player's game keeps a spectator beside
+            self._full_advice = with_leaks(advice, self.spectator)
+        return self._full_advice
 
     def sure_holders(self) -> dict[Card, int]:
         """Every card in play whose holder the observer knows now (public or deduced), with that holder."""
@@ -388,7 +398,7 @@ class LiveGame(TableGame[Event]):
 
     def _apply(self, event: Event) -> tuple[Event, tuple[str, ...]]:
         recorded = self.belief.push(event)
-        self._advice = self._chances = None
+        self._advice = self._full_advice = self._chances = None
         taken_back = [self.belief.pop]
         try:
             if self._referee is not None:
@@ -407,7 +417,7 @@ class LiveGame(TableGame[Event]):
         return recorded, tuple(str(fact) for fact in learnt)
 
     def _retract(self) -> Event:
-        self._advice = self._chances = None
+        self._advice = self._full_advice = self._chances = None
         if self.spectator is not None:
             self.spectator.pop()
         if self._referee is not None:
@@ -417,7 +427,7 @@ class LiveGame(TableGame[Event]):
         return event
 
     def _reapply(self, event: Event) -> None:
-        self._advice = self._chances = None
+        self._advice = self._full_advice = self._chances = None
         self.belief.push_unchecked(event)  # it was accepted before: the history only returns to what it was
         if self._referee is not None:
             self._referee.push(event)

@@ -235,7 +235,7 @@ class Companion:
         if not live.observer_decides():
             return None
         try:
-            return as_json(live.advice(), live.game)  # worked out once per position by the game
+            return as_json(live.full_advice(), live.game)  # worked out once per position by the game
         except InferenceError as error:  # the game stands; only the advice is out of reach
             return {"error": str(error)}
 

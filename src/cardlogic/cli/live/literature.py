@@ -35,7 +35,7 @@ class LiteratureView:
 
     def command(self, name: str, arguments: list[str]) -> None:
         if name == "advise":
-            self.show_advice(self.game.advice())
+            self.show_advice(self.game.full_advice())
         elif name in ("grid", "belief"):
             belief = self.game.belief
             print_table(belief.marginals(), self._name(belief.observer), belief, self.console)
