@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from cardlogic.cards import iter_cards
 from cardlogic.inference import CspBackend
 from cardlogic.literature import Ask, Claim, Game, Pass, State, actor, play_random_game
-from cardlogic.literature.belief import LiteratureBelief
+from cardlogic.literature import belief as belief_module
+from cardlogic.literature.belief import LiteratureBelief, effective_size, tempering_for
 from cardlogic.literature.choices import (
     DEFAULT_MODEL,
     ChoiceModel,
@@ -270,6 +271,40 @@ def test_the_model_file_round_trips_and_refuses_bad_input() -> None:
     with pytest.raises(ChoiceModelError, match=r"m\.json:1: held must be a finite number, not 'x'"):
         ChoiceModel.from_json('{"held": "x"}', "m.json")
     assert DEFAULT_MODEL.fitted_on
+
+
+def test_tempering_keeps_the_effective_sample_size_it_is_asked_for() -> None:
+    log_weights = np.random.default_rng(4).normal(0, 8, 1000)
+    power = tempering_for(log_weights, 100)
+    assert 0 < power < 1
+    assert effective_size(np.exp(power * (log_weights - log_weights.max()))) >= 100
+    assert effective_size(np.exp((power + 0.01) * (log_weights - log_weights.max()))) < 100  # the largest power
+    assert tempering_for(np.zeros(1000), 100) == 1.0
+    assert tempering_for(log_weights[:50], 100) == 0.0
+
+
+def test_a_tempered_posterior_matches_enumeration_with_the_tempered_likelihood(monkeypatch) -> None:
+    """Where the weights would leave too few deals, the belief answers with the likelihood raised to the power it
+    reports, exactly as enumeration with that power does."""
+    monkeypatch.setattr(belief_module, "MIN_EFFECTIVE", 20_000)
+    game = small_game(4, ["LS", "HS"], dealer=1)
+    hands, events = play_random_game(game, 5)
+    model = ChoiceModel(held=6, sure=5, dead=-6, target_set=3, claim_bias=-4, claim_certain=6, estimate=6, inferred=4)
+    belief = LiteratureBelief(game, 0, iter_cards(hands[0]), prior="players", choices=model, samples=40_000)
+    for event in events[:6]:
+        belief.push_unchecked(event)
+    weighting = belief.weighting
+    assert weighting is not None and weighting.tempering < 1, belief.prior_answered
+    assert belief.prior_answered.startswith(f"players (likelihood tempered to the power {weighting.tempering:.2f}")
+    deals = all_deals(belief)
+    weights = np.exp(weighting.tempering * model.log_likelihoods(History(game, events[:6]), deals, skip=0))
+    marginals = belief.marginals()
+    columns = {card: j for j, card in enumerate(belief.model.cards)}
+    hidden = [(i, card) for i, card in enumerate(marginals.cards) if card not in belief.public.known]
+    assert len(hidden) > 5
+    for i, card in hidden:  # a card that moved is where it moved to, not where it was dealt
+        truth = np.bincount(deals[:, columns[card]], weights=weights / weights.sum(), minlength=4)
+        assert np.abs(marginals.probabilities[i] - truth).max() < 0.03, card
 
 
 def test_a_collapsed_prior_falls_back_to_the_rules_and_says_so() -> None:

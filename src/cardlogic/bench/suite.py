@@ -88,8 +88,8 @@ class Plan:
     """Decks whose 12-player advisor game's peak memory is measured (one tournament game each)."""
     calibration_games: int = 4
     """Held-out games per pair of ``calibration_bots`` whose asks and claims are scored for calibration."""
-    calibration_bots: tuple[tuple[str, str], ...] = (("advisor", "counting"),)
-    """The pairs of bots of the calibration games: no random bot by default, whose asks say little."""
+    calibration_bots: tuple[tuple[str, str], ...] = (("advisor", "counting"), ("strong", "counting"))
+    """The pairs of bots of the calibration games: two styles, no random bot by default, whose asks say little."""
     calibration_png: bool = True
     """Draw the reliability diagram (benchmarks/reliability.png beside the scenarios)."""
     only: tuple[str, ...] = ()
@@ -121,7 +121,7 @@ PLANS = {
         literature_judge=True,
         marginal_samples=(10_000, 1_000_000, 10_000_000),
         advisor_decks=DECK_NAMES,
-        calibration_games=10,
+        calibration_games=5,
     ),
     "quick": Plan(
         "quick",
@@ -141,7 +141,7 @@ PLANS = {
         literature_players=(4, 6),
         marginal_samples=(10_000, 1_000_000, 10_000_000),
         advisor_decks=("jokers",),
-        calibration_games=2,
+        calibration_games=1,
     ),
     "smoke": Plan(
         "smoke",

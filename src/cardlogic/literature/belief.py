@@ -17,10 +17,12 @@ consistent with everything the observer has seen (exact where practical); a card
 that has moved is where it moved to. Under ``prior="players"`` each of those deals
 is weighted by the likelihood of the players' choices under a
 :class:`~cardlogic.literature.choices.ChoiceModel`: the rules' deals are drawn by
-the sampler and resampled by their weights (importance resampling). When the
-weights collapse (an effective sample size under :data:`MIN_EFFECTIVE`) the
-belief answers by the rules alone, and :attr:`LiteratureBelief.prior_answered`
-says so.
+the sampler and resampled by their weights (importance resampling). Where the
+weights would leave an effective sample size under :data:`MIN_EFFECTIVE`, the
+likelihood is tempered (raised to the largest power that keeps that many, as
+adaptive tempering does); when that power falls under :data:`MIN_TEMPERING` the
+belief answers by the rules alone. :attr:`LiteratureBelief.prior_answered` says
+which of these answered.
 
 >>> players = LiteratureBelief.from_record(read_record(open("examples/mini.txt").read()), prior="players")
 >>> players.prior_answered.startswith("players")
@@ -48,19 +50,45 @@ PRIORS = ("rules", "players")
 DEFAULT_PRIOR = "rules"
 """The prior a belief takes unless told: the better calibrated on held-out games (see docs/beliefs.md)."""
 MIN_EFFECTIVE = 100
-"""The smallest effective sample size the players' prior answers with; below it the rules alone answer."""
+"""The smallest effective sample size the players' prior answers with: where the choices' weights leave fewer, they
+are tempered (raised to the largest power that keeps this many), and below :data:`MIN_TEMPERING` the rules answer."""
+MIN_TEMPERING = 0.05
+"""The smallest power of the choices' likelihood the players' prior answers with; below it the rules alone answer."""
 
 
 @dataclass(frozen=True)
 class Weighting:
     """The players' prior in one state: the resampled deals, how the rules' deals were drawn, the effective
-    sample size of their weights, and P(each player plays by the model)."""
+    sample size of their weights, P(each player plays by the model), and the power the likelihood was tempered
+    to (1: not tempered)."""
 
     deals: np.ndarray
     how: str
     drawn: int
     effective: float
     modelled: np.ndarray
+    tempering: float = 1.0
+
+
+def effective_size(weights: np.ndarray) -> float:
+    """The effective sample size of importance ``weights``: (sum w)^2 / sum w^2."""
+    return float(weights.sum() ** 2 / (weights**2).sum())
+
+
+def tempering_for(log_weights: np.ndarray, effective: float) -> float:
+    """The largest power ``b`` in [0, 1] whose weights exp(b * log_weights) keep an effective sample size of at least
+    ``effective`` (1 when the weights themselves do; 0 when even equal weights fall short), found by bisection:
+    the likelihood flattened just enough for the drawn deals to carry it, as adaptive tempering does."""
+    shifted = log_weights - log_weights.max()
+    if effective_size(np.exp(shifted)) >= effective:
+        return 1.0
+    if len(shifted) < effective:
+        return 0.0
+    low, high = 0.0, 1.0
+    for _ in range(30):
+        middle = (low + high) / 2
+        low, high = (middle, high) if effective_size(np.exp(middle * shifted)) >= effective else (low, middle)
+    return low
 
 
 class LiteratureBelief(Belief):
@@ -105,18 +133,25 @@ class LiteratureBelief(Belief):
             return None
         if self._weighting is None:
             self._weighting = self._weigh()
-        return self._weighting if self._weighting.effective >= MIN_EFFECTIVE else None
+        weighting = self._weighting
+        return weighting if weighting.effective >= MIN_EFFECTIVE and weighting.tempering >= MIN_TEMPERING else None
 
     @property
     def prior_answered(self) -> str:
         """Which prior answers now, in words: ``rules``, ``players (effective sample size 812 of 4,000 deals)``,
-        or ``rules (the players' prior collapsed: effective sample size 3 of 4,000 deals)``."""
+        ``players (likelihood tempered to the power 0.42: effective sample size 100 of 4,000 deals)``, or
+        ``rules (the players' prior collapsed: effective sample size 3 of 40 deals)``."""
         if self.prior == "rules":
             return "rules"
         weighting = self.weighting
-        assert self._weighting is not None
-        size = f"effective sample size {self._weighting.effective:,.0f} of {self._weighting.drawn:,} deals"
-        return f"players ({size})" if weighting is not None else f"rules (the players' prior collapsed: {size})"
+        drawn = self._weighting
+        assert drawn is not None
+        size = f"effective sample size {drawn.effective:,.0f} of {drawn.drawn:,} deals"
+        if weighting is None:
+            return f"rules (the players' prior collapsed: {size})"
+        if drawn.tempering < 1:
+            return f"players (likelihood tempered to the power {drawn.tempering:.2f}: {size})"
+        return f"players ({size})"
 
     def _weigh(self) -> Weighting:
         """Draw the rules' deals, weight them by the players' choices, and resample as many by those weights."""
@@ -128,13 +163,14 @@ class LiteratureBelief(Belief):
         history = self._choices_history()
         modelled, rules = self.choices.player_log_likelihoods(history, deals, skip=self.observer)
         log_weights = mix_players(modelled, rules, self.choices.modelled).sum(axis=1)
-        weights = np.exp(log_weights - log_weights.max())
-        effective = float(weights.sum() ** 2 / (weights**2).sum())
+        tempering = tempering_for(log_weights, MIN_EFFECTIVE)
+        weights = np.exp(tempering * (log_weights - log_weights.max()))
+        effective = effective_size(weights)
         rng = np.random.default_rng(self.seed)
         positions = (rng.random() + np.arange(len(deals))) / len(deals)  # systematic resampling
         picked = np.minimum(np.searchsorted(np.cumsum(weights) / weights.sum(), positions), len(deals) - 1)
         types = player_types(modelled, rules, self.choices.modelled, weights)
-        return Weighting(deals[picked], how, len(deals), effective, types)
+        return Weighting(deals[picked], how, len(deals), effective, types, tempering)
 
     def _choices_history(self) -> History:
         """The choice model's arrays of the public history, extended event by event (rebuilt after a pop)."""
