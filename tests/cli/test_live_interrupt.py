@@ -3,9 +3,11 @@
 Each trial forks a process on a new pseudo-terminal (a fork starts in milliseconds because the parent has imported
 and compiled everything) that runs the live command on the autosave of the trial before. The test types the rest
 of the game into it and sends Ctrl-C after a random delay: while it starts, while a line is typed, while one is
-worked on, or at an idle prompt. At the prompt Ctrl-C drops the line and the session goes on (it is then told to quit); while work
-runs it ends the session. Either way no traceback is printed, every event the session printed ``ok:`` for is in
-the autosave, which is a whole record of the game's first events, and no lock or temporary file is left beside it.
+worked on, or at an idle prompt. At the prompt Ctrl-C drops the line and the session goes on (it is then told to
+quit); while work runs it ends the session. Either way no traceback is printed, the autosave is a whole, possible
+record that keeps every event it held and every event the session printed ``ok:`` for, and no lock or temporary
+file is left beside it. A dropped line may make the lines typed after it another game; the next trial then starts
+the game again.
 """
 
 from __future__ import annotations
