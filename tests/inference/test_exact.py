@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import collections
+import concurrent.futures
 import contextlib
 import math
+import sys
 
 import numpy as np
 import pytest
@@ -281,3 +283,18 @@ def test_capacity_boxes_kept_for_reuse_stay_within_their_byte_budget(monkeypatch
         kept = [sum(array.nbytes for array in arrays) for arrays in exact._BOXES.values()]
         assert sum(kept[:-1]) <= exact.BOX_CACHE_BYTES
     assert len(exact._BOXES) < len(models)
+
+
+def test_capacity_boxes_are_shared_safely_by_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The advice ranks its asks in threads, each building and evicting boxes of the one cache.
+    monkeypatch.setattr(exact, "_BOXES", {})
+    monkeypatch.setattr(exact, "BOX_CACHE_BYTES", 1000)
+    packed = [pack(DealModel(("A", "B", "C", "D"), (caps, caps, caps, 1), range(3 * caps + 1))) for caps in range(2, 9)]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads often, inside the cache's bookkeeping too
+    try:
+        with concurrent.futures.ThreadPoolExecutor(8) as pool:
+            boxes = list(pool.map(lambda k: exact.box_of(packed[k % len(packed)]), range(2000)))
+    finally:
+        sys.setswitchinterval(interval)
+    assert all(len(box) == len(boxes[0]) for box in boxes)

@@ -21,6 +21,7 @@ and :attr:`PackedModel.operations`), so callers can fall back to sampling.
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Mapping, Sequence
 from typing import Literal, overload
 
@@ -46,22 +47,26 @@ state), and sixteen kept by number held over 600 MB through an advisor's game.""
 def box_of(packed: PackedModel) -> tuple[np.ndarray, ...]:
     """Layer bookkeeping of ``packed``'s capacity box (see :func:`kernels.build_box`), cached by capacities."""
     caps = tuple(int(c) for c in packed.caps)
-    arrays = _BOXES.pop(caps, None)
+    with _BOXES_LOCK:
+        arrays = _BOXES.get(caps)
     if arrays is None:
         arrays = kernels.build_box(np.array(caps, np.int64))
         for array in arrays:
             array.flags.writeable = False
-    _BOXES[caps] = arrays  # the most recently used last
-    kept = 0
-    for key in reversed(list(_BOXES)):
-        kept += sum(array.nbytes for array in _BOXES[key])
-        if kept > BOX_CACHE_BYTES and key != caps:
-            del _BOXES[key]
+    with _BOXES_LOCK:  # the advice's threads share the cache
+        _BOXES.pop(caps, None)
+        _BOXES[caps] = arrays  # the most recently used last
+        kept = 0
+        for key in reversed(list(_BOXES)):
+            kept += sum(array.nbytes for array in _BOXES[key])
+            if kept > BOX_CACHE_BYTES and key != caps:
+                del _BOXES[key]
     return arrays
 
 
 _BOXES: dict[tuple[int, ...], tuple[np.ndarray, ...]] = {}
 """Capacity boxes by capacities, least recently used first (see :data:`BOX_CACHE_BYTES`)."""
+_BOXES_LOCK = threading.Lock()
 
 
 class DealTables:
