@@ -7,12 +7,14 @@ from __future__ import annotations
 import io
 import os
 import random
+import subprocess
 import sys
 
 import pytest
 from rich.console import Console
 
 import cardlogic.cli.live.knektpass  # noqa: F401 (imported before forking, as the command imports it)
+from cardlogic.cards import Card
 from cardlogic.cli.knektpass_advice import print_advice
 from cardlogic.cli.live.console import TypedLines
 from cardlogic.cli.live.knektpass import KnektpassView
@@ -87,6 +89,26 @@ def test_a_whole_match_in_short_forms_with_undo_why_and_a_resume(tmp_path):
     assert child.exitstatus == 0, transcript.getvalue()[-2000:]
     assert "deal 1 over: " in transcript.getvalue() or "deal 2 over: " in transcript.getvalue()
     assert read_match(autosave.read_text()) == read_match(write_match(match))
+
+
+def test_a_new_match_asks_its_set_up_and_refuses_a_bad_answer(tmp_path):
+    answers = ["Ann Bob Cat", "cat", "", "bob", "kh", "6h 7h 7c", "6h 7h 7c 8c 10c", "cat takes", "ann in", "quit"]
+    done = subprocess.run(
+        [sys.executable, "-m", "cardlogic", "knektpass", "live"],
+        input="\n".join(answers) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert done.stderr.splitlines() == ["<input>:6: Bob was dealt 5 cards, not 3"]
+    assert "ok: Ann plays (line 10); Bob to move (me)" in done.stdout
+    assert "advice: " in done.stdout  # Bob decides: play or fold
+    (autosave,) = tmp_path.glob("game-*.live.txt")
+    match = read_match(autosave.read_text())
+    assert match.first.hands == {1: tuple(Card.parse(c) for c in ["6H", "7H", "7C", "8C", "10C"])}
+    assert len(match.events) == 2
 
 
 NAMES = ("Annabel", "Bartholomew", "Cat", "Dan", "Evangeline")

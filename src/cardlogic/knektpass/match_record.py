@@ -39,6 +39,7 @@ A record with a single deal is a plain deal record, so every Knektpass command r
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from cardlogic.cards import Card, CardError, format_cards
@@ -141,17 +142,25 @@ def next_deal(before: Deal, state: PublicState, event: NextDeal, observer: int |
     hand = event.hand
     if observer is None and hand:
         raise IllegalEventError("a spectator's record gives no hand")
+    deal = match.next_deal(event.turned)
     if observer is not None:
-        if len(hand) != HAND_SIZE:
-            raise IllegalEventError(f"{game.players[observer]} was dealt {HAND_SIZE} cards, not {len(hand)}")
-        if len(set(hand)) != len(hand):
-            raise IllegalEventError("a card is named twice in the hand")
-        if event.turned in hand:
-            raise IllegalEventError(f"{event.turned} is the turned card, not in the hand")
-        outside = [str(card) for card in hand if not game.deck_mask >> card & 1]
-        if outside:
-            raise IllegalEventError(f"not in the {len(game.deck)}-card deck: {' '.join(outside)}")
-    return match.next_deal(event.turned)
+        check_hand(deal, observer, hand)
+    return deal
+
+
+def check_hand(deal: Deal, player: int, hand: Sequence[Card]) -> None:
+    """Raise :class:`IllegalEventError` unless ``hand`` can be ``player``'s as dealt in ``deal``: five cards of
+    the deck, none twice, not the turned card."""
+    game = deal.game
+    if len(hand) != HAND_SIZE:
+        raise IllegalEventError(f"{game.players[player]} was dealt {HAND_SIZE} cards, not {len(hand)}")
+    if len(set(hand)) != len(hand):
+        raise IllegalEventError("a card is named twice in the hand")
+    if deal.turned in hand:
+        raise IllegalEventError(f"{deal.turned} is the turned card, not in the hand")
+    outside = [str(card) for card in hand if not game.deck_mask >> card & 1]
+    if outside:
+        raise IllegalEventError(f"not in the {len(game.deck)}-card deck: {' '.join(outside)}")
 
 
 def parse_next_deal(text: str, first: Record) -> NextDeal | None:

@@ -12,7 +12,8 @@ from cardlogic.knektpass import Deal
 from cardlogic.knektpass import Game as KnektpassGame
 from cardlogic.knektpass import Record as KnektpassRecord
 from cardlogic.knektpass import Rules as KnektpassRules
-from cardlogic.knektpass.match_record import MatchRecord, read_match, write_match
+from cardlogic.knektpass.match_record import MatchRecord
+from cardlogic.knektpass.match_record import check_hand as check_knektpass_hand
 from cardlogic.knektpass.rules import HAND_SIZE
 from cardlogic.knektpass.shorthand import Notation as KnektpassNotation
 from cardlogic.literature import Game, Record, Rules
@@ -114,13 +115,13 @@ def ask_knektpass_setup(lines: TypedLines) -> MatchRecord | None:
     if turned is None:
         return None
     deal = Deal(game, dealer, turned)
-    hand = _ask(lines, f"Your hand ({HAND_SIZE} cards): ", lambda text: _knektpass_hand(text, notation, deal))
+    hand = _ask(lines, f"Your hand ({HAND_SIZE} cards): ", lambda text: _knektpass_hand(text, notation, deal, me))
     if hand is None:
         return None
     return MatchRecord(KnektpassRecord(deal, me, {me: hand}))
 
 
-def _knektpass_hand(text: str, notation: KnektpassNotation, deal: Deal) -> tuple[Card, ...]:
+def _knektpass_hand(text: str, notation: KnektpassNotation, deal: Deal, me: int) -> tuple[Card, ...]:
     cards = tuple(notation.card(token) for token in text.split())
-    read_match(write_match(MatchRecord(KnektpassRecord(deal, 0, {0: cards}))))  # checks count, repeats, turned
+    check_knektpass_hand(deal, me, cards)
     return cards
