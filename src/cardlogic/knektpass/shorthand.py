@@ -99,13 +99,12 @@ class Notation:
 
     def _actor(self, tokens: list[str], to_move: int | None) -> tuple[int, list[str]]:
         first = tokens[0]
-        if len(tokens) > 1 and first not in VERBS and not first.isdigit() and not _is_card(first):
-            return self.player(first), tokens[1:]
         if len(tokens) > 1 and first not in VERBS and not first.isdigit():
-            try:  # a name that reads as a card as well (a player called "As"): a name if more follows
+            try:
                 return self.player(first), tokens[1:]
             except InvalidEventError:
-                pass
+                if not _is_card(first):  # a card first is my own exchange: 7c 8c for 7d ad
+                    raise
         if to_move is None:
             raise InvalidEventError("nobody is to move: name the player, or start the next deal (deal TRUMP)")
         return to_move, tokens

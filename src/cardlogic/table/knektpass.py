@@ -236,11 +236,11 @@ class LiveMatch(TableGame[MatchEvent]):
         chances = sorted(
             ((belief.probability(card, h), h) for h in range(len(holders)) if h != self.observer), reverse=True
         )
-        places = [f"{holders[h]} {p:.2f}" for p, h in chances if p > 0]
-        out = [
-            f"{card}: "
-            + ("with " + places[0].rsplit(" ", 1)[0] + " for sure" if len(places) == 1 else "now " + ", ".join(places))
-        ]
+        places = [(holders[h], p) for p, h in chances if p > 0]
+        if len(places) == 1:
+            out = [f"{card}: with {places[0][0]} for sure"]
+        else:
+            out = [f"{card}: now " + ", ".join(f"{holder} {p:.2f}" for holder, p in places)]
         narrowed = belief.explain(card)
         if not narrowed:
             out.append("  no play has said anything about it yet")
