@@ -1,4 +1,5 @@
-"""``cardlogic knektpass check | simulate | view | belief | advise | tournament``: Knektpass from the command line.
+"""``cardlogic knektpass check | simulate | view | belief | advise | tournament | live``: Knektpass from the
+command line.
 
 Every RECORD is a Knektpass deal record (:mod:`cardlogic.knektpass.record`), or
 ``-`` for standard input. A problem with it is printed as ``RECORD:LINE:
@@ -50,7 +51,7 @@ BOT_NAMES = ("random", "greedy", "advisor")  # cardlogic.knektpass.bots.BOTS, wi
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "knektpass",
-        help="Knektpass: check, simulate, view, belief, advise, tournament",
+        help="Knektpass: check, simulate, view, belief, advise, tournament, live",
         description="Knektpass, the Swedish trick-taking game with the four jacks as "
         "permanent top trumps: deal records, belief, advice and bots.",
     )
