@@ -118,3 +118,14 @@ def test_why_names_the_play_that_placed_a_card_by_its_autosave_line():
     assert live.why(play.card) == [f"{play.card}: played by {GAME.players[play.player]}, line {line}"]
     mine = live.hand()[0]
     assert live.why(mine) == [f"{mine}: in my hand"]
+
+
+def test_my_own_exchange_may_be_typed_whole_with_its_cards_first():
+    match = bobs_match()
+    index = next(i for i, e in enumerate(match.events) if isinstance(e, Exchange) and e.player == 1 and e.count)
+    live = typed_in(match, index)
+    exchange = match.events[index]
+    assert isinstance(exchange, Exchange) and exchange.discards is not None and exchange.draws is not None
+    typed = f"{' '.join(map(str, exchange.discards))} for {' '.join(map(str, exchange.draws))}".lower()
+    assert live.parse(typed) == exchange
+    assert live.parse(f"bob ex {typed}") == exchange
