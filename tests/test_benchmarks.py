@@ -64,6 +64,8 @@ def test_results_have_every_figure_and_target(results):
         "cold_start",
         "advise_command",
         "first_advice",
+        "knektpass_live",
+        "knektpass_first_advice",
         "memory",
         "literature_pkg",
         "calibration",
@@ -87,6 +89,9 @@ def test_results_have_every_figure_and_target(results):
     assert [row["players"] for row in figures["serve"]["rows"]] == [6]
     assert figures["serve"]["rows"][0]["advised"] > 0
     assert figures["advise_command"]["rows"] == []  # smoke keeps no 8-12 player scenario
+    assert [row["players"] for row in figures["knektpass_live"]["rows"]] == [3, 4, 5]
+    assert all(row["events"] > 0 for row in figures["knektpass_live"]["rows"])
+    assert figures["knektpass_first_advice"] == {"status": "not measured in smoke mode", "rows": []}
     sampled = [row for row in figures["memory"]["processes"] if "--method sample" in row["what"]]
     assert [row["what"] for row in sampled] == ["cardlogic belief --method sample --samples 10,000"]
     calibration = figures["calibration"]
@@ -96,7 +101,7 @@ def test_results_have_every_figure_and_target(results):
             assert scores["count"] > 0 and 0 <= scores["brier"] <= 1 and scores["log_loss"] >= 0
             assert sum(b["count"] for b in scores["reliability"]) == scores["count"]
     assert calibration["diagram"] == "not drawn"
-    assert len(results["targets"]) == 18
+    assert len(results["targets"]) == 21
     for target in results["targets"]:
         assert target["met"] in (True, False, None)
         assert (target["ratio"] is None) == (target["met"] is None)

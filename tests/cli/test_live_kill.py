@@ -14,6 +14,7 @@ import select
 import signal
 import sys
 import time
+from collections.abc import Sequence
 
 import pytest
 
@@ -27,9 +28,9 @@ from tests.cli.scripted import GAME, annes_view, setup_text, typed
 TRIALS = 20
 
 
-def run_until_killed(autosave: str, lines: list[str], delay: float) -> str:
-    """Run ``cardlogic live AUTOSAVE`` in a forked process fed ``lines``, SIGKILL it after ``delay`` seconds
-    (or when it ends first), and return what it printed."""
+def run_until_killed(autosave: str, lines: list[str], delay: float, command: Sequence[str] = ("live",)) -> str:
+    """Run ``cardlogic COMMAND AUTOSAVE`` (``live`` by default) in a forked process fed ``lines``, SIGKILL it
+    after ``delay`` seconds (or when it ends first), and return what it printed."""
     feed_read, feed_write = os.pipe()
     out_read, out_write = os.pipe()
     pid = os.fork()
@@ -44,7 +45,7 @@ def run_until_killed(autosave: str, lines: list[str], delay: float) -> str:
             sys.stdin = open(0, encoding="utf-8", closefd=False)
             sys.stdout = open(1, "w", encoding="utf-8", buffering=1, closefd=False)
             sys.stderr = open(2, "w", encoding="utf-8", closefd=False)
-            os._exit(main(["live", autosave]))
+            os._exit(main([*command, autosave]))
         finally:
             os._exit(99)
     os.close(feed_read)

@@ -28,6 +28,9 @@ ADVICE_TARGETS = {(6,): 0.100, (8, 10, 12): 0.200}
 ADVISE_COMMAND_TARGET = 2.0
 LIVE_TARGET = 0.300
 """Seconds from an event typed in ``cardlogic live`` to its advice, for every event (warm), at 6 and 8 players."""
+KNEKTPASS_LIVE_TARGET = 0.300
+"""Seconds from an event typed in ``cardlogic knektpass live`` to its advice, for every event (warm), at 3-5
+players."""
 SERVE_TARGET = 0.300
 """Seconds from a tap on the ``cardlogic serve`` page to the answer with the new advice (warm), at 6 and 8 players."""
 
@@ -48,6 +51,7 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
     rows.append(_advise_command_target(figures))
     rows += [_live_target(figures, players) for players in (6, 8)]
     rows += [_serve_target(figures, players) for players in (6, 8)]
+    rows += [_knektpass_live_target(figures, players) for players in (3, 4, 5)]
     rows.append(_worker_memory_target(figures))
     rows += _calibration_targets(figures)
     return rows
@@ -260,6 +264,26 @@ def _live_target(figures: dict[str, Any], players: int) -> dict[str, Any]:
         LIVE_TARGET / slowest,
         f"median {row['seconds']['median'] * 1000:.0f} ms",
         f"slowest of {row['events']} of {row['total_events']} events of {row['scenario']}",
+    )
+
+
+def _knektpass_live_target(figures: dict[str, Any], players: int) -> dict[str, Any]:
+    name = f"knektpass live advice per event, {players} players, warm"
+    bar = f"< {KNEKTPASS_LIVE_TARGET * 1000:,.0f} ms"
+    live = figures.get("knektpass_live") or {"rows": []}
+    rows = [r for r in live["rows"] if r["players"] == players and r["events"]]
+    if not rows:
+        return _target(name, bar, None, "ms", None, note="not measured")
+    row = rows[0]
+    slowest = row["seconds"]["max"]
+    return _target(
+        name,
+        bar,
+        slowest * 1000,
+        "ms",
+        KNEKTPASS_LIVE_TARGET / slowest,
+        f"median {row['seconds']['median'] * 1000:.0f} ms",
+        f"slowest of {row['events']} of {row['total_events']} events, {row['advised']} with advice",
     )
 
 
@@ -496,6 +520,31 @@ def sections(results: dict[str, Any]) -> list[Section]:
                 for r in first["rows"]
             ]
             or [["-", first["status"], "", "", "", ""]],
+        )
+    )
+
+    knektpass = f.get("knektpass_live") or {"rows": []}
+    first_live = (f.get("knektpass_first_advice") or {"rows": []})["rows"]
+    out.append(
+        (
+            "Knektpass live advice per event, warm: push, autosave and (when I decide) advice, a bots' match in order"
+            + "".join(
+                f"; from an empty cache: warmup {r['warmup_seconds']:.1f} s, then the first advice "
+                f"{r['first_advice_seconds']:.2f} s"
+                for r in first_live
+            ),
+            ["players", "events timed", "with advice", "ms median (min-max)", "ms p90"],
+            [
+                [
+                    str(r["players"]),
+                    f"{r['events']} of {r['total_events']}",
+                    str(r["advised"]),
+                    _ms(r["seconds"]),
+                    f"{r['p90'] * 1000:.2f}",
+                ]
+                for r in knektpass["rows"]
+            ]
+            or [["-", "not measured", "", "", ""]],
         )
     )
 

@@ -29,7 +29,7 @@ import sys
 import tempfile
 import time
 import tracemalloc
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -435,7 +435,11 @@ def measure_live(cases: list[Case], plan: Plan, tick: Tick) -> dict[str, Any]:
 def _timed_events(case: Case, budget: float, step: Callable[[Event], bool]) -> dict[str, Any]:
     """Time ``step`` on each event of ``case``'s record in order, within ``budget`` seconds; ``step`` says whether
     it worked out advice. The row of the live and serve figures."""
-    events = case.scenario.record.events
+    return _timed(case.name, case.scenario.record.events, budget, step)
+
+
+def _timed(name: str, events: Sequence[Any], budget: float, step: Callable[[Any], bool]) -> dict[str, Any]:
+    """:func:`_timed_events` on any game's ``events``, the row named ``name``."""
     times, advised, started = [], 0, time.perf_counter()
     for event in events:
         if time.perf_counter() - started > budget:
@@ -444,12 +448,91 @@ def _timed_events(case: Case, budget: float, step: Callable[[Event], bool]) -> d
         advised += step(event)
         times.append(time.perf_counter() - start)
     return {
-        "scenario": case.name,
+        "scenario": name,
         "events": len(times),
         "total_events": len(events),
         "advised": advised,
         "seconds": summarize(times),
         "p90": float(np.percentile(times, 90)) if times else float("nan"),
+    }
+
+
+KNEKTPASS_LIVE_PLAYERS = (3, 4, 5)
+"""Player counts whose Knektpass live latency is measured (all three have the target)."""
+KNEKTPASS_LIVE_DEALS = {"full": 3, "quick": 2, "smoke": 1}
+"""Deals of the match each Knektpass live replay plays."""
+
+
+def measure_knektpass_live(plan: Plan, tick: Tick) -> dict[str, Any]:
+    """Warm seconds from an event typed in ``cardlogic knektpass live`` to its advice, at
+    :data:`KNEKTPASS_LIVE_PLAYERS` players.
+
+    Replays the first player's view of a match between greedy bots
+    (:func:`~cardlogic.knektpass.tournament.observed_match`) from its set-up through
+    :class:`~cardlogic.table.knektpass.LiveMatch`, as the command does: the belief takes the event, the autosave is
+    written, and when the observer must decide the advice is worked out. A first replay, not timed, compiles.
+    """
+    from cardlogic.knektpass import Game as KnektpassGame
+    from cardlogic.knektpass.match_record import MatchRecord
+    from cardlogic.knektpass.tournament import observed_match
+    from cardlogic.table.knektpass import LiveMatch
+
+    rows = []
+    budget = LIVE_BUDGET_SECONDS.get(plan.mode, LIVE_BUDGET_SECONDS["quick"])
+    for players in KNEKTPASS_LIVE_PLAYERS:
+        game = KnektpassGame(("Ann", "Bob", "Cat", "Dan", "Eve")[:players])
+        match = observed_match(game, 0, seed=7, deals=KNEKTPASS_LIVE_DEALS.get(plan.mode, 2))
+        with tempfile.TemporaryDirectory(prefix="knektpass-live-") as folder:
+            for timed in (False, True) if players == KNEKTPASS_LIVE_PLAYERS[0] else (True,):
+                live = LiveMatch(MatchRecord(match.first), autosave=str(Path(folder) / "autosave.txt"))
+
+                def step(event: Any, live: LiveMatch = live) -> bool:
+                    live.push(event)
+                    if live.observer_decides():
+                        live.advice()
+                        return True
+                    return False
+
+                row = _timed(f"knektpass {players} players", match.events, budget if timed else 1e9, step)
+        rows.append({"players": players, **row})
+        tick(f"knektpass live {players} players")
+    return {"status": "ok", "budget_seconds": budget, "rows": rows}
+
+
+def measure_knektpass_first_advice(plan: Plan, tick: Tick) -> dict[str, Any]:
+    """From an empty numba cache to the first advice of ``cardlogic knektpass live``, in new processes:
+    ``cardlogic warmup --game knektpass``, then the live command on a deal where I decide first (it advises as it
+    starts, then the input ends). Full plan only: the kernels compile from nothing (a minute or more)."""
+    if plan.mode != "full":
+        return {"status": f"not measured in {plan.mode} mode", "rows": []}
+    from cardlogic.knektpass import Deal
+    from cardlogic.knektpass import Game as KnektpassGame
+    from cardlogic.knektpass import Record as KnektpassRecord
+    from cardlogic.knektpass import State as KnektpassState
+    from cardlogic.knektpass import write_record as write_knektpass
+
+    rng = random.Random(3)
+    deal = Deal(KnektpassGame(("Ann", "Bob", "Cat")), dealer=0, turned=rng.choice(KnektpassGame(("A", "B", "C")).deck))
+    hand = KnektpassState.deal(deal, rng).hands[0]
+    with tempfile.TemporaryDirectory(prefix="knektpass-first-advice-") as folder:
+        record = Path(folder) / "deal.txt"
+        record.write_text(write_knektpass(KnektpassRecord(deal, 0, {0: tuple(iter_cards(hand))})))
+        with tempfile.TemporaryDirectory(prefix="numba-empty-") as empty:
+            env = {**os.environ, "NUMBA_CACHE_DIR": empty}
+            warmup, _ = run_child(["warmup", "--game", "knektpass"], env)
+            args = ["knektpass", "live", str(record), "--autosave", str(Path(folder) / "auto.txt")]
+            after, _ = run_child(args, env, typed="quit\n")
+    tick("knektpass live first advice")
+    return {
+        "status": "ok",
+        "rows": [
+            {
+                "game": "knektpass",
+                "command": "cardlogic knektpass live",
+                "warmup_seconds": warmup,
+                "first_advice_seconds": after,
+            }
+        ],
     }
 
 
@@ -595,15 +678,17 @@ import cardlogic.literature.belief, cardlogic.inference.kernels
 """
 
 
-def run_child(args: list[str], env: dict[str, str]) -> tuple[float, float | None]:
-    """Run ``cardlogic ARGS`` (no args: only import cardlogic) in a new Python process.
+def run_child(args: list[str], env: dict[str, str], typed: str = "") -> tuple[float, float | None]:
+    """Run ``cardlogic ARGS`` (no args: only import cardlogic) in a new Python process, ``typed`` on its input.
 
     Returns its wall seconds and peak resident memory in MB (None where /proc is missing); raises on a
     non-zero exit.
     """
     command = [sys.executable, "-c", _CHILD, *args]
     start = time.perf_counter()
-    child = subprocess.run(command, check=False, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    child = subprocess.run(
+        command, check=False, env=env, input=typed, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
     seconds = time.perf_counter() - start
     if child.returncode:
         raise RuntimeError(f"cardlogic {' '.join(args)} exited {child.returncode}: {child.stderr.strip()}")
@@ -868,6 +953,8 @@ def _work(plan: Plan, loaded: list[Scenario]) -> int:
         + accuracy
         + advice
         + live
+        + len(KNEKTPASS_LIVE_PLAYERS)
+        + 1
         + command
         + max(plan.cold_repeats, 1)
         + plan.warm_repeats
@@ -924,6 +1011,8 @@ def run_suite(scenarios: Path, plan: Plan, progress: bool = True) -> dict[str, A
                 ("cold_start", lambda: measure_cold_start(middle_path, warm_cache, plan, tick)),
                 ("advise_command", lambda: measure_advise_command(cases, warm_cache, plan, tick)),
                 ("first_advice", lambda: measure_first_advice(cases, plan, tick)),
+                ("knektpass_live", lambda: measure_knektpass_live(plan, tick)),
+                ("knektpass_first_advice", lambda: measure_knektpass_first_advice(plan, tick)),
                 ("memory", lambda: measure_memory(cases, warm_cache, figures["cold_start"]["imports_mb"], plan, tick)),
                 ("literature_pkg", lambda: measure_literature_pkg(plan, tick)),
                 ("calibration", lambda: measure_calibration(plan, scenarios.parent / "reliability.png", tick)),

@@ -1,4 +1,5 @@
-"""``cardlogic knektpass check | simulate | view | belief | advise | tournament``: Knektpass from the command line.
+"""``cardlogic knektpass check | simulate | view | belief | advise | tournament | live``: Knektpass from the
+command line.
 
 Every RECORD is a Knektpass deal record (:mod:`cardlogic.knektpass.record`), or
 ``-`` for standard input. A problem with it is printed as ``RECORD:LINE:
@@ -14,7 +15,7 @@ import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from cardlogic.cards import card_mask, format_cards, iter_cards
+from cardlogic.cards import iter_cards
 from cardlogic.cli.common import (
     RECORD_HELP,
     SAMPLES,
@@ -25,12 +26,12 @@ from cardlogic.cli.common import (
     read_text,
     source_name,
 )
+from cardlogic.cli.live import add_autosave_arguments
 from cardlogic.dispatch import ClusterError, SchedulerLost
 from cardlogic.knektpass import (
     Deal,
     Game,
     GameError,
-    Outcome,
     PublicState,
     Record,
     RecordError,
@@ -41,6 +42,7 @@ from cardlogic.knektpass import (
     scan_record,
     write_record,
 )
+from cardlogic.knektpass.match import describe_outcome
 from cardlogic.knektpass.rules import MIN_PLAYERS
 
 if TYPE_CHECKING:
@@ -52,7 +54,7 @@ BOT_NAMES = ("random", "greedy", "advisor")  # cardlogic.knektpass.bots.BOTS, wi
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "knektpass",
-        help="Knektpass: check, simulate, view, belief, advise, tournament",
+        help="Knektpass: check, simulate, view, belief, advise, tournament, live",
         description="Knektpass, the Swedish trick-taking game with the four jacks as "
         "permanent top trumps: deal records, belief, advice and bots.",
     )
@@ -118,6 +120,30 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     advise.add_argument("--seed", type=SEED, default=0, help="random seed (default 0)")
     advise.add_argument("--json", action="store_true", help="print JSON instead of a table")
     advise.set_defaults(handler=run_advise)
+
+    live = commands.add_parser(
+        "live",
+        help="follow a match deal by deal, with advice whenever I am to decide",
+        description="Follow a match as it is played, deal after deal until someone reaches 0 points: start from "
+        "RECORD (a deal or match record as I see it), or answer the set-up questions, then type one event or "
+        "command a line ('help' lists them). Every accepted event is autosaved before the next line is read.",
+    )
+    live.add_argument(
+        "record",
+        nargs="?",
+        metavar="RECORD",
+        help="a deal or match record with Me and my hand (or a spectator's); left out, the set-up is asked for",
+    )
+    add_autosave_arguments(live)
+    live.add_argument(
+        "--samples",
+        type=at_least(1, "a number of deals, 1 or more"),
+        default=32,
+        metavar="N",
+        help="deals drawn and solved per decision (default 32)",
+    )
+    live.add_argument("--seed", type=SEED, default=0, help="random seed (default 0)")
+    live.set_defaults(handler=run_live)
 
     tournament = commands.add_parser(
         "tournament",
@@ -252,26 +278,8 @@ def run_simulate(args: argparse.Namespace) -> int:
             view.push(event.seen_by(p))
     hands = {p: tuple(iter_cards(dealt[p])) for p in range(args.players)}
     sys.stdout.write(write_record(Record(deal, None, hands, list(state.history), tuple(stock))))
-    print(f"# {describe(state.outcome(), game)}")
+    print(f"# {describe_outcome(state.outcome(), game.players)}")
     return 0
-
-
-def describe(outcome: Outcome, game: Game) -> str:
-    """One line on how a deal ended, for a record's closing comment.
-
-    >>> describe(Outcome("tricks", (0, 2), (3, 0, 2), (1, 0, 3), (-3, 0, 5), (9, 12, 17)), Game(("Ann", "Bob", "Cat")))
-    'tricks Ann 3, Cat 2 (minimums 1, 3); points Ann -3, Cat +5'
-    """
-    names = game.players
-    if outcome.kind == "redeal":
-        return "everyone folded: the same dealer deals again"
-    if outcome.kind == "lone":
-        player = outcome.playing[0]
-        return f"{names[player]} plays alone: points {names[player]} {outcome.changes[player]:+d}"
-    tricks = ", ".join(f"{names[p]} {outcome.tricks[p]}" for p in outcome.playing)
-    minimums = ", ".join(str(outcome.minimums[p]) for p in outcome.playing)
-    changes = ", ".join(f"{names[p]} {outcome.changes[p]:+d}" for p in outcome.playing)
-    return f"tricks {tricks} (minimums {minimums}); points {changes}"
 
 
 def run_view(args: argparse.Namespace) -> int:
@@ -367,22 +375,10 @@ def run_advise(args: argparse.Namespace) -> int:
         print()
         return 0
     from rich.console import Console
-    from rich.table import Table
 
-    name = deal.game.players[advice.player]
-    out = Table(
-        title=f"{name} holds {format_cards(deal.sorted_hand(card_mask(belief.hand)))}; trumps "
-        f"{'SHDC'[deal.trump_suit]}; {advice.phase}; {advice.samples} deals solved",
-        title_justify="left",
-    )
-    for column in ("choice", "expected points", "P(minimum)", "expected tricks"):
-        out.add_column(column, justify="left" if column == "choice" else "right")
-    for option in options:
-        out.add_row(option["event"], f"{option['points']:+.2f}", f"{option['chance']:.2f}", f"{option['tricks']:.2f}")
-    console = Console()
-    console.print(out)
-    console.print(f"best: {options[0]['event']}")
-    console.print(f"expected points: {name}'s change of points, counted down to 0: minus is good")
+    from cardlogic.cli.knektpass_advice import print_advice
+
+    print_advice(advice, deal, belief.hand, Console())
     return 0
 
 
@@ -407,6 +403,13 @@ def _print_waiting(view: PublicState, observer: int, as_json: bool) -> int:
         stage = _STAGES[view.phase]
         print(f"{to_move} is to move ({stage}): nothing for {names[observer]} to decide until their turn.")
     return 0
+
+
+def run_live(args: argparse.Namespace) -> int:
+    from cardlogic.cli.live import interruptible
+    from cardlogic.cli.live.knektpass import follow
+
+    return interruptible(follow, args, "knektpass")
 
 
 def run_tournament(args: argparse.Namespace) -> int:

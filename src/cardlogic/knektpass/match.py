@@ -65,3 +65,20 @@ class Match:
         self.deals += 1
         if outcome.kind != "redeal":
             self.dealer = (self.dealer + 1) % len(self.game.players)
+
+
+def describe_outcome(outcome: Outcome, players: Sequence[str]) -> str:
+    """One line on how a deal ended, as players at the table say it.
+
+    >>> describe_outcome(Outcome("tricks", (0, 2), (3, 0, 2), (1, 0, 3), (-3, 0, 5), (9, 12, 17)), ("Ann", "Bob", "Cat"))
+    'tricks Ann 3, Cat 2 (minimums 1, 3); points Ann -3, Cat +5'
+    """
+    if outcome.kind == "redeal":
+        return "everyone folded: the same dealer deals again"
+    if outcome.kind == "lone":
+        player = outcome.playing[0]
+        return f"{players[player]} plays alone: points {players[player]} {outcome.changes[player]:+d}"
+    tricks = ", ".join(f"{players[p]} {outcome.tricks[p]}" for p in outcome.playing)
+    minimums = ", ".join(str(outcome.minimums[p]) for p in outcome.playing)
+    changes = ", ".join(f"{players[p]} {outcome.changes[p]:+d}" for p in outcome.playing)
+    return f"tricks {tricks} (minimums {minimums}); points {changes}"

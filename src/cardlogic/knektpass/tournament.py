@@ -19,9 +19,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from cardlogic import arguments
+from cardlogic.cards import iter_cards
 from cardlogic.dispatch import SchedulerLost, Workers, in_order
 from cardlogic.knektpass.bots import BOTS, make_bot
 from cardlogic.knektpass.match import Match
+from cardlogic.knektpass.match_record import MatchEvent, MatchRecord, NextDeal
+from cardlogic.knektpass.record import Record
 from cardlogic.knektpass.rules import Game, Rules
 from cardlogic.knektpass.state import PlayerState, State
 from cardlogic.rating import wilson
@@ -117,6 +120,35 @@ def play_game(game: Game, seats: Sequence[str], seed: int, index: int = 0) -> Ga
                 view.push(event.seen_by(p))
         match.finish(state.outcome())
     return GameResult(index, tuple(seats), match.points, match.winner, match.deals)
+
+
+def observed_match(game: Game, observer: int, seed: int, deals: int | None = None, bot: str = "greedy") -> MatchRecord:
+    """``observer``'s view of a match between ``bot`` bots in every seat, dealt from ``seed``: its first ``deals``
+    deals (all of them, at most :data:`DEAL_LIMIT`, without), as :mod:`cardlogic.knektpass.match_record` writes
+    a match. Scripted matches for tests and timings."""
+    rng = random.Random(seed)
+    n = len(game.players)
+    match = Match(game, dealer=rng.randrange(n))
+    first: Record | None = None
+    events: list[MatchEvent] = []
+    while not match.is_over and match.deals != (DEAL_LIMIT if deals is None else deals):
+        deal = match.next_deal(rng.choice(game.deck))
+        state = State.deal(deal, rng)
+        hand = tuple(iter_cards(state.hands[observer]))
+        if first is None:
+            first = Record(deal, observer, {observer: hand})
+        else:
+            events.append(NextDeal(match.deals + 1, deal.turned, hand))
+        views = [PlayerState(deal, p, state.hands[p]) for p in range(n)]
+        bots = [make_bot(bot, deal, p, state.hands[p], seed=rng.randrange(2**31)) for p in range(n)]
+        while (mover := state.to_move) is not None:
+            event = state.push(bots[mover].choose(views[mover]))
+            for p, view in enumerate(views):
+                view.push(event.seen_by(p))
+            events.append(event.seen_by(observer))
+        match.finish(state.outcome())
+    assert first is not None
+    return MatchRecord(first, events)
 
 
 def _play(args: tuple[tuple[str, ...], str, int, int]) -> GameResult:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from cardlogic.files import NameLock, WriteRefusedError, check_writable, claim_name, refusal
 
 if TYPE_CHECKING:
-    from cardlogic.table.literature import LiveGame
+    from cardlogic.table.core import TableGame
 
 AUTOSAVE = re.compile(r"\.live(-\d+)?$")
 """How an autosave's stem ends: ``.live`` or ``.live-N``."""
@@ -58,7 +58,7 @@ def claim_autosave(
     return claim_name(candidates, lambda path: _missing(path) or (path == record and refusal(path, is_own) is None))
 
 
-def start_autosave(game: LiveGame, path: Path, resumed: Path | None) -> None:
+def start_autosave(game: TableGame, path: Path, resumed: Path | None) -> None:
     """Make ``path`` (claimed by :func:`claim_autosave`) ``game``'s autosave and write the game there now.
 
     An earlier autosave of this game at ``path`` (not the record it was read from) keeps its user's lines; a file

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from cardlogic.files import replace_text, write_owned
+from cardlogic.files import RecordText, replace_text, write_owned
 
 E = TypeVar("E")
 
@@ -50,7 +50,9 @@ class Status:
     ``teams`` lists each side's players (a game without partners has one a side);
     ``scores[i]`` is side ``i``'s score and ``sizes[p]`` player ``p``'s hand count.
     ``movers`` are the players who may act now (several before a game's first
-    event when anyone may start, none once it is over).
+    event when anyone may start, none once it is over or while the table sets up what comes next).
+    ``stage`` says where the game stands when that is more than whose turn it is (``deal 2, the play``), and
+    what the table is to do when nobody is to move.
     """
 
     players: tuple[str, ...]
@@ -60,6 +62,7 @@ class Status:
     movers: tuple[int, ...]
     observer: int | None
     over: bool
+    stage: str = ""
 
     def side_of(self, player: int) -> int:
         return next(index for index, team in enumerate(self.teams) if player in team)
@@ -68,6 +71,8 @@ class Status:
         """``Bob to move (opponent)``, ``anyone may move first``, or ``the game is over, 5-3``."""
         if self.over:
             return f"the game is over, {self.score()}"
+        if not self.movers and self.stage:
+            return self.stage
         if len(self.movers) != 1:
             return "anyone may move first"
         mover = self.movers[0]
@@ -80,7 +85,10 @@ class Status:
         return f"{who} to move ({side})"
 
     def score(self) -> str:
-        """The scores side by side, the observer's side first (``4-3``)."""
+        """The scores side by side, the observer's side first (``4-3``); each with its name when every side is
+        one player (``Bob 9 Ann 12 Cat 12``)."""
+        if all(len(team) == 1 for team in self.teams):
+            return " ".join(f"{self.players[self.teams[side][0]]} {self.scores[side]}" for side in self._sides())
         return "-".join(str(self.scores[side]) for side in self._sides())
 
     def sides(self) -> list[str]:
@@ -95,7 +103,8 @@ class Status:
         """The status line: whose turn, the score, the hand counts (``Bob to move (opponent) | 1-0 | Ann 5 ...``)."""
         if self.over:
             return self.to_move()
-        return f"{self.to_move()} | score {self.score()} | {self.hand_counts()}"
+        stage = f" | {self.stage}" if self.stage and self.movers else ""
+        return f"{self.to_move()}{stage} | score {self.score()} | {self.hand_counts()}"
 
     def _sides(self) -> list[int]:
         first = 0 if self.observer is None else self.side_of(self.observer)
@@ -114,6 +123,8 @@ class TableGame(ABC, Generic[E]):
 
     def __init__(self, autosave: str | None = None) -> None:
         self.autosave = autosave
+        self._written = RecordText.of("", ())
+        self._written_events: list[E] = []
 
     # -- what each game supplies -------------------------------------------------------------------------------------
 
@@ -132,20 +143,12 @@ class TableGame(ABC, Generic[E]):
         """``event`` in record notation."""
 
     @abstractmethod
-    def text(self) -> str:
-        """The set-up and every event so far, as the autosave file holds them."""
+    def _read_written(self, text: str) -> tuple[Sequence[E], Sequence[int]]:
+        """The events of ``text``, this game's record, and the line of each: what :meth:`write_over` keeps."""
 
     @abstractmethod
     def is_own(self, text: str) -> bool:
         """Whether ``text`` is this game's record, which :meth:`text` may replace without losing anything."""
-
-    @abstractmethod
-    def line_of(self, index: int) -> int:
-        """The line of event ``index`` in :meth:`text`."""
-
-    @abstractmethod
-    def next_line(self) -> int:
-        """The line the next event will take in :meth:`text`: refusals are reported on it."""
 
     @abstractmethod
     def status(self) -> Status:
@@ -172,6 +175,46 @@ class TableGame(ABC, Generic[E]):
         """Put back an event taken back by :meth:`_retract` (it was accepted before)."""
 
     # -- shared --------------------------------------------------------------------------------------------------------
+
+    def text(self) -> str:
+        """The record file as the autosave holds it: the user's lines, less events taken back, then new events."""
+        return self._render()[0]
+
+    def line_of(self, index: int) -> int:
+        """The line of event ``index`` in :meth:`text`."""
+        return self._render()[1][index]
+
+    def event_lines(self) -> list[int]:
+        """The line of every event in :meth:`text`, in order (one rendering for them all)."""
+        return self._render()[1]
+
+    def next_line(self) -> int:
+        """The line the next event will take in :meth:`text`: refusals are reported on it."""
+        return self._render(following=1)[1][-1]
+
+    def write_over(self, text: str) -> None:
+        """Keep the lines of ``text``, this game's record (:meth:`is_own`), in what :meth:`text` writes from now on.
+
+        For an autosave written over: its user's lines stay, rather than those of the record the game was read from.
+        """
+        events, lines = self._read_written(text)
+        self._keep_written(text, events, lines)
+
+    def _keep_written(self, text: str, events: Sequence[E], lines: Sequence[int]) -> None:
+        """Write ``text``'s lines (its ``events`` at ``lines``) in :meth:`text`, then the events that follow."""
+        self._written = RecordText.of(text, lines)
+        self._written_events = list(events)
+
+    def _render(self, following: int = 0) -> tuple[str, list[int]]:
+        """:meth:`text` and its events' lines; ``following`` placeholder events more, for the lines to come."""
+        history = self.events
+        kept = 0
+        for written, event in zip(self._written_events, history):
+            if written != event:
+                break
+            kept += 1
+        new = [self.describe(event) for event in history[kept:]]
+        return self._written.render(kept, new + ["..."] * following)
 
     def push(self, event: E) -> Update[E]:
         """Apply ``event`` and save; on any error nothing changes."""

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 
 from cardlogic.belief import Fact
 from cardlogic.cards import Card
-from cardlogic.files import RecordText
 from cardlogic.literature import (
     Ask,
     Claim,
@@ -92,8 +91,7 @@ class LiveGame(TableGame[Event]):
         hands = {} if observer is None else {observer: record.hands[observer]}
         self.setup = Record(record.game, observer, hands)
         self._shown = Record(record.game, observer, dict(record.hands))  # the set-up as the file shows it
-        self._written = RecordText.of(write_record(record) if text is None else text, record.lines)
-        self._written_events = list(record.events)
+        self._keep_written(write_record(record) if text is None else text, record.events, record.lines)
         # Every hand the record shows checks what is typed, so the autosave, which keeps them, stays possible.
         self._referee = record.replay() if record.is_full else None
         self.belief = LiteratureBelief.from_record(record, method=method, samples=samples, seed=seed, prior=prior)
@@ -122,28 +120,9 @@ class LiveGame(TableGame[Event]):
         """The observer's set-up (their hand only) and every event so far."""
         return Record(self.setup.game, self.setup.observer, dict(self.setup.hands), list(self.public.history))
 
-    def text(self) -> str:
-        """The record file as the autosave holds it: the user's lines, less events taken back, then new events."""
-        return self._render()[0]
-
-    def line_of(self, index: int) -> int:
-        return self._render()[1][index]
-
-    def event_lines(self) -> list[int]:
-        """The line of every event in :meth:`text`, in order (one rendering for them all)."""
-        return self._render()[1]
-
-    def next_line(self) -> int:
-        return self._render(following=1)[1][-1]
-
-    def write_over(self, text: str) -> None:
-        """Keep the lines of ``text``, this game's record (:meth:`is_own`), in what :meth:`text` writes from now on.
-
-        For an autosave written over: its user's lines stay, rather than those of the record the game was read from.
-        """
+    def _read_written(self, text: str) -> tuple[list[Event], list[int]]:
         written = read_record(text)
-        self._written = RecordText.of(text, written.lines)
-        self._written_events = list(written.events)
+        return written.events, written.lines
 
     def is_own(self, text: str) -> bool:
         """Whether ``text`` is this game's record: the same set-up and hands, its events a prefix of the history.
@@ -437,17 +416,6 @@ class LiveGame(TableGame[Event]):
 
     def _held_for_sure(self) -> frozenset[Fact]:
         return frozenset(fact for fact in self.belief.certain() if fact.has)
-
-    def _render(self, following: int = 0) -> tuple[str, list[int]]:
-        """:meth:`text` and its events' lines; ``following`` placeholder events more, for the lines to come."""
-        history = self.events
-        kept = 0
-        for written, event in zip(self._written_events, history):
-            if written != event:
-                break
-            kept += 1
-        new = [self.describe(event) for event in history[kept:]]
-        return self._written.render(kept, new + ["..."] * following)
 
 
 def check_hand(game: Game, player: int, cards: list[Card]) -> tuple[Card, ...]:

@@ -14,6 +14,7 @@ import argparse
 import datetime
 import sys
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,7 +27,11 @@ from cardlogic.inference import InferenceError
 from cardlogic.literature import Record, RecordError, read_record
 
 if TYPE_CHECKING:
-    from cardlogic.cli.live.session import LiveSession
+    from rich.console import Console
+
+    from cardlogic.cli.live.console import SlowNotice, TypedLines
+    from cardlogic.cli.live.session import GameView, LiveSession
+    from cardlogic.table.core import TableGame
 
 INTRODUCTION = (
     "Follow a game as it is played: start from RECORD (set-up and any events so far), or answer the set-up "
@@ -48,18 +53,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="game record with the set-up (Players, Dealer, Me, Hand ...) and "
         "any events so far; left out, the set-up is asked for",
     )
-    parser.add_argument(
-        "--autosave",
-        metavar="FILE",
-        help="where every change is saved: a new file or this game's own record (default: RECORD itself when it "
-        "is an autosave, else RECORD's name with .live.txt, or .live-2.txt and on, next to it; for a new game, "
-        "game-DATE-TIME.live.txt in the working folder)",
-    )
-    parser.add_argument(
-        "--force",
-        action="store_true",
-        help="let --autosave replace a file that holds something other than this game's record",
-    )
+    add_autosave_arguments(parser)
     parser.add_argument(
         "--method",
         choices=("auto", "exact", "sample"),
@@ -77,11 +71,33 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
+def add_autosave_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--autosave FILE`` and ``--force``, as every live command takes them."""
+    parser.add_argument(
+        "--autosave",
+        metavar="FILE",
+        help="where every change is saved: a new file or this game's own record (default: RECORD itself when it "
+        "is an autosave, else RECORD's name with .live.txt, or .live-2.txt and on, next to it; for a new game, "
+        "game-DATE-TIME.live.txt in the working folder)",
+    )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="let --autosave replace a file that holds something other than this game's record",
+    )
+
+
 def run(args: argparse.Namespace) -> int:
-    saved: list[str] = []  # the autosave file, once written
+    return interruptible(_follow, args, "literature")
+
+
+def interruptible(follow: Callable[[argparse.Namespace, list[str]], int], args: argparse.Namespace, game: str) -> int:
+    """Run a live command's ``follow(args, saved)`` once ``game``'s kernels are warm; Ctrl-C while work runs ends
+    it with a word on what is saved (``saved`` gets the autosave's path once it is written)."""
+    saved: list[str] = []
     try:
-        ensure_warm("literature")
-        return _follow(args, saved)
+        ensure_warm(game)
+        return follow(args, saved)
     except KeyboardInterrupt:  # Ctrl-C while work runs ends the session; at the prompt it only drops the line
         where = f"everything up to the last accepted event is in {saved[0]}" if saved else "nothing was saved"
         print(f"\ninterrupted; {where}", file=sys.stderr)
@@ -90,17 +106,12 @@ def run(args: argparse.Namespace) -> int:
 
 def _follow(args: argparse.Namespace, saved: list[str]) -> int:
     # prompt_toolkit (about 0.2 s to import) is loaded for live only, not for every command.
-    from rich.console import Console
-
-    from cardlogic.cli.live.console import SlowNotice, TypedLines, WordCompleter
+    from cardlogic.cli.live.console import SlowNotice, TypedLines
     from cardlogic.cli.live.literature import LiteratureView
-    from cardlogic.cli.live.session import LiveSession
     from cardlogic.cli.live.setup import ask_setup
-    from cardlogic.table.autosave import claim_autosave, start_autosave
     from cardlogic.table.literature import LiveGame
 
-    session: LiveSession | None = None
-    lines = TypedLines(WordCompleter(lambda before: session.completions(before) if session else ()))
+    lines = TypedLines()
     text = None
     if args.record is None:
         record = ask_setup(lines)
@@ -126,6 +137,36 @@ def _follow(args: argparse.Namespace, saved: list[str]) -> int:
     except InferenceError as error:
         print(f"{args.record}: {error}", file=sys.stderr)
         return 1
+    return follow_game(
+        args,
+        game,
+        lambda console: LiteratureView(game, console),
+        lines,
+        notice,
+        saved,
+        "live",
+        lambda session: _greet(session, record),
+    )
+
+
+def follow_game(
+    args: argparse.Namespace,
+    game: TableGame,
+    make_view: Callable[[Console], GameView],
+    lines: TypedLines,
+    notice: SlowNotice,
+    saved: list[str],
+    command: str,
+    greet: Callable[[LiveSession], None],
+) -> int:
+    """Claim ``game``'s autosave (``--autosave``, ``--force``, beside ``args.record``), write it, greet and run the
+    session loop: the part of every game's live command after its record is read. ``saved`` gets the autosave's
+    path once written; ``command`` names the command in messages."""
+    from rich.console import Console
+
+    from cardlogic.cli.live.session import LiveSession
+    from cardlogic.table.autosave import claim_autosave, start_autosave
+
     resumed = None if args.record in (None, STDIN) else Path(args.record)
     named = None if args.autosave is None else Path(args.autosave)
     try:
@@ -133,7 +174,7 @@ def _follow(args: argparse.Namespace, saved: list[str]) -> int:
             resumed, named, game.is_own, stem=Path(f"game-{datetime.datetime.now():%Y%m%d-%H%M}"), force=args.force
         )
     except WriteRefusedError as error:
-        print(f"cardlogic live: {error}", file=sys.stderr)
+        print(f"cardlogic {command}: {error}", file=sys.stderr)
         return 1
     try:
         try:
@@ -144,9 +185,10 @@ def _follow(args: argparse.Namespace, saved: list[str]) -> int:
         saved.append(str(path))
         lines.keep_history(str(path.with_suffix(".history")))
         console = Console(highlight=False)
-        session = LiveSession(game, LiteratureView(game, console), lines, notice, console)
+        session = LiveSession(game, make_view(console), lines, notice, console)
+        lines.complete_from(session.completions)
         with notice.guard():
-            _greet(session, record)
+            greet(session)
         return session.run()
     finally:
         lock.release()

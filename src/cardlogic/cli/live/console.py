@@ -30,15 +30,19 @@ class WordCompleter(Completer):
 
 
 class TypedLines:
-    """Numbered input lines. On a terminal: a prompt with Tab completion from ``completer`` and history."""
+    """Numbered input lines. On a terminal: a prompt with Tab completion (see :meth:`complete_from`) and history."""
 
-    def __init__(self, completer: Completer | None = None) -> None:
+    def __init__(self) -> None:
         self.number = 0
         self.interactive = sys.stdin.isatty() and sys.stdout.isatty()
-        self._completer = completer
+        self._completer = WordCompleter(lambda before: ())
         self._session: PromptSession[str] | None = None
         if self.interactive:
-            self._session = PromptSession(completer=completer, complete_while_typing=False)
+            self._session = PromptSession(completer=self._completer, complete_while_typing=False)
+
+    def complete_from(self, words: Callable[[str], Iterable[str]]) -> None:
+        """From now on, Tab completes the word being typed from ``words(line typed before it)``."""
+        self._completer.words = words
 
     def keep_history(self, path: str) -> None:
         """From now on, read earlier lines from ``path`` and add each new one to it (a terminal only)."""

@@ -25,17 +25,19 @@ REFUSED = (ValueError, IndexError, OSError, InferenceError)
 line number, and nothing changes."""
 
 COMMANDS_HELP = """Commands for every game:
-  status       whose turn, the score and every hand count (also shown below the prompt on a terminal)
+  status       whose turn, the score and every hand count (also shown below the
+               prompt on a terminal)
   score        the score, my side first
   sizes        every player's number of cards
   teams        who plays with whom
-  log [N]      the last N events (all without N), by line of the autosave record
+  log [N]      the last N events (all without N), by line of the autosave
   undo [N]     take back the last event (or the last N)
-  save FILE    write the game so far to FILE, a new file or this game's record (save --force FILE: any file)
+  save FILE    write the game so far to FILE, a new file or this game's record
+               (save --force FILE: any file)
   help         this text
   quit         leave (also: exit, Ctrl-D); everything is already saved
-On a terminal, Tab completes what may come next, Up/Down recall earlier lines (kept across resumes), and
-Ctrl-C drops the line being typed."""
+On a terminal, Tab completes what may come next, Up/Down recall earlier lines
+(kept across resumes), and Ctrl-C drops the line being typed."""
 
 COMMANDS = ("status", "score", "sizes", "teams", "log", "undo", "save", "help", "quit", "exit")
 

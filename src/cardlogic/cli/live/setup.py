@@ -1,4 +1,4 @@
-"""The set-up of a new game, asked one question at a time and checked as each answer is given."""
+"""The set-up of a new game (Literature or Knektpass), asked one question at a time and checked as each answer is given."""
 
 from __future__ import annotations
 
@@ -8,6 +8,14 @@ from typing import TypeVar
 
 from cardlogic.cards import Card
 from cardlogic.cli.live.console import TypedLines
+from cardlogic.knektpass import Deal
+from cardlogic.knektpass import Game as KnektpassGame
+from cardlogic.knektpass import Record as KnektpassRecord
+from cardlogic.knektpass import Rules as KnektpassRules
+from cardlogic.knektpass.match_record import MatchRecord
+from cardlogic.knektpass.match_record import check_hand as check_knektpass_hand
+from cardlogic.knektpass.rules import HAND_SIZE
+from cardlogic.knektpass.shorthand import Notation as KnektpassNotation
 from cardlogic.literature import Game, Record, Rules
 from cardlogic.literature.decks import DECK_NAMES, Deck
 from cardlogic.literature.shorthand import Notation
@@ -80,3 +88,40 @@ def _deck(text: str, players: tuple[str, ...]) -> Deck:
 
 def _hand(text: str, notation: Notation, game: Game, me: int) -> tuple[Card, ...]:
     return check_hand(game, me, [notation.card(token) for token in text.split()])
+
+
+def ask_knektpass_setup(lines: TypedLines) -> MatchRecord | None:
+    """A Knektpass match's players in seat order, dealer, house rules, who I am, the turned card and my hand; None
+    if the input ends first. A refused answer is reported as ``<input>:N: message`` and asked again."""
+    players = _ask(lines, "Players in seat order (e.g. Ann Bob Cat): ", lambda text: KnektpassGame(tuple(text.split())))
+    if players is None:
+        return None
+    notation = KnektpassNotation(players)
+    dealer = _ask(lines, "Dealer: ", notation.player)
+    if dealer is None:
+        return None
+    game = _ask(
+        lines,
+        f"House rules [{KnektpassRules()}]: ",
+        lambda text: KnektpassGame(players.players, KnektpassRules.parse(text)),
+    )
+    if game is None:
+        return None
+    notation = KnektpassNotation(game)
+    me = _ask(lines, "Who are you? ", notation.player)
+    if me is None:
+        return None
+    turned = _ask(lines, "The turned card (trumps): ", notation.card)
+    if turned is None:
+        return None
+    deal = Deal(game, dealer, turned)
+    hand = _ask(lines, f"Your hand ({HAND_SIZE} cards): ", lambda text: _knektpass_hand(text, notation, deal, me))
+    if hand is None:
+        return None
+    return MatchRecord(KnektpassRecord(deal, me, {me: hand}))
+
+
+def _knektpass_hand(text: str, notation: KnektpassNotation, deal: Deal, me: int) -> tuple[Card, ...]:
+    cards = tuple(notation.card(token) for token in text.split())
+    check_knektpass_hand(deal, me, cards)
+    return cards

@@ -1,0 +1,33 @@
+"""How Knektpass advice is printed: every choice with its expected points, P(minimum) and expected tricks, shared
+by ``cardlogic knektpass advise`` and ``cardlogic knektpass live``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Console
+from rich.table import Table
+
+from cardlogic.cards import Card, card_mask, format_cards
+from cardlogic.knektpass import Deal, format_event
+from cardlogic.knektpass.advice import Advice
+
+
+def print_advice(advice: Advice, deal: Deal, hand: Sequence[Card], console: Console) -> None:
+    """The advice table (every choice with its expected points, P(minimum) and expected tricks), the best
+    choice, and what the sign of the expected points means."""
+    name = deal.game.players[advice.player]
+    out = Table(
+        title=f"{name} holds {format_cards(deal.sorted_hand(card_mask(hand)))}; trumps "
+        f"{'SHDC'[deal.trump_suit]}; {advice.phase}; {advice.samples} deals solved",
+        title_justify="left",
+    )
+    for column in ("choice", "expected points", "P(minimum)", "expected tricks"):
+        out.add_column(column, justify="left" if column == "choice" else "right")
+    for option in advice.options:
+        out.add_row(
+            format_event(option.event, deal), f"{option.points:+.2f}", f"{option.chance:.2f}", f"{option.tricks:.2f}"
+        )
+    console.print(out)
+    console.print(f"best: {format_event(advice.best, deal)}")
+    console.print(f"expected points: {name}'s change of points, counted down to 0: minus is good")

@@ -1,0 +1,171 @@
+"""``cardlogic knektpass live`` in a pseudo-terminal with short forms only: a whole match deal after deal, with
+undo, ``why``, advice on my turns, a resume from the autosave with the typed history; its output fits 80
+columns at 3 to 5 players; a SIGKILL at random moments loses no accepted event."""
+
+from __future__ import annotations
+
+import io
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+from rich.console import Console
+
+import cardlogic.cli.live.knektpass  # noqa: F401 (imported before forking, as the command imports it)
+from cardlogic.cards import Card
+from cardlogic.cli.knektpass_advice import print_advice
+from cardlogic.cli.live.console import TypedLines
+from cardlogic.cli.live.knektpass import KnektpassView
+from cardlogic.cli.live.session import LiveSession
+from cardlogic.knektpass import Game, Rules
+from cardlogic.knektpass.match_record import MatchRecord, read_match, write_match
+from cardlogic.table.knektpass import LiveMatch
+from tests.cli.knektpass_scripted import bobs_match, short_form
+from tests.cli.test_live_kill import run_until_killed
+from tests.knektpass.test_live_match import typed_in
+
+pexpect = pytest.importorskip("pexpect")
+
+
+def spawn(*args: str) -> pexpect.spawn:
+    env = dict(os.environ, TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1")  # pexpect answers no cursor-position requests
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "cardlogic", "knektpass", "live", *args],
+        env=env,
+        dimensions=(24, 80),
+        encoding="utf-8",
+        timeout=60,
+    )
+
+
+def type_events(child: pexpect.spawn, match: MatchRecord, first: int, last: int) -> None:
+    for event in match.events[first:last]:
+        line, answer = short_form(event)
+        child.sendline(line)
+        if answer is not None:
+            child.expect(r"\?")
+            child.sendline(answer)
+        child.expect_exact("ok: ")
+
+
+def test_a_whole_match_in_short_forms_with_undo_why_and_a_resume(tmp_path):
+    match = bobs_match()
+    setup, autosave = tmp_path / "deal.txt", tmp_path / "match.live.txt"
+    setup.write_text(write_match(MatchRecord(match.first)))
+    child = spawn(str(setup), "--autosave", str(autosave))
+    child.logfile_read = transcript = io.StringIO()
+    child.expect_exact("Type 'help' for help.")
+    half = len(match.events) // 2
+    type_events(child, match, 0, 10)
+    child.sendline("undo 2")
+    child.expect_exact("8 events;")
+    type_events(child, match, 8, half)
+    card = str(LiveMatch(read_match(autosave.read_text())).hand()[0])
+    child.sendline(f"why {card.lower()}")
+    child.expect_exact(f"{card}: in my hand")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, transcript.getvalue()[-2000:]
+    assert read_match(autosave.read_text()).events == match.events[:half]
+    assert "advice: " in transcript.getvalue() and "(minus is good)" in transcript.getvalue()
+
+    child = spawn(str(autosave))  # the autosave itself goes on
+    child.logfile_read = transcript = io.StringIO()
+    child.expect_exact(f"{half} events so far")
+    child.send("\x1b[A")  # Up: the last line typed before
+    child.expect_exact("quit")
+    child.send("\x1b[A")
+    child.expect_exact(f"why {card.lower()}")
+    child.send("\x15")  # Ctrl-U clears it
+    type_events(child, match, half, len(match.events))
+    child.expect_exact("the game is over")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, transcript.getvalue()[-2000:]
+    assert "deal 1 over: " in transcript.getvalue() or "deal 2 over: " in transcript.getvalue()
+    assert read_match(autosave.read_text()) == read_match(write_match(match))
+
+
+def test_a_new_match_asks_its_set_up_and_refuses_a_bad_answer(tmp_path):
+    answers = ["Ann Bob Cat", "cat", "", "bob", "kh", "6h 7h 7c", "6h 7h 7c 8c 10c", "cat takes", "ann in", "quit"]
+    done = subprocess.run(
+        [sys.executable, "-m", "cardlogic", "knektpass", "live"],
+        input="\n".join(answers) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert done.stderr.splitlines() == ["<input>:6: Bob was dealt 5 cards, not 3"]
+    assert "ok: Ann plays (line 10); Bob to move (me)" in done.stdout
+    assert "advice: " in done.stdout  # Bob decides: play or fold
+    (autosave,) = tmp_path.glob("game-*.live.txt")
+    match = read_match(autosave.read_text())
+    assert match.first.hands == {1: tuple(Card.parse(c) for c in ["6H", "7H", "7C", "8C", "10C"])}
+    assert len(match.events) == 2
+
+
+NAMES = ("Annabel", "Bartholomew", "Cat", "Dan", "Evangeline")
+COMMANDS = ["help", "status", "score", "sizes", "log", "log 3", "advise", "hand", "trick"]
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("width", [60, 80, 120])
+def test_every_command_fits_the_width(players, width):
+    game = Game(NAMES[:players], Rules())
+    match = bobs_match(4, game, deals=1)
+    live = typed_in(match, 0)
+    for event in match.events:  # on to my first card to play
+        if live.observer_decides() and live.view.phase == "play":
+            break
+        live.push(event)
+    assert live.observer_decides() and live.view.phase == "play"
+    out = io.StringIO()
+    console = Console(file=out, width=width, highlight=False, color_system=None)
+    session = LiveSession(live, KnektpassView(live, console), TypedLines(), console=console)
+    for line in [*COMMANDS, *(f"why {card}" for card in live.hand()[:2])]:
+        session.handle(line)
+    session.advise_if_deciding()
+    session.say(session.status_bar())
+    print_advice(live.advice(), live.deal, live.hand(), console)
+    text = out.getvalue()
+    too_wide = [line for line in text.splitlines() if len(line) > width]
+    assert not too_wide, f"{len(too_wide)} lines over {width} columns, e.g. {too_wide[0]!r}"
+    assert "…" not in text
+
+
+TRIALS = 20
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_sigkill_at_random_moments_never_loses_an_accepted_event(tmp_path):
+    match = bobs_match()
+    autosave = tmp_path / "match.live.txt"
+    rng = random.Random(5)
+    typed_in(match, len(match.events))  # compiled once here, so that every forked process starts at once
+    kept = total = 0
+    for trial in range(TRIALS):
+        if kept == len(match.events):
+            kept = 0
+        if kept == 0:
+            autosave.write_text(write_match(MatchRecord(match.first)))
+        rest = [line for event in match.events[kept:] for line in _lines(event)]
+        printed = run_until_killed(str(autosave), rest, rng.uniform(0.0, 1.5), ["knektpass", "live"])
+        accepted = sum(1 for line in printed.splitlines() if line.startswith("ok: "))
+        saved = read_match(autosave.read_text())  # whole: it reads, the rename was atomic
+        assert saved.events == match.events[: len(saved.events)], f"trial {trial}"
+        assert len(saved.events) >= kept + accepted, f"trial {trial}: {accepted} accepted, not all saved"
+        kept = len(saved.events)
+        total += accepted
+    assert total >= len(match.events) // 2  # the kills fell all along the match, not only before the first event
+
+
+def _lines(event) -> list[str]:
+    line, answer = short_form(event)
+    return [line] if answer is None else [line, answer]

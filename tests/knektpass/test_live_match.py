@@ -1,0 +1,131 @@
+"""A Knektpass match at the table (:class:`~cardlogic.table.knektpass.LiveMatch`) and its record: short forms,
+next deals, undo across deals, refusals that change nothing, the autosave text."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cardlogic.cards import Card
+from cardlogic.knektpass import Bid, Exchange, Play, RecordError, TakeTrump
+from cardlogic.knektpass.match_record import MatchRecord, NextDeal, read_match, write_match
+from cardlogic.table.core import Incomplete
+from cardlogic.table.knektpass import LiveMatch
+from tests.cli.knektpass_scripted import GAME, bobs_match, short_form
+
+
+def typed_in(match: MatchRecord, count: int | None = None) -> LiveMatch:
+    """A live match of ``match``'s set-up with its first ``count`` events typed in short forms."""
+    live = LiveMatch(MatchRecord(match.first))
+    for event in match.events[:count]:
+        line, answer = short_form(event)
+        try:
+            live.push_line(line)
+        except Incomplete as question:
+            assert answer is not None, line
+            live.push(question.complete(answer))
+    return live
+
+
+def test_short_forms_type_a_whole_match_deal_after_deal():
+    match = bobs_match()
+    live = typed_in(match)
+    assert list(live.events) == match.events
+    assert sum(isinstance(event, NextDeal) for event in match.events) == 2
+    status = live.status()
+    assert status.over and min(status.scores) <= 0
+    assert status.to_move().startswith("the game is over, Bob ")
+    assert read_match(live.text()) == read_match(write_match(match))
+
+
+def test_a_short_form_names_its_player_by_prefix_or_leaves_the_mover():
+    live = typed_in(bobs_match(), 0)
+    dealer = live.deal.dealer
+    name = GAME.players[dealer]
+    assert live.parse(f"{name[:2]} leave") == TakeTrump(dealer, False)
+    assert live.parse("leaves") == TakeTrump(dealer, False)
+    assert live.parse(f"{name} takes the trump") == TakeTrump(dealer, True)
+    assert live.parse("ann 6s") == Play(0, Card.parse("6S"))
+    assert live.parse("cat out") == Bid(2, False) and live.parse("cat folds") == Bid(2, False)
+    assert live.parse("ann 2") == Exchange(0, 2) and live.parse("ann stands") == Exchange(0, 0)
+    with pytest.raises(ValueError, match="no player is called 'zed'"):
+        live.parse("zed 6s")
+
+
+def test_my_own_exchange_and_next_deal_ask_for_what_only_i_saw():
+    match = bobs_match()
+    index = next(i for i, e in enumerate(match.events) if isinstance(e, Exchange) and e.player == 1 and e.count)
+    live = typed_in(match, index)
+    count = match.events[index].count
+    with pytest.raises(Incomplete, match=f"which {count} cards did I put down, and which did I draw"):
+        live.parse(f"ex {count}")
+    over = next(i for i, e in enumerate(match.events) if isinstance(e, NextDeal))
+    live = typed_in(match, over)
+    with pytest.raises(Incomplete, match=r"deal 2: \w+ deals, trump"):
+        live.parse("deal 9s")
+
+
+def test_undo_crosses_back_into_the_deal_before():
+    match = bobs_match()
+    over = next(i for i, e in enumerate(match.events) if isinstance(e, NextDeal))
+    live = typed_in(match, over + 2)
+    before = live.text()
+    live.undo(2)
+    assert live.number == 1 and live.view.is_over and len(live.events) == over
+    live.undo()
+    assert not live.view.is_over
+    for event in match.events[over - 1 : over + 2]:
+        live.push(event)
+    assert live.text() == before and live.number == 2
+
+
+def test_a_next_deal_before_the_deal_is_over_is_refused_and_changes_nothing():
+    live = typed_in(bobs_match(), 5)
+    text, status = live.text(), live.status()
+    with pytest.raises(ValueError, match="deal 1 is not over"):
+        live.push_line("deal 9s as ks qs jh 6c")
+    with pytest.raises(ValueError):
+        live.push_line("ann 6x")
+    assert live.text() == text and live.status() == status
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), cut=st.floats(0, 1))
+def test_any_prefix_of_a_random_match_reads_back_from_its_autosave_text(seed, cut):
+    match = bobs_match(seed)
+    live = typed_in(match, int(cut * len(match.events)))
+    again = LiveMatch(read_match(live.text()), text=live.text())
+    assert list(again.events) == list(live.events)
+    assert again.status() == live.status() and again.text() == live.text()
+    assert live.is_own(write_match(MatchRecord(match.first)))  # a prefix: replacing it loses nothing
+    assert not live.is_own(write_match(bobs_match(seed + 1)))
+
+
+def test_a_full_record_is_refused_with_the_command_that_gives_a_view():
+    text = "Players: Ann Bob\nDealer: Bob\nTrump: 9H\nHand Ann: AS KS QS JS 6D\nHand Bob: 7S 8S 9S 10S 6H\n"
+    with pytest.raises(RecordError, match="knektpass view RECORD --as NAME"):
+        LiveMatch(read_match(text))
+
+
+def test_why_names_the_play_that_placed_a_card_by_its_autosave_line():
+    match = bobs_match()
+    first_play = next(i for i, e in enumerate(match.events) if isinstance(e, Play))
+    live = typed_in(match, first_play + 1)
+    play = match.events[first_play]
+    assert isinstance(play, Play)
+    line = live.event_lines()[first_play]
+    assert live.why(play.card) == [f"{play.card}: played by {GAME.players[play.player]}, line {line}"]
+    mine = live.hand()[0]
+    assert live.why(mine) == [f"{mine}: in my hand"]
+
+
+def test_my_own_exchange_may_be_typed_whole_with_its_cards_first():
+    match = bobs_match()
+    index = next(i for i, e in enumerate(match.events) if isinstance(e, Exchange) and e.player == 1 and e.count)
+    live = typed_in(match, index)
+    exchange = match.events[index]
+    assert isinstance(exchange, Exchange) and exchange.discards is not None and exchange.draws is not None
+    typed = f"{' '.join(map(str, exchange.discards))} for {' '.join(map(str, exchange.draws))}".lower()
+    assert live.parse(typed) == exchange
+    assert live.parse(f"bob ex {typed}") == exchange
