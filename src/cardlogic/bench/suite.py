@@ -645,13 +645,13 @@ def measure_cold_start(record: Path, warm_cache: Path, plan: Plan, tick: Tick) -
     }
 
 
-ADVISE_PLAYERS = (8, 10, 12)
+ADVISE_PLAYERS = (6, 8, 10, 12)
 
 
 def measure_advise_command(cases: list[Case], warm_cache: Path, plan: Plan, tick: Tick) -> dict[str, Any]:
     """``cardlogic advise RECORD --json`` end to end in a new process (warm numba cache), leak figures included.
 
-    At 8, 10 and 12 players: at the deal (the dealer's view of a seeded deal: the dealer asks first) and early
+    At 6, 8, 10 and 12 players: at the deal (the dealer's view of a seeded deal: the dealer asks first) and early
     in the game (the stored ``early`` scenario, seen by the player to move). The same-run baseline is a process
     that only imports cardlogic and loads its kernels.
     """
