@@ -392,7 +392,7 @@ def measure_advice(cases: list[Case], plan: Plan, tick: Tick) -> dict[str, Any]:
 
 
 LIVE_PLAYERS = (6, 8, 10, 12)
-"""Player counts whose live latency is measured (the targets are at 6 and 8; 10 and 12 are reported)."""
+"""Player counts whose live latency is measured, each with the target."""
 LIVE_BUDGET_SECONDS = {"full": 120.0, "quick": 20.0, "smoke": 3.0}
 """Time each live replay may take; events past it are not timed (a slow event still finishes)."""
 
