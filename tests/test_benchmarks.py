@@ -101,7 +101,7 @@ def test_results_have_every_figure_and_target(results):
             assert scores["count"] > 0 and 0 <= scores["brier"] <= 1 and scores["log_loss"] >= 0
             assert sum(b["count"] for b in scores["reliability"]) == scores["count"]
     assert calibration["diagram"] == "not drawn"
-    assert len(results["targets"]) == 21
+    assert len(results["targets"]) == 23
     for target in results["targets"]:
         assert target["met"] in (True, False, None)
         assert (target["ratio"] is None) == (target["met"] is None)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from cardlogic.cards import iter_cards
 from cardlogic.literature import Game, Rules, State
-from cardlogic.literature.advice import AdvisorWeights, advise, ask_advice, claim_advice, entropy_bits
+from cardlogic.literature.advice import AdvisorWeights, advise, ask_advice, claim_advice, entropy_bits, team_chances
 from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.literature.decks import Deck
 from cardlogic.literature.selfplay import play_random_game
@@ -68,6 +68,16 @@ def test_claim_numbers_match_the_oracle(seed, events, observer):
             assert joint[tuple(advice.assignment)] == pytest.approx(best, abs=1e-9)
         assert advice.expected_points == pytest.approx(advice.p_correct - (1 - p_team), abs=1e-9)
         assert advice.certain == (best == pytest.approx(1.0))
+
+
+@pytest.mark.parametrize(("seed", "events", "observer"), CASES)
+def test_team_chances_of_every_set_at_once_match_the_oracle(seed, events, observer):
+    game = small_game()
+    belief, _, _ = beliefs_after(game, seed, events, observer)
+    chances = team_chances(belief, range(len(game.deck.sets)))  # claimed sets too: the team holds none of them
+    for index, chance in enumerate(chances):
+        expected = 0.0 if index in belief.public.claimed else claim_truth(belief, index)[0]
+        assert chance == pytest.approx(expected, abs=1e-9)
 
 
 def test_expected_points_follow_the_house_rules():

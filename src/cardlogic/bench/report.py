@@ -27,7 +27,7 @@ EXACT_TARGETS = {
 ADVICE_TARGETS = {(6,): 0.100, (8, 10, 12): 0.200}
 ADVISE_COMMAND_TARGET = 2.0
 LIVE_TARGET = 0.300
-"""Seconds from an event typed in ``cardlogic live`` to its advice, for every event (warm), at 6 and 8 players."""
+"""Seconds from an event typed in ``cardlogic live`` to its advice, for every event (warm), at 6 to 12 players."""
 KNEKTPASS_LIVE_TARGET = 0.300
 """Seconds from an event typed in ``cardlogic knektpass live`` to its advice, for every event (warm), at 3-5
 players."""
@@ -49,7 +49,7 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
     rows += [_exact_target(figures, players, limit, views) for players, (limit, views) in EXACT_TARGETS.items()]
     rows += [_advice_target(figures, players, limit) for players, limit in ADVICE_TARGETS.items()]
     rows.append(_advise_command_target(figures))
-    rows += [_live_target(figures, players) for players in (6, 8)]
+    rows += [_live_target(figures, players) for players in (6, 8, 10, 12)]
     rows += [_serve_target(figures, players) for players in (6, 8)]
     rows += [_knektpass_live_target(figures, players) for players in (3, 4, 5)]
     rows.append(_worker_memory_target(figures))
@@ -206,7 +206,7 @@ def _advice_target(figures: dict[str, Any], players: tuple[int, ...], limit: flo
 
 
 def _advise_command_target(figures: dict[str, Any]) -> dict[str, Any]:
-    name = "cardlogic advise RECORD end to end, 8-12 players, deal and early"
+    name = "cardlogic advise RECORD end to end, 6-12 players, deal and early"
     bar = f"< {ADVISE_COMMAND_TARGET:.0f} s"
     command = figures.get("advise_command") or {"rows": []}
     if not command["rows"]:

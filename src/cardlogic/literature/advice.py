@@ -260,10 +260,22 @@ def claim_advice(belief: LiteratureBelief, set_index: int, p_team: float | None 
 
 
 def team_chances(belief: LiteratureBelief, set_indices: Sequence[int]) -> list[float]:
-    """P(the observer's team holds every card of each set), all at once."""
+    """P(the observer's team holds every card of each set), all at once.
+
+    A set with a card that exact marginals put at the team in no deal has chance 0 without a count (no consistent
+    deal, sampled or not, gives the team that card).
+    """
     team_mask = _team_mask(belief)
     sets = belief.game.deck.sets
-    return belief.chances([dict.fromkeys(sets[index].cards, team_mask) for index in set_indices])
+    marginals = belief.marginals()
+    if marginals.count is not None:
+        team = [p for p in range(len(belief.game.players)) if team_mask >> p & 1]
+        rows = dict(zip(marginals.cards, marginals.probabilities[:, team].sum(axis=1)))
+        open_sets = [index for index in set_indices if all(rows.get(card, 0.0) > 0.0 for card in sets[index].cards)]
+    else:
+        open_sets = list(set_indices)
+    found = dict(zip(open_sets, belief.chances([dict.fromkeys(sets[index].cards, team_mask) for index in open_sets])))
+    return [found.get(index, 0.0) for index in set_indices]
 
 
 def _team_mask(belief: LiteratureBelief) -> int:
