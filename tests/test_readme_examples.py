@@ -171,22 +171,24 @@ def _rate(rate: dict) -> str:
 
 
 def test_every_strength_figure_in_the_readme_is_the_one_in_the_generated_results():
-    command, path = re.search(r"Reproduce with `(cardlogic tournament [^`]*)`; its JSON: \[([^]]+)\]", README).groups()
-    data = json.loads((ROOT / path).read_text(encoding="utf-8"))
-    argv = shlex.split(command)[1:]
-    args = build_parser(argv).parse_args(argv)
-    first, second = args.bots
-    assert (data["bots"], data["players"], data["games"], data["seed"]) == (
-        [first, second],
-        args.players,
-        args.games,
-        args.seed,
-    )
-    ((match, games, wins, ties, losses, sets),) = _table(README, "match")
-    assert match == f"{first} v {second}, {args.players} players, {args.deck}, seed {args.seed}"
-    assert games == str(data["games"])
-    rates = data["rates"]
-    assert wins == f"{data['wins'][first]}, {_rate(rates[f'{first} wins'])}"
-    assert ties == f"{data['ties']}, {_rate(rates['ties'])}"
-    assert losses == f"{data['wins'][second]}, {_rate(rates[f'{second} wins'])}"
-    assert sets == f"{data['points'][first]:.2f} v {data['points'][second]:.2f}"
+    runs = re.findall(r"Reproduce with `(cardlogic tournament [^`]*)`; its JSON: \[([^]]+)\]", README)
+    rows = _table(README, "match")
+    assert runs and len(rows) == len(runs)
+    for (command, path), (match, games, wins, ties, losses, sets) in zip(runs, rows):
+        data = json.loads((ROOT / path).read_text(encoding="utf-8"))
+        argv = shlex.split(command)[1:]
+        args = build_parser(argv).parse_args(argv)
+        first, second = args.bots
+        assert (data["bots"], data["players"], data["games"], data["seed"]) == (
+            [first, second],
+            args.players,
+            args.games,
+            args.seed,
+        )
+        assert match == f"{first} v {second}, {args.players} players, {args.deck}, seed {args.seed}"
+        assert games == str(data["games"])
+        rates = data["rates"]
+        assert wins == f"{data['wins'][first]}, {_rate(rates[f'{first} wins'])}"
+        assert ties == f"{data['ties']}, {_rate(rates['ties'])}"
+        assert losses == f"{data['wins'][second]}, {_rate(rates[f'{second} wins'])}"
+        assert sets == f"{data['points'][first]:.2f} v {data['points'][second]:.2f}"
