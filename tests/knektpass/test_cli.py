@@ -145,3 +145,29 @@ def test_the_docs_show_the_example_record_and_every_example_checks(capsys):
     for path in sorted(EXAMPLE.parent.glob("*.txt")):
         assert run(capsys, "check", str(path))[0] == 0
         assert run(capsys, "belief", str(path))[0] == 0
+
+
+MATCH = """\
+Players: Ann Bob
+Dealer: Bob
+Trump: 9H
+Me: Ann
+Hand Ann: AS KS QS JS 6D
+
+Bob leaves the trump
+Ann folds
+Bob folds
+Deal 2: Trump 6S; Hand Ann: 7S 8S 9S 10S 6H
+"""
+
+
+def test_the_commands_read_a_match_that_live_saved(capsys, write):
+    path = write(MATCH, "match.live.txt")
+    assert run(capsys, "check", path)[:2] == (0, f"{path}: ok, 3 events in 2 deals\n")
+    code, out, _ = run(capsys, "advise", path)
+    assert code == 0 and "Bob is to move" in out  # the deal in play, the second
+    code, out, _ = run(capsys, "belief", path, "--json")
+    assert code == 0 and json.loads(out)
+    wrong = write(MATCH + "Ann plays 7S\n", "wrong.live.txt")
+    code, _, err = run(capsys, "check", wrong)
+    assert code == 1 and err.startswith(f"{wrong}:11: ")

@@ -43,6 +43,7 @@ from cardlogic.knektpass import (
     write_record,
 )
 from cardlogic.knektpass.match import describe_outcome
+from cardlogic.knektpass.match_record import is_match, read_match
 from cardlogic.knektpass.rules import MIN_PLAYERS
 
 if TYPE_CHECKING:
@@ -185,7 +186,9 @@ def _parse(path: str) -> Record | None:
     if text is None:
         return None
     try:
-        return read_record(text, source_name(path))
+        return (
+            read_match(text, source_name(path)).deals()[-1] if is_match(text) else read_record(text, source_name(path))
+        )
     except RecordError as error:
         _fail(path, error.line, error.message)
         return None
@@ -235,12 +238,27 @@ def run_check(args: argparse.Namespace) -> int:
     text = read_text(args.record)
     if text is None:
         return 1
+    if is_match(text):
+        return _check_match(args.record, text)
     record, problems = scan_record(text)
     for line, message in problems:
         _fail(args.record, line, message)
     if problems or record is None or _checked(args.record, record) is None:
         return 1
     print(f"{source_name(args.record)}: ok, {plural(len(record.events), 'event')}")
+    return 0
+
+
+def _check_match(path: str, text: str) -> int:
+    """``knektpass check`` of a match record: every deal, in order, as a deal record is checked."""
+    try:
+        deals = read_match(text, source_name(path)).deals()
+    except RecordError as error:
+        return _fail(path, error.line, error.message)
+    if any(_checked(path, deal) is None for deal in deals):
+        return 1
+    events = sum(len(deal.events) for deal in deals)
+    print(f"{source_name(path)}: ok, {plural(events, 'event')} in {plural(len(deals), 'deal')}")
     return 0
 
 

@@ -18,7 +18,8 @@ everyone's points follow from the deal before, as :class:`~cardlogic.knektpass.m
     Ann leaves the trump
     ...
 
-A record with a single deal is a plain deal record, so every Knektpass command reads a match's first deal.
+A record with a single deal is a plain deal record; of a longer match, ``knektpass check`` checks every deal and
+``belief`` and ``advise`` answer on the deal in play, the last.
 
 >>> text = '''Players: Ann Bob
 ... Dealer: Bob
@@ -200,6 +201,11 @@ def write_match(record: MatchRecord) -> str:
     return write_record(record.first) + ("\n" + "\n".join(events) + "\n" if events else "")
 
 
+def is_match(text: str) -> bool:
+    """Whether ``text`` goes on past its first deal: it has a ``Deal N:`` line."""
+    return any(_NEXT_DEAL.fullmatch(" ".join(raw.split("#", 1)[0].split())) for raw in text.splitlines())
+
+
 def read_match(text: str, source: str = "<record>") -> MatchRecord:
     """Read a match record; raise :class:`RecordError` at its first malformed line (notation only: see
     :meth:`MatchRecord.deals` for the rest)."""
@@ -233,6 +239,7 @@ __all__ = [
     "MatchRecord",
     "NextDeal",
     "format_match_event",
+    "is_match",
     "next_deal",
     "parse_next_deal",
     "read_match",
