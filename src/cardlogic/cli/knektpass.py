@@ -181,17 +181,18 @@ def _fail(path: str, line: int, message: str) -> int:
 
 def _parse(path: str) -> Record | None:
     """The record in ``path``, read but not yet replayed (a belief built from it checks it), or None after
-    printing why it cannot be read."""
+    printing why it cannot be read. Of a match, the deal in play, once the deals before it are checked."""
     text = read_text(path)
     if text is None:
         return None
     try:
-        return (
-            read_match(text, source_name(path)).deals()[-1] if is_match(text) else read_record(text, source_name(path))
-        )
+        if not is_match(text):
+            return read_record(text, source_name(path))
+        *earlier, current = read_match(text, source_name(path)).deals()
     except RecordError as error:
         _fail(path, error.line, error.message)
         return None
+    return None if any(_checked(path, deal) is None for deal in earlier) else current
 
 
 def _load(path: str) -> Record | None:
