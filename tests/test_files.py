@@ -132,9 +132,17 @@ def test_replace_text_leaves_the_old_file_whole_when_writing_fails(tmp_path, mon
     assert [p.name for p in tmp_path.iterdir()] == ["game.txt"]
 
 
+@pytest.fixture
+def python_sigint():
+    """Python's own Ctrl-C handler, as a fresh process has it, whatever an earlier test in this one left."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
 @pytest.mark.parametrize("moment", ["mkstemp", "fsync"])
 def test_ctrl_c_while_a_file_is_replaced_waits_for_the_rename_and_leaves_no_temporary_file(
-    tmp_path, monkeypatch, moment
+    tmp_path, monkeypatch, moment, python_sigint
 ):
     """SIGINT inside the write (here raised by the process itself at two moments) is held back until the file is
     whole, new, and its temporary file gone; then it is the usual KeyboardInterrupt."""
