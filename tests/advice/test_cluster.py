@@ -205,7 +205,7 @@ def test_a_scheduler_killed_mid_tournament_is_one_line_and_the_games_finished_ar
                 assert client.poll() is None, client.communicate()
                 time.sleep(0.2)
         processes[0].kill()
-        out, err = client.communicate(timeout=90)
+        out, err = client.communicate(timeout=180)  # Dask's client first tries to reconnect for its timeout
     name = " ".join(command)
     lost = re.fullmatch(
         rf"cardlogic {name}: the Dask scheduler at {re.escape(address)} went away after (\d+) of {games} games",
