@@ -16,7 +16,7 @@ import sys
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from cardlogic.cli import INTERRUPTED
 from cardlogic.cli.common import STDIN, add_prior_argument, at_least, read_text, report
@@ -32,6 +32,9 @@ if TYPE_CHECKING:
     from cardlogic.cli.live.console import SlowNotice, TypedLines
     from cardlogic.cli.live.session import GameView, LiveSession
     from cardlogic.table.core import TableGame
+
+RecordT = TypeVar("RecordT")
+GameT = TypeVar("GameT", bound="TableGame")
 
 INTRODUCTION = (
     "Follow a game as it is played: start from RECORD (set-up and any events so far), or answer the set-up "
@@ -106,10 +109,39 @@ def interruptible(follow: Callable[[argparse.Namespace, list[str]], int], args: 
 
 def _follow(args: argparse.Namespace, saved: list[str]) -> int:
     # prompt_toolkit (about 0.2 s to import) is loaded for live only, not for every command.
-    from cardlogic.cli.live.console import SlowNotice, TypedLines
     from cardlogic.cli.live.literature import LiteratureView
     from cardlogic.cli.live.setup import ask_setup
     from cardlogic.table.literature import LiveGame
+
+    def start(record: Record, text: str | None) -> LiveGame:
+        return LiveGame(record, method=args.method, samples=args.samples, seed=args.seed, prior=args.prior, text=text)
+
+    opened = open_game(args, ask_setup, lambda text: read_record(text, source=args.record), start)
+    if isinstance(opened, int):
+        return opened
+    game, lines, notice = opened
+    return follow_game(
+        args,
+        game,
+        lambda console: LiteratureView(game, console),
+        lines,
+        notice,
+        saved,
+        "live",
+        lambda session: _greet(session, game.record()),
+    )
+
+
+def open_game(
+    args: argparse.Namespace,
+    ask_setup: Callable[[TypedLines], RecordT | None],
+    read: Callable[[str], RecordT],
+    start: Callable[[RecordT, str | None], GameT],
+) -> tuple[GameT, TypedLines, SlowNotice] | int:
+    """The opening every game's live command shares: ``args.record`` read with ``read`` (or its set-up asked
+    for with ``ask_setup``), then the game made by ``start(record, text)`` while a slow start is announced;
+    the exit code, after saying why, where any of it fails."""
+    from cardlogic.cli.live.console import SlowNotice, TypedLines
 
     lines = TypedLines()
     text = None
@@ -123,30 +155,19 @@ def _follow(args: argparse.Namespace, saved: list[str]) -> int:
         if text is None:
             return 1
         try:
-            record = read_record(text, source=args.record)
+            record = read(text)
         except RecordError as error:
             return report(args.record, error)
     notice = SlowNotice()
     try:
         with notice.guard():
-            game = LiveGame(
-                record, method=args.method, samples=args.samples, seed=args.seed, prior=args.prior, text=text
-            )
+            game = start(record, text)
     except RecordError as error:
         return report(args.record, error)
     except InferenceError as error:
         print(f"{args.record}: {error}", file=sys.stderr)
         return 1
-    return follow_game(
-        args,
-        game,
-        lambda console: LiteratureView(game, console),
-        lines,
-        notice,
-        saved,
-        "live",
-        lambda session: _greet(session, record),
-    )
+    return game, lines, notice
 
 
 def follow_game(

@@ -4,18 +4,15 @@ Tab completes."""
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Iterable
 
 from rich.console import Console
 
 from cardlogic.cards import format_cards
-from cardlogic.cli.common import read_text, report
 from cardlogic.cli.knektpass_advice import print_advice
-from cardlogic.cli.live import follow_game
+from cardlogic.cli.live import follow_game, open_game
 from cardlogic.cli.live.session import LiveSession, say
-from cardlogic.inference import InferenceError
-from cardlogic.knektpass import Play, PlayerState, RecordError
+from cardlogic.knektpass import Play, PlayerState
 from cardlogic.knektpass.match import describe_outcome
 from cardlogic.knektpass.match_record import NextDeal, read_match
 from cardlogic.knektpass.shorthand import VERBS
@@ -134,33 +131,17 @@ class KnektpassView:
 
 def follow(args: argparse.Namespace, saved: list[str]) -> int:
     """``cardlogic knektpass live [RECORD]``: read the match (or ask its set-up), then run the session loop."""
-    from cardlogic.cli.live.console import SlowNotice, TypedLines
     from cardlogic.cli.live.setup import ask_knektpass_setup
 
-    lines = TypedLines()
-    text = None
-    if args.record is None:
-        record = ask_knektpass_setup(lines)
-        if record is None:
-            print("<input>: the input ended before the set-up was complete", file=sys.stderr)
-            return 1
-    else:
-        text = read_text(args.record)
-        if text is None:
-            return 1
-        try:
-            record = read_match(text, source=args.record)
-        except RecordError as error:
-            return report(args.record, error)
-    notice = SlowNotice()
-    try:
-        with notice.guard():
-            game = LiveMatch(record, samples=args.samples, seed=args.seed, text=text)
-    except RecordError as error:
-        return report(args.record, error)
-    except InferenceError as error:
-        print(f"{args.record}: {error}", file=sys.stderr)
-        return 1
+    opened = open_game(
+        args,
+        ask_knektpass_setup,
+        lambda text: read_match(text, source=args.record),
+        lambda record, text: LiveMatch(record, samples=args.samples, seed=args.seed, text=text),
+    )
+    if isinstance(opened, int):
+        return opened
+    game, lines, notice = opened
     return follow_game(
         args, game, lambda console: KnektpassView(game, console), lines, notice, saved, "knektpass live", _greet
     )
