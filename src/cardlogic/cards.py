@@ -102,6 +102,15 @@ class Card(int):
 CARDS: tuple[Card, ...] = tuple(int.__new__(Card, i) for i in range(CARD_COUNT))
 
 
+def is_card(token: str) -> bool:
+    """Whether ``token`` names a card (as :meth:`Card.parse` reads it)."""
+    try:
+        Card.parse(token)
+    except CardError:
+        return False
+    return True
+
+
 def card_mask(cards: Iterable[int]) -> int:
     """The bitmask of ``cards``."""
     mask = 0

@@ -37,6 +37,27 @@ class RecordError(ValueError):
         self.problems = list(problems) or [Problem(line, message)]
 
 
+def name_index(token: str, names: Sequence[str], kind: str, shorts: Sequence[str] = ()) -> int:
+    """The index of the name ``token`` gives, any case: in full (or one of ``shorts`` in full), else by a prefix
+    no other name shares. Raises ValueError naming the candidates, or every ``kind`` there is.
+
+    >>> name_index("ca", ["Ann", "Cat", "Carl"], "player")
+    Traceback (most recent call last):
+    ValueError: 'ca' could be Cat or Carl
+    """
+    key = token.lower()
+    for spelled in (names, shorts):
+        exact = [index for index, name in enumerate(spelled) if name.lower() == key]
+        if exact:
+            return exact[0]
+    matches = [index for index, name in enumerate(names) if name.lower().startswith(key)]
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        raise ValueError(f"{token!r} could be {' or '.join(names[index] for index in matches)}")
+    raise ValueError(f"unknown {kind} {token!r} ({kind}s: {' '.join(shorts or names)})")
+
+
 class RecordLines(NamedTuple):
     """A record's lines by kind, comments and blank lines left out, each with its 1-based line number.
 

@@ -49,7 +49,7 @@ def test_a_short_form_names_its_player_by_prefix_or_leaves_the_mover():
     assert live.parse("ann 6s") == Play(0, Card.parse("6S"))
     assert live.parse("cat out") == Bid(2, False) and live.parse("cat folds") == Bid(2, False)
     assert live.parse("ann 2") == Exchange(0, 2) and live.parse("ann stands") == Exchange(0, 0)
-    with pytest.raises(ValueError, match="no player is called 'zed'"):
+    with pytest.raises(ValueError, match="unknown player 'zed'"):
         live.parse("zed 6s")
 
 

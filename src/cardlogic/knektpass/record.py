@@ -95,21 +95,21 @@ def parse_event(text: str, deal: Deal) -> Event:
     game = deal.game
     if match := _TAKE.fullmatch(text):
         card = match["card"]
-        return TakeTrump(_player(match["player"], game), True, None if card is None else _card(card, game))
+        return TakeTrump(_player(match["player"], game), True, None if card is None else card_in_deck(card, game))
     if match := _LEAVE.fullmatch(text):
         return TakeTrump(_player(match["player"], game), False)
     if match := _BID.fullmatch(text):
         return Bid(_player(match["player"], game), match["bid"].lower() == "plays")
     if match := _PLAY.fullmatch(text):
-        return Play(_player(match["player"], game), _card(match["card"], game))
+        return Play(_player(match["player"], game), card_in_deck(match["card"], game))
     if match := _STAND.fullmatch(text):
         return Exchange(_player(match["player"], game), 0)
     if match := _EXCHANGE.fullmatch(text):
         player, count = _player(match["player"], game), int(match["count"])
         if match["discards"] is None:
             return Exchange(player, count)
-        discards = [_card(token, game) for token in match["discards"].split()]
-        draws = [_card(token, game) for token in match["draws"].split()]
+        discards = [card_in_deck(token, game) for token in match["discards"].split()]
+        draws = [card_in_deck(token, game) for token in match["draws"].split()]
         for what, cards in (("put down", discards), ("drawn", draws)):
             if len(cards) != count:
                 raise InvalidEventError(f"an exchange of {count} shows {len(cards)} cards {what}")
@@ -148,7 +148,8 @@ def _player(name: str, game: Game) -> int:
         raise InvalidEventError(str(error)) from None
 
 
-def _card(token: str, game: Game) -> Card:
+def card_in_deck(token: str, game: Game) -> Card:
+    """The card ``token`` names, which must be in ``game``'s deck; InvalidEventError otherwise."""
     try:
         card = Card.parse(token)
     except CardError as error:
@@ -322,7 +323,7 @@ def _setup(
 
     def cards(line: int, text: str) -> list[Card] | None:
         try:
-            return [_card(token, game) for token in text.split()]
+            return [card_in_deck(token, game) for token in text.split()]
         except InvalidEventError as error:
             problems.append(Problem(line, str(error)))
             return None

@@ -27,10 +27,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cardlogic.cards import Card, CardError
+from cardlogic.cards import Card, is_card
 from cardlogic.knektpass.events import Bid, Event, Exchange, Play, TakeTrump
-from cardlogic.knektpass.record import InvalidEventError, parse_event
+from cardlogic.knektpass.record import InvalidEventError, card_in_deck, parse_event
 from cardlogic.knektpass.rules import Deal, Game
+from cardlogic.notation import name_index
 
 PLAY_WORDS = ("plays", "play", "in")
 FOLD_WORDS = ("folds", "fold", "out")
@@ -57,25 +58,14 @@ class Notation:
 
     def player(self, token: str) -> int:
         """The player ``token`` names in full or by a prefix no other name shares (any case)."""
-        key = token.lower()
-        names = [name.lower() for name in self.game.players]
-        if key in names:
-            return names.index(key)
-        matches = [index for index, name in enumerate(names) if name.startswith(key)]
-        if len(matches) == 1:
-            return matches[0]
-        if matches:
-            raise InvalidEventError(f"{token!r} could be {' or '.join(self.game.players[i] for i in matches)}")
-        raise InvalidEventError(f"no player is called {token!r} (players: {' '.join(self.game.players)})")
+        try:
+            return name_index(token, self.game.players, "player")
+        except ValueError as error:
+            raise InvalidEventError(str(error)) from None
 
     def card(self, token: str) -> Card:
-        try:
-            card = Card.parse(token)
-        except CardError as error:
-            raise InvalidEventError(str(error)) from None
-        if not self.game.deck_mask >> card & 1:
-            raise InvalidEventError(f"{card} is not in the {len(self.game.deck)}-card deck")
-        return card
+        """The card ``token`` names, which must be in this game's deck."""
+        return card_in_deck(token, self.game)
 
     def parse(self, text: str, to_move: int | None, deal: Deal | None = None) -> Event | ShortDeal:
         """The event (or next deal) ``text`` types, the player left out being ``to_move``.
@@ -103,7 +93,7 @@ class Notation:
             try:
                 return self.player(first), tokens[1:]
             except InvalidEventError:
-                if not _is_card(first):  # a card first is my own exchange: 7c 8c for 7d ad
+                if not is_card(first):  # a card first is my own exchange: 7c 8c for 7d ad
                     raise
         if to_move is None:
             raise InvalidEventError("nobody is to move: name the player, or start the next deal (deal TRUMP)")
@@ -153,14 +143,6 @@ class Notation:
             if len(set(named)) != count:
                 raise InvalidEventError(f"a card is {what} twice")
         return Exchange(player, count, tuple(cards[0]), tuple(cards[1]))
-
-
-def _is_card(token: str) -> bool:
-    try:
-        Card.parse(token)
-    except CardError:
-        return False
-    return True
 
 
 __all__ = ["VERBS", "Notation", "ShortDeal"]

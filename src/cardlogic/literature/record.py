@@ -103,7 +103,7 @@ def parse_event(text: str, game: Game) -> Event:
         return Ask(
             _player(match["asker"], game),
             _player(match["target"], game),
-            _card(match["card"], game),
+            card_in_deck(match["card"], game),
             None if answer is None else answer.lower() == "yes",
         )
     if match := _PASS.fullmatch(text):
@@ -159,7 +159,8 @@ def _player(name: str, game: Game) -> int:
         raise InvalidEventError(str(error)) from None
 
 
-def _card(token: str, game: Game) -> Card:
+def card_in_deck(token: str, game: Game) -> Card:
+    """The card ``token`` names, which must be in ``game``'s deck; InvalidEventError otherwise."""
     try:
         card = Card.parse(token)
     except CardError as error:
@@ -176,7 +177,7 @@ def _groups(text: str, game: Game, what: str) -> tuple[tuple[Card, int], ...]:
         if len(tokens) < 2:
             raise InvalidEventError(f"each group of the {what} must be a name and its cards, not {group.strip()!r}")
         holder = _player(tokens[0], game)
-        pairs.extend((_card(token, game), holder) for token in tokens[1:])
+        pairs.extend((card_in_deck(token, game), holder) for token in tokens[1:])
     return tuple(pairs)
 
 
@@ -478,7 +479,7 @@ class _Reader:
                 ok = False
                 continue
             try:
-                cards = [_card(token, game) for token in text.split()]
+                cards = [card_in_deck(token, game) for token in text.split()]
             except InvalidEventError as error:
                 self.problem(line, str(error))
                 ok = False

@@ -23,10 +23,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from cardlogic.cards import Card, CardError
+from cardlogic.cards import Card, is_card
 from cardlogic.literature.events import Ask, Event, Pass
-from cardlogic.literature.record import InvalidEventError, parse_event
+from cardlogic.literature.record import InvalidEventError, card_in_deck, parse_event
 from cardlogic.literature.rules import Game
+from cardlogic.notation import name_index
 
 ANSWERS = {"+": True, "-": False, "y": True, "n": False, "yes": True, "no": False}
 """Answers of the short form, lower case."""
@@ -70,41 +71,22 @@ class Notation:
 
     def player(self, token: str) -> int:
         """The player ``token`` names: their name or a prefix of no other name, any case."""
-        key = token.lower()
-        names = self.game.players
-        exact = [i for i, name in enumerate(names) if name.lower() == key]
-        if exact:
-            return exact[0]
-        matches = [i for i, name in enumerate(names) if name.lower().startswith(key)]
-        if len(matches) == 1:
-            return matches[0]
-        if matches:
-            raise InvalidEventError(f"{token!r} could be {' or '.join(names[i] for i in matches)}")
-        raise InvalidEventError(f"unknown player {token!r} (players: {' '.join(names)})")
+        try:
+            return name_index(token, self.game.players, "player")
+        except ValueError as error:
+            raise InvalidEventError(str(error)) from None
 
     def card(self, token: str) -> Card:
         """The card ``token`` names, which must be in this game's deck."""
-        try:
-            card = Card.parse(token)
-        except CardError as error:
-            raise InvalidEventError(str(error)) from None
-        if card not in self.game.deck:
-            raise InvalidEventError(f"{card} is not in play in this deck")
-        return card
+        return card_in_deck(token, self.game)
 
     def set_index(self, token: str) -> int:
         """The set ``token`` names: its name or short name, or a prefix of one name only, any case."""
-        key = token.lower()
         sets = self.game.deck.sets
-        exact = [i for i, s in enumerate(sets) if key in (s.name.lower(), s.short.lower())]
-        if exact:
-            return exact[0]
-        matches = [i for i, s in enumerate(sets) if s.name.lower().startswith(key)]
-        if len(matches) == 1:
-            return matches[0]
-        if matches:
-            raise InvalidEventError(f"{token!r} could be {' or '.join(sets[i].name for i in matches)}")
-        raise InvalidEventError(f"unknown set {token!r} (sets: {' '.join(s.short for s in sets)})")
+        try:
+            return name_index(token, [s.name for s in sets], "set", [s.short for s in sets])
+        except ValueError as error:
+            raise InvalidEventError(str(error)) from None
 
     def parse(self, text: str) -> Event | ShortClaim | Answer:
         """What ``text`` types: a short form, or record notation with names by prefix.
@@ -135,7 +117,7 @@ class Notation:
         revealed: dict[Card, int] = {}
         holder = None
         for token in tokens[1:]:
-            if _is_card(token):
+            if is_card(token):
                 if holder is None:
                     raise InvalidEventError(f"who held {token.upper()}? name the player before the cards")
                 revealed[self.card(token)] = holder
@@ -176,17 +158,9 @@ class Notation:
     def _expand(self, word: str) -> str:
         """``word`` with a unique name prefix written out in full; any other word as it is."""
         key = word.lower()
-        if key in KEYWORDS or key in self._set_names or _is_card(word):
+        if key in KEYWORDS or key in self._set_names or is_card(word):
             return word
         try:
             return self.game.players[self.player(word)]
         except InvalidEventError:
             return word  # the record reader reports it, with the players' names
-
-
-def _is_card(token: str) -> bool:
-    try:
-        Card.parse(token)
-    except CardError:
-        return False
-    return True
