@@ -8,7 +8,8 @@ from typing import Any
 
 from cardlogic.cards import Card, CardError
 from cardlogic.cli.knektpass_advice import as_json
-from cardlogic.knektpass import Deal, Game, GameError, Record, Rules, parse_event
+from cardlogic.inference import InferenceError
+from cardlogic.knektpass import Deal, Exchange, Game, GameError, Record, Rules, parse_event
 from cardlogic.knektpass.match import describe_outcome
 from cardlogic.knektpass.match_record import MatchEvent, MatchRecord, check_hand, parse_next_deal
 from cardlogic.knektpass.rules import HAND_SIZE
@@ -112,16 +113,28 @@ class KnektpassPage(Page[LiveMatch]):
         return as_json(self.game.advice(), self.game.deal)  # worked out once per position by the game
 
     def _exchange(self) -> dict[str, Any] | None:
-        """My own exchange of cards, when it is my turn to exchange: how many at most, and the cards I may draw."""
+        """My own exchange of cards, when it is my turn to exchange: how many at most, the cards I may draw, and
+        the cards each exchange the advice weighs puts down (its events name only how many)."""
         match, view = self.game, self.game.view
         if view.phase != "exchange" or not match.observer_decides():
             return None
-        return {"most": min(HAND_SIZE, view.stock_left), "draws": [str(card) for card in match.drawable()]}
+        try:
+            options = match.advice().options
+        except (ValueError, InferenceError):  # the advice says why it is missing; the exchange stands
+            options = ()
+        advised = {
+            match.describe(o.event): [str(card) for card in o.event.discards or ()]
+            for o in options
+            if isinstance(o.event, Exchange) and o.event.count
+        }
+        most = min(HAND_SIZE, view.stock_left)
+        return {"most": most, "draws": [str(card) for card in match.drawable()], "advised": advised}
 
     def _next_deal(self, dealer: int) -> dict[str, Any]:
         match = self.game
         game = match.deal.game
-        return {"number": match.number + 1, "dealer": game.players[dealer], "deck": [str(card) for card in game.deck]}
+        deck = [str(card) for card in game.deck]
+        return {"number": match.number + 1, "dealer": game.players[dealer], "deck": deck, "hand_size": HAND_SIZE}
 
 
 def _setup(
