@@ -13,7 +13,7 @@ from starlette.testclient import TestClient
 
 from cardlogic.cards import format_cards
 from cardlogic.cli import main
-from cardlogic.knektpass import Exchange, Play
+from cardlogic.knektpass import Exchange, Play, Record
 from cardlogic.knektpass.match_record import MatchRecord, NextDeal, read_match
 from cardlogic.table.knektpass import LiveMatch
 from cardlogic.web.app import create_app
@@ -221,3 +221,30 @@ def test_a_restarted_server_resumes_the_match(autosave):
     restarted = client_for(autosave, LiveMatch(read_match(autosave.read_text()), autosave=str(autosave)))
     resumed = restarted.get("/api/state").json()
     assert {k: v for k, v in resumed.items() if k != "version"} == {k: v for k, v in state.items() if k != "version"}
+
+
+def test_undo_takes_back_a_next_deal(client, autosave):
+    first_of_two = next(i for i, e in enumerate(MATCH.events) if isinstance(e, NextDeal))
+    state = push(client, started(client), first_of_two + 1)
+    assert state["deal"] == 2 and state["next_deal"] is None
+    state = client.post("/api/undo", json={"version": state["version"]}).json()
+    assert state["deal"] == 1 and state["next_deal"]["number"] == 2 and state["outcome"]
+    assert read_match(autosave.read_text()).events == MATCH.events[:first_of_two]
+
+
+def test_a_spectators_match_offers_every_player_their_choices_and_no_advice(autosave):
+    events = [NextDeal(e.number, e.turned) if isinstance(e, NextDeal) else e.seen_by(None) for e in MATCH.events]
+    spectator = MatchRecord(Record(FIRST.deal, None, {}), events)
+    client = client_for(autosave, LiveMatch(MatchRecord(spectator.first), autosave=str(autosave)))
+    state = client.get("/api/state").json()
+    for index, event in enumerate(spectator.events):
+        assert state["me"] is None and state["hand"] == [] and state["advice"] is None and not state["my_turn"]
+        text = describe(event)
+        if isinstance(event, NextDeal):
+            text = f"Deal {event.number}: Trump {event.turned}"
+        else:
+            assert text in [c["event"] for c in state["choices"]], text
+        response = client.post("/api/event", json={"version": state["version"], "event": text})
+        assert response.status_code == 200, (index, response.text)
+        state = response.json()
+    assert read_match(autosave.read_text()).events == spectator.events

@@ -91,7 +91,7 @@ class KnektpassPage(Page[LiveMatch]):
             "rules": str(deal.game.rules),
             "deal": match.number,
             "deal_phase": view.phase,
-            "stage": "" if outcome is not None else status.stage,
+            "round": view.round,
             "turned": str(deal.turned),
             "trumps": "SHDC"[deal.trump_suit],
             "took": view.took,

@@ -365,8 +365,10 @@ function renderKnektpass(main) {
   const right = el("section", {});
   const trumps = `trumps ${SUIT_NAMES[S.trumps]} (${S.turned} turned${S.took === true ? ", taken" :
     S.took === false ? ", left" : ""})`;
+  const stage = { trump: "the dealer takes or leaves the turned card", bid: "the bids",
+    exchange: `the exchange, round ${S.round}`, play: `the play, trick ${S.tricks_played + 1}` }[S.deal_phase];
   left.append(el("h2", {}, `Deal ${S.deal} · ${trumps}`), el("p", { class: "hint", id: "stage" },
-    S.outcome ? `${S.outcome}.` : `${S.stage}; stock ${S.stock}`));
+    S.outcome ? `${S.outcome}.` : `${stage[0].toUpperCase()}${stage.slice(1)} · stock ${S.stock}`));
   left.append(el("div", { class: "seats", id: "seats" }, S.players.map((p) => {
     const bid = p.bid === false ? "folded" : S.deal_phase === "exchange" || S.deal_phase === "play" || S.outcome
       ? `${p.tricks} of ${p.minimum} tricks` : p.bid ? "plays" : "";
