@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import threading
 from contextlib import redirect_stdout
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from cardlogic.cli import main
 from cardlogic.knektpass import Exchange, Play, Record
 from cardlogic.knektpass.match_record import MatchRecord, NextDeal, read_match
 from cardlogic.table.knektpass import LiveMatch
-from cardlogic.web.app import create_app
+from cardlogic.web.app import MAX_BODY, create_app
 from cardlogic.web.companion import Companion
 from tests.cli.knektpass_scripted import GAME, ME, bobs_match
 
@@ -248,3 +249,26 @@ def test_a_spectators_match_offers_every_player_their_choices_and_no_advice(auto
         assert response.status_code == 200, (index, response.text)
         state = response.json()
     assert read_match(autosave.read_text()).events == spectator.events
+
+
+def test_a_body_too_large_and_two_clients_at_once(autosave):
+    client = client_for(autosave)
+    state = started(client)
+    huge = client.post("/api/event", json={"version": state["version"], "event": "x" * MAX_BODY})
+    assert huge.status_code == 413
+    text = describe(MATCH.events[0])
+    answers: list[int] = []
+    barrier = threading.Barrier(2)
+
+    def send() -> None:
+        tab = TestClient(client.app, headers={"X-Token": TOKEN})
+        barrier.wait()
+        answers.append(tab.post("/api/event", json={"version": state["version"], "event": text}).status_code)
+
+    threads = [threading.Thread(target=send) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(answers) == [200, 409]
+    assert read_match(autosave.read_text()).events == MATCH.events[:1]
