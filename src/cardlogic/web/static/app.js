@@ -427,7 +427,7 @@ function renderKnektpassAdvice() {
     box.append(el("p", {}, `No advice: ${advice.error}`));
     return box;
   }
-  for (const option of advice.options.slice(0, 5)) {
+  for (const option of advice.options) {
     const choice = S.choices.find((c) => c.event === option.event);
     const attrs = { class: "option", disabled: !choice && !S.exchange };
     const parts = [el("span", {}, option.event), el("span", {},
