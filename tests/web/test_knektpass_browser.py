@@ -2,8 +2,9 @@
 
 At a phone's viewport the match is set up by taps and its first deal played by taps to its end, then the next
 deal started and played on: only my legal cards offered, my exchange entered from its sheet, undo, a reload
-mid-deal; a second tab at a desktop's viewport shows the same deal with the advice. Screenshots of the main
-screens go to ``$CARDLOGIC_SCREENSHOTS`` (default: the test's temporary folder), as for Literature.
+mid-deal, the server killed in the second deal and restarted on its autosave; a second tab at a desktop's viewport
+shows the same deal with the advice. Screenshots of the main screens go to ``$CARDLOGIC_SCREENSHOTS`` (default: the
+test's temporary folder), as for Literature.
 """
 
 from __future__ import annotations
@@ -118,6 +119,13 @@ def test_a_knektpass_deal_by_taps_on_a_phone_with_a_desktop_tab_beside_it(browse
             assert page.inner_text("#tip").startswith("Advice: Bob plays ")
             page.screenshot(path=str(shots / "knektpass-table-phone.png"))
             desktop_tab(browser, server, index, shots)
+        if index == next_deal + 2:  # the server dies in deal 2 and comes back from its autosave, a match file
+            server.kill()
+            assert read_match(server.autosave.read_text()).events == MATCH.events[:index]
+            server.start("game.live.txt")
+            page.reload()
+            logged(page, index)
+            sync_api.expect(page.locator("#stage")).to_contain_text("The bids")
         if index == next_deal:
             sync_api.expect(page.locator("#status")).to_have_text("Deal 1 is over")
             page.screenshot(path=str(shots / "knektpass-deal-over.png"), full_page=True)
