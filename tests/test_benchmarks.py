@@ -65,6 +65,7 @@ def test_results_have_every_figure_and_target(results):
         "advise_command",
         "first_advice",
         "knektpass_live",
+        "knektpass_serve",
         "knektpass_first_advice",
         "memory",
         "literature_pkg",
@@ -91,6 +92,8 @@ def test_results_have_every_figure_and_target(results):
     assert figures["advise_command"]["rows"] == []  # smoke keeps no 8-12 player scenario
     assert [row["players"] for row in figures["knektpass_live"]["rows"]] == [3, 4, 5]
     assert all(row["events"] > 0 for row in figures["knektpass_live"]["rows"])
+    assert [row["players"] for row in figures["knektpass_serve"]["rows"]] == [3, 5]
+    assert all(row["events"] > 0 and row["advised"] > 0 for row in figures["knektpass_serve"]["rows"])
     assert figures["knektpass_first_advice"] == {"status": "not measured in smoke mode", "rows": []}
     sampled = [row for row in figures["memory"]["processes"] if "--method sample" in row["what"]]
     assert [row["what"] for row in sampled] == ["cardlogic belief --method sample --samples 10,000"]
@@ -101,7 +104,7 @@ def test_results_have_every_figure_and_target(results):
             assert scores["count"] > 0 and 0 <= scores["brier"] <= 1 and scores["log_loss"] >= 0
             assert sum(b["count"] for b in scores["reliability"]) == scores["count"]
     assert calibration["diagram"] == "not drawn"
-    assert len(results["targets"]) == 23
+    assert len(results["targets"]) == 25
     for target in results["targets"]:
         assert target["met"] in (True, False, None)
         assert (target["ratio"] is None) == (target["met"] is None)

@@ -8,8 +8,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardlogic.cards import Card
-from cardlogic.knektpass import Bid, Exchange, Play, RecordError, TakeTrump
+from cardlogic.knektpass import Bid, Exchange, Game, Play, PlayerState, Record, RecordError, TakeTrump
 from cardlogic.knektpass.match_record import MatchRecord, NextDeal, read_match, write_match
+from cardlogic.knektpass.tournament import observed_match
 from cardlogic.table.core import Incomplete
 from cardlogic.table.knektpass import LiveMatch
 from tests.cli.knektpass_scripted import GAME, bobs_match, short_form
@@ -129,3 +130,31 @@ def test_my_own_exchange_may_be_typed_whole_with_its_cards_first():
     typed = f"{' '.join(map(str, exchange.discards))} for {' '.join(map(str, exchange.draws))}".lower()
     assert live.parse(typed) == exchange
     assert live.parse(f"bob ex {typed}") == exchange
+
+
+def spectators_view(match: MatchRecord) -> MatchRecord:
+    """``match`` as a spectator saw it: no hand, nobody's hidden cards."""
+    events = [NextDeal(e.number, e.turned) if isinstance(e, NextDeal) else e.seen_by(None) for e in match.events]
+    return MatchRecord(Record(match.first.deal, None, {}), events)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 5), spectator=st.booleans())
+def test_every_event_of_a_random_deal_is_among_the_choices_offered(seed, players, spectator):
+    match = observed_match(Game(("Ann", "Bob", "Cat", "Dan", "Eve")[:players]), 0, seed, deals=1)
+    if spectator:
+        match = spectators_view(match)
+    live = LiveMatch(MatchRecord(match.first))
+    for event in match.events:
+        choices = live.choices()
+        if isinstance(event, Exchange) and event.player == live.observer and event.count:
+            assert choices == [Exchange(event.player, 0)]  # my exchange of cards names them: the page's sheet
+            assert set(event.discards or ()) <= set(live.hand()) and set(event.draws or ()) <= set(live.drawable())
+        else:
+            assert event in choices, (live.describe(event), [live.describe(c) for c in choices])
+        if isinstance(event, Play) and event.player == live.observer:
+            view = live.view
+            assert isinstance(view, PlayerState)
+            assert [c.card for c in choices] == live.deal.sorted_hand(view.playable(view.hand))  # my legal cards only
+        live.push(event)
+    assert live.choices() == []  # the deal is over: the next deal is the table's to give

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -67,3 +68,25 @@ def test_lan_prints_the_url_as_a_qr_code_and_says_who_can_reach_it(tmp_path: Pat
     assert "Anyone on this network with the URL" in warning
     assert all(set(line.strip()) <= set("█▀▄ \x1b[0123456789;m") for line in code)
     assert any("█" in line or "▀" in line or "\x1b[" in line for line in code)
+
+
+def test_a_knektpass_record_is_served_as_knektpass_live_reads_it(tmp_path: Path, capsys):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("Players: Ann Bob Cat\nDealer: Cat\nTrump: KH\nMe: Bob\nHand Bob: 6H 7H\n", encoding="utf-8")
+    assert main(["serve", str(bad)]) == 1
+    assert capsys.readouterr().err.startswith(f"{bad}:5: ")
+    record = tmp_path / "bob.txt"
+    record.write_text((Path(__file__).parents[2] / "examples" / "knektpass" / "bob.txt").read_text(), encoding="utf-8")
+    process, lines = serving(["--token", "knektpass-test-token-01", str(record)], tmp_path)
+    try:
+        url = lines[0].split("open ", 1)[1].strip()
+        assert "Autosaving to" in lines[1] and "bob.live.txt" in lines[1]
+        state_url = url.replace("/?token=", "/api/state?token=")
+        with urllib.request.urlopen(state_url) as answer:
+            state = json.loads(answer.read())
+    finally:
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=20) == 0
+    assert state["game"] == "knektpass" and state["me"] == "Bob" and state["to_move"] == "Bob"
+    assert [entry["text"] for entry in state["log"]][-1] == "Ann plays 6S"
+    assert (tmp_path / "bob.live.txt").read_text().startswith("Players: Ann Bob Cat")

@@ -610,6 +610,65 @@ def measure_serve(cases: list[Case], plan: Plan, tick: Tick) -> dict[str, Any]:
     return {"status": "ok", "budget_seconds": budget, "rows": rows}
 
 
+KNEKTPASS_SERVE_PLAYERS = (3, 5)
+"""Player counts whose Knektpass tap-to-advice latency on the ``cardlogic serve`` page is measured."""
+
+
+def measure_knektpass_serve(plan: Plan, tick: Tick) -> dict[str, Any]:
+    """Warm seconds from a tap on the ``cardlogic serve`` page of a Knektpass match to the answer with the new
+    advice, at :data:`KNEKTPASS_SERVE_PLAYERS` players.
+
+    The match :func:`measure_knektpass_live` replays (which compiles the solver first) is set up through the app's
+    JSON API and its events posted one by one as the page does; each answer is the whole table (the choices of
+    whoever is to move, the log) with the advice when I decide, after the autosave is written.
+    """
+    from cardlogic.knektpass import Deal
+    from cardlogic.knektpass import Game as KnektpassGame
+    from cardlogic.knektpass.match_record import MatchRecord, format_match_event
+    from cardlogic.knektpass.tournament import observed_match
+    from cardlogic.table.knektpass import LiveMatch
+    from cardlogic.web.app import create_app
+    from cardlogic.web.companion import Companion
+
+    token = "benchmark-token-000000"
+    rows = []
+    budget = LIVE_BUDGET_SECONDS.get(plan.mode, LIVE_BUDGET_SECONDS["quick"])
+    for players in KNEKTPASS_SERVE_PLAYERS:
+        game = KnektpassGame(("Ann", "Bob", "Cat", "Dan", "Eve")[:players])
+        match = observed_match(game, 0, seed=7, deals=KNEKTPASS_LIVE_DEALS.get(plan.mode, 2))
+        deal, hand = match.first.deal, match.first.hands[0]
+        with tempfile.TemporaryDirectory(prefix="knektpass-serve-") as folder:
+            autosave = str(Path(folder) / "autosave.txt")
+
+            def open_game(setup: MatchRecord, autosave: str = autosave) -> LiveMatch:
+                live = LiveMatch(setup, autosave=autosave)
+                live.save(autosave)
+                return live
+
+            app = create_app(Companion(open_game), token)
+            setup = {
+                "version": json.loads(_asgi_get(app, token, "/api/state"))["version"],
+                "game": "knektpass",
+                "players": list(game.players),
+                "rules": str(game.rules),
+                "dealer": game.players[deal.dealer],
+                "trump": str(deal.turned),
+                "me": game.players[0],
+                "hand": [str(card) for card in hand],
+            }
+            answer = [_asgi_post(app, token, "/api/setup", setup)]
+
+            def tap(event: Any, app: Any = app, deal: Deal = deal, answer: list[str] = answer) -> bool:
+                body = {"version": json.loads(answer[0])["version"], "event": format_match_event(event, deal, 0)}
+                answer[0] = _asgi_post(app, token, "/api/event", body)
+                return '"best"' in answer[0]
+
+            row = _timed(f"knektpass serve {players} players", match.events, budget, tap)
+        rows.append({"players": players, **row, "answer_bytes": len(answer[0])})
+        tick(f"knektpass serve {players} players")
+    return {"status": "ok", "budget_seconds": budget, "rows": rows}
+
+
 def _asgi_get(app: Any, token: str, path: str) -> str:
     return _asgi_call(app, token, "GET", path, b"")
 
@@ -954,6 +1013,7 @@ def _work(plan: Plan, loaded: list[Scenario]) -> int:
         + advice
         + live
         + len(KNEKTPASS_LIVE_PLAYERS)
+        + len(KNEKTPASS_SERVE_PLAYERS)
         + 1
         + command
         + max(plan.cold_repeats, 1)
@@ -1012,6 +1072,7 @@ def run_suite(scenarios: Path, plan: Plan, progress: bool = True) -> dict[str, A
                 ("advise_command", lambda: measure_advise_command(cases, warm_cache, plan, tick)),
                 ("first_advice", lambda: measure_first_advice(cases, plan, tick)),
                 ("knektpass_live", lambda: measure_knektpass_live(plan, tick)),
+                ("knektpass_serve", lambda: measure_knektpass_serve(plan, tick)),
                 ("knektpass_first_advice", lambda: measure_knektpass_first_advice(plan, tick)),
                 ("memory", lambda: measure_memory(cases, warm_cache, figures["cold_start"]["imports_mb"], plan, tick)),
                 ("literature_pkg", lambda: measure_literature_pkg(plan, tick)),

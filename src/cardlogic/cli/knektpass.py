@@ -13,7 +13,7 @@ import json
 import random
 import sys
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from cardlogic.cards import iter_cards
 from cardlogic.cli.common import (
@@ -37,7 +37,6 @@ from cardlogic.knektpass import (
     RecordError,
     Rules,
     State,
-    format_event,
     read_record,
     scan_record,
     write_record,
@@ -376,26 +375,13 @@ def run_advise(args: argparse.Namespace) -> int:
         advice = advise(belief, args.samples or DEFAULT_SAMPLES, args.seed)
     except AdviceError as error:
         return _fail(args.record, 0, str(error))
-    options: list[dict[str, Any]] = [
-        {"event": format_event(o.event, deal), "points": o.points, "chance": o.chance, "tricks": o.tricks}
-        for o in advice.options
-    ]
+    from cardlogic.cli.knektpass_advice import as_json, print_advice
+
     if args.json:
-        json.dump(
-            {
-                "player": deal.game.players[advice.player],
-                "phase": advice.phase,
-                "samples": advice.samples,
-                "best": options[0]["event"],
-                "options": options,
-            },
-            sys.stdout,
-        )
+        json.dump(as_json(advice, deal), sys.stdout)
         print()
         return 0
     from rich.console import Console
-
-    from cardlogic.cli.knektpass_advice import print_advice
 
     print_advice(advice, deal, belief.hand, Console())
     return 0

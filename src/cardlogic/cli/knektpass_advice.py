@@ -4,6 +4,7 @@ by ``cardlogic knektpass advise`` and ``cardlogic knektpass live``."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -31,3 +32,18 @@ def print_advice(advice: Advice, deal: Deal, hand: Sequence[Card], console: Cons
     console.print(out)
     console.print(f"best: {format_event(advice.best, deal)}")
     console.print(f"expected points: {name}'s change of points, counted down to 0: minus is good")
+
+
+def as_json(advice: Advice, deal: Deal) -> dict[str, Any]:
+    """The advice as ``cardlogic knektpass advise --json`` prints it: every choice, best first."""
+    options = [
+        {"event": format_event(o.event, deal), "points": o.points, "chance": o.chance, "tricks": o.tricks}
+        for o in advice.options
+    ]
+    return {
+        "player": deal.game.players[advice.player],
+        "phase": advice.phase,
+        "samples": advice.samples,
+        "best": options[0]["event"],
+        "options": options,
+    }

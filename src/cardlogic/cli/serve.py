@@ -1,7 +1,8 @@
 """``cardlogic serve [RECORD]``: the game at the table on a phone, as a local web page with advice.
 
-The page follows one game, set up on the page or read from RECORD (a record or an autosave of
-``cardlogic live``: the game goes on where it stopped, in the same autosave file). It listens on
+The page follows one game of Literature or a Knektpass match, set up on the page or read from RECORD (a record
+or an autosave of ``cardlogic live`` or ``cardlogic knektpass live``: the game goes on where it stopped, in the
+same autosave file; a record with a ``Trump:`` header is Knektpass). It listens on
 127.0.0.1 unless ``--lan`` is given, and only answers requests carrying the secret token of the URL it
 prints.
 """
@@ -16,21 +17,30 @@ import secrets
 import socket
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cardlogic.cli.common import at_least, read_text, report
 from cardlogic.files import NameLock, WriteRefusedError
 from cardlogic.inference import InferenceError
+from cardlogic.knektpass.match_record import MatchRecord, read_match
 from cardlogic.literature import Record, RecordError, read_record
+
+if TYPE_CHECKING:
+    from cardlogic.table.core import TableGame
+
+KNEKTPASS = re.compile(r"^\s*trump\s*:", re.IGNORECASE | re.MULTILINE)
+"""A ``Trump:`` header, which only a Knektpass record has."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "serve",
-        help="a local web page for the phone at the table: set-up, asks and claims by taps, advice",
-        description="Serve the game at the table as a web page for a phone: set it up on the page (or start "
-        "from RECORD or an autosave of cardlogic live), enter every event by taps, see the advice whenever "
-        "your team is to move. Every accepted event is autosaved before the page shows it. The printed URL "
-        "carries a secret token that every request needs.",
+        help="a local web page for the phone at the table (Literature or Knektpass): set-up, events by taps, advice",
+        description="Serve the game at the table as a web page for a phone: set up a Literature game or a "
+        "Knektpass match on the page (or start from RECORD or an autosave of cardlogic live or cardlogic "
+        "knektpass live), enter every event by taps, see the advice whenever you (or your team) are to move. "
+        "Every accepted event is autosaved before the page shows it. The printed URL carries a secret token "
+        "that every request needs.",
     )
     parser.add_argument("record", nargs="?", help="a record or autosave to go on with; left out, set up on the page")
     parser.add_argument("--port", type=at_least(0, "a port number", 65535), default=8765, help="port (default 8765)")
@@ -52,7 +62,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "phone's open page working across restarts)",
     )
     parser.add_argument("--method", choices=("auto", "exact", "sample"), default="auto", help="inference backend")
-    parser.add_argument("--samples", type=at_least(1, "a positive number of deals"), default=20000)
+    parser.add_argument(
+        "--samples",
+        type=at_least(1, "a positive number of deals"),
+        help="Literature: deals to draw when sampling (default 20000); Knektpass: deals solved per decision "
+        "(default 32)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="random seed for sampling (default 0)")
     parser.set_defaults(handler=run)
 
@@ -61,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from cardlogic.table.autosave import claim_autosave, start_autosave
+    from cardlogic.table.knektpass import LiveMatch
     from cardlogic.table.literature import LiveGame
     from cardlogic.web.app import create_app
     from cardlogic.web.companion import Companion
@@ -73,9 +89,14 @@ def run(args: argparse.Namespace) -> int:
     stem = Path(f"game-{datetime.datetime.now():%Y%m%d-%H%M}")
     locks: list[NameLock] = []
 
-    def open_game(record: Record, text: str | None = None) -> LiveGame:
+    def open_game(record: Record | MatchRecord, text: str | None = None) -> TableGame:
         """The game of ``record`` (``text`` when read from RECORD), autosaving to a name claimed for it."""
-        game = LiveGame(record, method=args.method, samples=args.samples, seed=args.seed, text=text)
+        samples = {} if args.samples is None else {"samples": args.samples}
+        game: TableGame
+        if isinstance(record, MatchRecord):
+            game = LiveMatch(record, method=args.method, seed=args.seed, text=text, **samples)
+        else:
+            game = LiveGame(record, method=args.method, seed=args.seed, text=text, **samples)
         path, lock = claim_autosave(resumed if text is not None else None, named, game.is_own, stem=stem)
         try:
             start_autosave(game, path, resumed if text is not None else None)
@@ -91,8 +112,9 @@ def run(args: argparse.Namespace) -> int:
         if text is None:
             return 1
         try:
-            game = open_game(read_record(text, source=args.record), text)
-        except RecordError as error:
+            read = read_match if KNEKTPASS.search(text) else read_record
+            game = open_game(read(text, source=args.record), text)
+        except RecordError as error:  # Literature's and Knektpass's are one class
             return report(args.record, error)
         except (InferenceError, WriteRefusedError, OSError) as error:
             print(f"{args.record}: {getattr(error, 'strerror', None) or error}", file=sys.stderr)

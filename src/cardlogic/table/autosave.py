@@ -67,7 +67,8 @@ def start_autosave(game: TableGame, path: Path, resumed: Path | None) -> None:
     game.autosave = str(path)
     if path.exists() and path != resumed and game.is_own(earlier := path.read_text(encoding="utf-8")):
         game.write_over(earlier)
-    if refusal(path, lambda written: written == game.text()) is not None:  # only what differs is written
+    # a missing file is written now; an existing one only when it differs from the game
+    if _missing(path) or refusal(path, lambda written: written == game.text()) is not None:
         game.save(game.autosave)
 
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from cardlogic.cards import Card
 from cardlogic.files import RecordText, replace_text, write_owned
 
 E = TypeVar("E")
@@ -161,6 +162,10 @@ class TableGame(ABC, Generic[E]):
     @abstractmethod
     def advice(self) -> object:
         """The advice for the observer now (the game's own type); ValueError when the record names no observer."""
+
+    @abstractmethod
+    def why(self, card: Card) -> list[str]:
+        """Where ``card`` is now, and the events that said so, by their lines in :meth:`text`."""
 
     @abstractmethod
     def _apply(self, event: E) -> tuple[E, tuple[str, ...]]:

@@ -215,6 +215,43 @@ class LiveMatch(TableGame[MatchEvent]):
             self._advice = advise(self.belief, self._samples, self._seed)
         return self._advice
 
+    def choices(self) -> list[MatchEvent]:
+        """The events the player to move may make now, as far as the observer can tell (none once the deal is
+        over: the next deal is the table's to give).
+
+        My own are my legal events, but of an exchange only standing: one of cards needs the cards drawn too
+        (:meth:`drawable`). Another player's are each verb of the phase, every count an exchange may have, and
+        every card still in play that nothing I know places elsewhere.
+        """
+        view, me = self.view, self.observer
+        player = view.to_move
+        if player is None:
+            return []
+        deal = self.deal
+        if player == me and isinstance(view, PlayerState):
+            if view.phase == "exchange":
+                return [Exchange(player, 0)]
+            if view.phase == "play":
+                return [Play(player, card) for card in deal.sorted_hand(view.playable(view.hand))]
+            return list(view.legal_events())
+        if view.phase == "trump":
+            return [TakeTrump(player, True), TakeTrump(player, False)]
+        if view.phase == "bid":
+            return [Bid(player, True), Bid(player, False)]
+        if view.phase == "exchange":
+            return [Exchange(player, count) for count in range(min(HAND_SIZE, view.stock_left) + 1)]
+        return [Play(player, card) for card in deal.sorted_hand(card_mask(self._possible_cards(player)))]
+
+    def drawable(self) -> list[Card]:
+        """The cards I may draw in an exchange now: every card that may be in the stock, in card order."""
+        return self._possible_cards(self.belief.stock)
+
+    def _possible_cards(self, holder: int) -> list[Card]:
+        """The cards still in play that ``holder`` (of the belief's holders) may hold, by what the deal's
+        constraints allow (a play that no whole deal explains is still refused when pushed)."""
+        allowed = self.belief.model.allowed
+        return [card for card in self.belief.in_play() if allowed[card] >> holder & 1]
+
     def why(self, card: Card) -> list[str]:
         """Where ``card`` is now, and the events of this deal that narrowed where it lies, by autosave line."""
         deal, view, names = self.deal, self.view, self.deal.game.players

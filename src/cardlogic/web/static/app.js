@@ -4,7 +4,8 @@
 
 const TOKEN = document.body.dataset.token;
 let S = null; // the last state the server sent
-let setup = { players: [], teams: [], deck: "no-8s", sets: null, dealer: null, rules: {}, me: null, hand: [] };
+let setup = { game: "literature", players: [], teams: [], deck: "no-8s", sets: null, dealer: null, rules: {}, me: null,
+  hand: [], trump: null };
 let checked = null; // what /api/setup/check said of `setup`
 let setupError = null;
 checkSetup.asked = 0;
@@ -80,8 +81,11 @@ function section(title, ...children) {
 
 async function checkSetup() {
   const rules = Object.entries(setup.rules).map(([k, v]) => `${k}=${v}`).join(" ");
-  const body = { players: setup.players, teams: setup.teams.length ? setup.teams : null, deck: setup.deck,
-    sets: setup.sets, dealer: setup.dealer, rules, me: setup.me, hand: null };
+  const body = setup.game === "knektpass"
+    ? { game: "knektpass", players: setup.players, dealer: setup.dealer, rules, trump: setup.trump, me: setup.me,
+      hand: null }
+    : { players: setup.players, teams: setup.teams.length ? setup.teams : null, deck: setup.deck,
+      sets: setup.sets, dealer: setup.dealer, rules, me: setup.me, hand: null };
   // the hand goes to be checked once it has as many cards as the deal gives: until then it is simply not done
   if (checked && checked.me && checked.me === setup.me && setup.hand.length === checked.hand_size) body.hand = setup.hand;
   const asked = ++checkSetup.asked; // taps outrun answers: only the answer to the latest set-up counts
@@ -98,11 +102,11 @@ function setupField(name) {
   return setupError && setupError.field === name ? el("p", { class: "error" }, setupError.error) : null;
 }
 
-function renderSetup(main) {
-  document.getElementById("status").textContent = "New game: set-up";
-  document.getElementById("score").textContent = "";
+// the players in seat order, as every game's set-up starts; false until the server has checked them
+function playersInput(main, hint) {
   const names = el("input", { type: "text", id: "players", value: setup.players.join(" "),
-    placeholder: "Ann Bob Cat Dan Eve Fay", autocomplete: "off", "aria-label": "players in seat order" });
+    placeholder: setup.game === "knektpass" ? "Ann Bob Cat" : "Ann Bob Cat Dan Eve Fay", autocomplete: "off",
+    "aria-label": "players in seat order" });
   names.addEventListener("change", () => {
     setup.players = names.value.split(/\s+/).filter(Boolean);
     setup.teams = [];
@@ -110,12 +114,85 @@ function renderSetup(main) {
     setup.me = setup.players.includes(setup.me) ? setup.me : null;
     checkSetup();
   });
-  main.append(section("Players in seat order", names, setupField("players"),
-    el("p", { class: "hint" }, "4 to 12 names, separated by spaces, in the order you sit.")));
+  main.append(section("Players in seat order", names, setupField("players"), el("p", { class: "hint" }, hint)));
   if (!checked) {
     if (!setupError && setup.players.length) checkSetup();
+    return false;
+  }
+  return true;
+}
+
+function pickOne(title, names, chosen, pick, field) {
+  return section(title, el("div", { class: "row" }, names.map((name) =>
+    el("button", { class: name === chosen ? "on" : "", onclick: () => pick(name) }, name))), setupField(field));
+}
+
+// a deck's cards in a grid, a row a suit, each tapped on or off
+function deckGrid(cards, isOn, tap, id) {
+  const suits = ["S", "H", "D", "C"].map((suit) => cards.filter((card) => card.endsWith(suit)));
+  return el("div", { class: "grid", id }, suits.filter((row) => row.length).map((row) =>
+    el("div", { class: "cards" }, row.map((card) =>
+      cardButton(card, { class: isOn(card) ? "on" : "", "aria-pressed": String(isOn(card)), onclick: () => tap(card) })))));
+}
+
+function renderKnektpassSetup(main) {
+  const choices = S.games.knektpass;
+  if (!playersInput(main, "2 or more names, separated by spaces, in the order you sit (the deal passes left).")) {
     return;
   }
+  main.append(pickOne("Dealer", checked.players, setup.dealer, (name) => { setup.dealer = name; checkSetup(); },
+    "dealer"));
+  const rule = (key, values) => el("div", { class: "row" }, el("span", { class: "hint" }, key), values.map((value) =>
+    el("button", { class: (setup.rules[key] || values[0]) === value ? "on" : "",
+      onclick: () => { setup.rules[key] = value; setup.trump = null; setup.hand = []; checkSetup(); } }, value)));
+  const number = (key) => {
+    const input = el("input", { type: "number", id: `rule-${key}`, min: "0", inputmode: "numeric",
+      value: setup.rules[key] ?? choices.numbers[key], "aria-label": key });
+    input.addEventListener("change", () => { setup.rules[key] = input.value; checkSetup(); });
+    return el("label", { class: "number" }, el("span", { class: "hint" }, key), input);
+  };
+  main.append(section("House rules", ...Object.entries(choices.switches).map(([key, values]) => rule(key, values)),
+    el("div", { class: "row" }, Object.keys(choices.numbers).map(number)), setupField("rules")));
+  if (!setup.dealer) return;
+  main.append(section("The turned card (trumps)", deckGrid(checked.deck, (card) => card === setup.trump, (card) => {
+    setup.trump = card;
+    setup.hand = setup.hand.filter((c) => c !== card);
+    checkSetup();
+  }, "trump-grid"), setupField("trump")));
+  if (!checked.trump) return;
+  main.append(pickOne("Who am I?", checked.players, setup.me, (name) => { setup.me = name; checkSetup(); }, "me"));
+  if (!checked.me) return;
+  const count = `${setup.hand.length} of ${checked.hand_size} cards`;
+  main.append(section(`My hand: ${count}`, deckGrid(checked.deck.filter((card) => card !== checked.trump),
+    (card) => setup.hand.includes(card), (card) => {
+      setup.hand = setup.hand.includes(card) ? setup.hand.filter((c) => c !== card) : [...setup.hand, card];
+      checkSetup();
+    }, "hand-grid"), setup.hand.length === checked.hand_size ? setupField("hand") : null));
+  main.append(startButton());
+}
+
+function startButton() {
+  return el("p", {}, el("button", { class: "primary", id: "start", disabled: !checked.complete,
+    onclick: async () => {
+      const body = await checkSetup();
+      if (checked.complete) change("/api/setup", body, "the game is on; every event is autosaved");
+    } }, "Start the game"));
+}
+
+function renderSetup(main) {
+  document.getElementById("status").textContent = "New game: set-up";
+  document.getElementById("score").textContent = "";
+  main.append(section("Game", el("div", { class: "row", id: "games" }, Object.keys(S.games).map((game) =>
+    el("button", { class: game === setup.game ? "on" : "", onclick: () => {
+      if (game === setup.game) return;
+      setup = { ...setup, game, teams: [], rules: {}, hand: [], trump: null };
+      checked = null;
+      setupError = null;
+      render();
+      if (setup.players.length) checkSetup();
+    } }, game[0].toUpperCase() + game.slice(1))))));
+  if (setup.game === "knektpass") return renderKnektpassSetup(main);
+  if (!playersInput(main, "4 to 12 names, separated by spaces, in the order you sit.")) return;
   const teams = checked.teams;
   main.append(section("Teams (tap a seat to move it)", el("div", { class: "row" }, checked.players.map((name, i) =>
     el("button", { class: `seat t${teams[i]}`, onclick: () => {
@@ -162,11 +239,7 @@ function renderSetup(main) {
   const count = `${setup.hand.length} of ${checked.hand_size} cards`;
   main.append(section(`My hand: ${count}`, el("div", { class: "grid" }, grid),
     setup.hand.length === checked.hand_size ? setupField("hand") : null));
-  main.append(el("p", {}, el("button", { class: "primary", id: "start", disabled: !checked.complete,
-    onclick: async () => {
-      const body = await checkSetup();
-      if (checked.complete) change("/api/setup", body, "the game is on; every event is autosaved");
-    } }, "Start the game")));
+  main.append(startButton());
 }
 
 // -- the table ----------------------------------------------------------------------------------------------------
@@ -262,6 +335,158 @@ function renderHeat() {
   })));
   return el("div", { id: "heat" }, el("h2", {}, "Who holds what (%), tap for why"),
     el("table", { class: "heat" }, el("thead", {}, head), el("tbody", {}, rows)));
+}
+
+// -- Knektpass ----------------------------------------------------------------------------------------------------
+
+const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+
+function signed(x) {
+  return `${x >= 0 ? "+" : ""}${x.toFixed(2)}`;
+}
+
+function knektpassStatus() {
+  if (S.winner) return `Match over: ${S.winner} wins`;
+  if (S.outcome) return `Deal ${S.deal} is over`;
+  const mover = S.players.find((p) => p.name === S.to_move);
+  return `${S.to_move} to ${{ trump: "take or leave the trump", bid: "play or fold", exchange: "exchange",
+    play: "play" }[S.deal_phase]}${mover && mover.me ? " (me)" : ""}`;
+}
+
+// the event a choice enters, from what the server offers: a tap sends it as it is
+function choiceButton(choice, label, attrs) {
+  return el("button", { ...attrs, onclick: () => change("/api/event", { event: choice.event }, choice.event) }, label);
+}
+
+function renderKnektpass(main) {
+  document.getElementById("status").textContent = knektpassStatus();
+  document.getElementById("score").textContent = S.players.map((p) => `${p.name} ${p.points}`).join(" · ");
+  const left = el("section", {});
+  const right = el("section", {});
+  const trumps = `trumps ${SUIT_NAMES[S.trumps]} (${S.turned} turned${S.took === true ? ", taken" :
+    S.took === false ? ", left" : ""})`;
+  const stage = { trump: "the dealer takes or leaves the turned card", bid: "the bids",
+    exchange: `the exchange, round ${S.round}`, play: `the play, trick ${S.tricks_played + 1}` }[S.deal_phase];
+  left.append(el("h2", {}, `Deal ${S.deal} · ${trumps}`), el("p", { class: "hint", id: "stage" },
+    S.outcome ? `${S.outcome}.` : `${stage[0].toUpperCase()}${stage.slice(1)} · stock ${S.stock}`));
+  left.append(el("div", { class: "seats", id: "seats" }, S.players.map((p) => {
+    const bid = p.bid === false ? "folded" : S.deal_phase === "exchange" || S.deal_phase === "play" || S.outcome
+      ? `${p.tricks} of ${p.minimum} tricks` : p.bid ? "plays" : "";
+    return el("div", { class: `seat t0${p.name === S.to_move ? " turn" : ""}${p.bid === false ? " out" : ""}` },
+      el("b", {}, p.name + (p.me ? " (me)" : "") + (p.dealer ? " · deals" : "")),
+      el("small", {}, `${p.points} points · ${p.cards} card${p.cards === 1 ? "" : "s"}${bid ? " · " + bid : ""}`));
+  })));
+  if (S.deal_phase === "play" || S.trick.length) {
+    left.append(el("h2", {}, `Trick ${S.tricks_played + (S.outcome ? 0 : 1)} on the table`),
+      el("div", { class: "cards", id: "trick" }, S.trick.length ? S.trick.map((t) =>
+        el("span", { class: "played" }, el("small", {}, t.player), cardButton(t.card, { onclick: () => why(t.card) })))
+        : el("span", { class: "hint" }, "no card played yet")));
+  }
+  left.append(renderKnektpassChoices());
+  if (S.advice) left.append(renderKnektpassAdvice());
+  if (S.me) {
+    left.append(el("h2", {}, `My hand (${S.hand.length})`),
+      el("div", { class: "cards", id: "hand" }, S.hand.length ? S.hand.map((card) =>
+        cardButton(card, { onclick: () => why(card) })) : el("span", { class: "hint" }, "no cards")));
+  }
+  right.append(el("h2", {}, `Log (${S.log.length} events)`),
+    el("ol", { class: "log", id: "log" }, [...S.log].reverse().map((entry) =>
+      el("li", {}, el("span", { class: "n" }, `line ${entry.line}`), entry.text))));
+  main.append(left, right);
+  main.append(el("nav", { class: "actions", id: "actions" },
+    el("button", { class: "primary", id: "next-deal", disabled: !S.next_deal, onclick: () => nextDealSheet() },
+      "Next deal"),
+    el("button", { id: "undo", disabled: !S.log.length, onclick: () => {
+      const last = S.log[S.log.length - 1].text;
+      change("/api/undo", {}, `undone: ${last}`);
+    } }, "Undo")));
+}
+
+// what the player to move may do: a card a tap in the play, else the phase's verbs
+function renderKnektpassChoices() {
+  const box = el("div", { id: "choices" });
+  if (!S.to_move) return box;
+  const who = S.to_move + (S.my_turn ? " (me)" : "");
+  if (S.deal_phase === "play") {
+    box.append(el("h2", {}, `${who} plays…`), el("div", { class: "cards", id: "play-cards" }, S.choices.map((c) =>
+      choiceButton(c, c.event.split(" ").pop(), { class: `card${/[HD]$/.test(c.event) ? " red" : ""}` }))));
+    return box;
+  }
+  const label = (event) => event.slice(S.to_move.length + 1);
+  box.append(el("h2", {}, `${who}…`), el("div", { class: "row", id: "verbs" },
+    S.choices.map((c) => choiceButton(c, label(c.event))),
+    S.exchange ? el("button", { id: "exchange", class: "primary", onclick: () => exchangeSheet() },
+      "exchange cards…") : null));
+  return box;
+}
+
+function renderKnektpassAdvice() {
+  const advice = S.advice;
+  const box = el("div", { class: "advice", id: "advice" }, el("h2", {}, "Advice (expected points: minus is good)"));
+  if (advice.error) {
+    box.append(el("p", {}, `No advice: ${advice.error}`));
+    return box;
+  }
+  for (const option of advice.options) {
+    const choice = S.choices.find((c) => c.event === option.event);
+    const attrs = { class: "option", disabled: !choice && !S.exchange };
+    const parts = [el("span", {}, option.event), el("span", {},
+      `${signed(option.points)} · P(min) ${percent(option.chance)}`)];
+    box.append(choice ? choiceButton(choice, parts, attrs)
+      : el("button", { ...attrs, onclick: () => exchangeSheet(S.exchange.advised[option.event]) }, ...parts));
+  }
+  return box;
+}
+
+function exchangeSheet(advised) {
+  const most = S.exchange.most;
+  const down = [...(advised || [])]; // the advice's cards to put down, pre-selected
+  const drawn = [];
+  const draw = () => {
+    const toggle = (list, card, limit) => {
+      const at = list.indexOf(card);
+      if (at >= 0) list.splice(at, 1);
+      else if (list.length < limit) list.push(card);
+      draw();
+    };
+    const text = `${S.me} exchanges ${down.length}: ${down.join(" ")} for ${drawn.join(" ")}`;
+    openSheet(`My exchange: put down up to ${most}, then draw as many`,
+      el("h2", {}, `Put down (${down.length})`),
+      el("div", { class: "cards", id: "put-down" }, S.hand.map((card) =>
+        cardButton(card, { class: down.includes(card) ? "on" : "", onclick: () => toggle(down, card, most) }))),
+      down.length ? el("h2", {}, `Drawn (${drawn.length} of ${down.length})`) : null,
+      down.length ? deckGrid(S.exchange.draws, (card) => drawn.includes(card),
+        (card) => toggle(drawn, card, down.length), "drawn") : null,
+      el("p", {}, el("button", { class: "primary", id: "enter-exchange",
+        disabled: !down.length || drawn.length !== down.length,
+        onclick: () => change("/api/event", { event: text }, text) }, "Enter the exchange")));
+  };
+  draw();
+}
+
+function nextDealSheet() {
+  const next = S.next_deal;
+  let turned = null;
+  let hand = [];
+  const draw = () => {
+    const text = `Deal ${next.number}: Trump ${turned}` + (S.me ? `; Hand ${S.me}: ${hand.join(" ")}` : "");
+    const ready = turned && (!S.me || hand.length === next.hand_size);
+    openSheet(`Deal ${next.number}: ${next.dealer} deals`,
+      el("h2", {}, "The turned card"),
+      deckGrid(next.deck, (card) => card === turned, (card) => {
+        turned = card;
+        hand = hand.filter((c) => c !== card);
+        draw();
+      }, "next-trump"),
+      turned && S.me ? el("h2", {}, `My hand: ${hand.length} of ${next.hand_size} cards`) : null,
+      turned && S.me ? deckGrid(next.deck.filter((card) => card !== turned), (card) => hand.includes(card), (card) => {
+        hand = hand.includes(card) ? hand.filter((c) => c !== card) : hand.length < next.hand_size ? [...hand, card] : hand;
+        draw();
+      }, "next-hand") : null,
+      el("p", {}, el("button", { class: "primary", id: "start-deal", disabled: !ready,
+        onclick: () => change("/api/event", { event: text }, text) }, `Start deal ${next.number}`)));
+  };
+  draw();
 }
 
 // -- sheets -------------------------------------------------------------------------------------------------------
@@ -363,8 +588,11 @@ function render() {
   const tip = document.getElementById("tip");
   const advice = S.phase === "setup" ? null : S.advice;
   tip.hidden = !advice;
-  tip.textContent = !advice ? "" : advice.error ? `No advice: ${advice.error}` : `Advice: ${advice.recommendation.reason}`;
+  tip.textContent = !advice ? "" : advice.error ? `No advice: ${advice.error}` : S.game === "knektpass"
+    ? `Advice: ${advice.best} (expected points ${signed(advice.options[0].points)}, minus is good)`
+    : `Advice: ${advice.recommendation.reason}`;
   if (S.phase === "setup") renderSetup(main);
+  else if (S.game === "knektpass") renderKnektpass(main);
   else renderTable(main);
 }
 
