@@ -12,6 +12,7 @@ from cardlogic.inference import InferenceError
 from cardlogic.knektpass import Deal, Exchange, Game, GameError, Record, Rules, parse_event
 from cardlogic.knektpass.match import describe_outcome
 from cardlogic.knektpass.match_record import MatchEvent, MatchRecord, check_hand, parse_next_deal
+from cardlogic.knektpass.record import InvalidEventError, card_in_deck
 from cardlogic.knektpass.rules import HAND_SIZE
 from cardlogic.table.knektpass import LiveMatch
 from cardlogic.web.page import BadRequestError, Page, seat
@@ -62,12 +63,9 @@ class KnektpassPage(Page[LiveMatch]):
 
     def card(self, token: object) -> Card:
         try:
-            card = Card.parse(str(token))
-        except CardError as error:
+            return card_in_deck(str(token), self.game.deal.game)
+        except InvalidEventError as error:
             raise BadRequestError(str(error), "card") from None
-        if not self.game.deal.game.deck_mask >> card & 1:
-            raise BadRequestError(f"{card} is not in the {len(self.game.deal.game.deck)}-card deck", "card")
-        return card
 
     def state(self) -> dict[str, Any]:
         match = self.game

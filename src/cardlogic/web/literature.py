@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from cardlogic.cards import Card, CardError
+from cardlogic.cards import Card
 from cardlogic.cli.advise import as_json
 from cardlogic.literature import Event, Game, GameError, Record, Rules, parse_event
 from cardlogic.literature.decks import DECK_NAMES, Deck
+from cardlogic.literature.record import InvalidEventError, card_in_deck
 from cardlogic.table.literature import LiveGame, check_hand
 from cardlogic.web.page import BadRequestError, Page, seat
 
@@ -53,12 +54,9 @@ class LiteraturePage(Page[LiveGame]):
 
     def card(self, token: object) -> Card:
         try:
-            card = Card.parse(str(token))
-        except CardError as error:
+            return card_in_deck(str(token), self.game.game)
+        except InvalidEventError as error:
             raise BadRequestError(str(error), "card") from None
-        if card not in self.game.game.deck:
-            raise BadRequestError(f"{card} is not in play in this deck", "card")
-        return card
 
     def state(self) -> dict[str, Any]:
         live, game = self.game, self.game.game
