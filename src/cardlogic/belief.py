@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
@@ -58,6 +58,21 @@ class Tracker(Protocol):
     def push(self, event: Any) -> Any: ...
 
     def pop(self) -> Any: ...
+
+
+@runtime_checkable
+class ReplayingTracker(Tracker, Protocol):
+    """A tracker that can rebuild its model from some of its events only: what :meth:`Belief.forcing_events`
+    needs to find the events that force a fact.
+
+    ``event_count()`` is the number of events pushed; ``model_of(indices)`` the constraints of what the observer
+    knew before any event and of the events at ``indices`` only (each read as it was when pushed), raising
+    :class:`InconsistentError` when they already fail the model's cheap checks.
+    """
+
+    def event_count(self) -> int: ...
+
+    def model_of(self, indices: Iterable[int]) -> DealModel: ...
 
 
 QUICK_REPAIR_STEPS = 2_000
@@ -466,6 +481,48 @@ class Belief:
                 elif row[holder] == 0:
                     facts.append(Fact(card, holder, False, self.holders[holder]))
         return facts
+
+    def forcing_events(self, card: int | str, ruled_out: int) -> list[int]:
+        """A smallest set of events (indices in the history) that, with what the observer knew before them (their
+        hand, the hand sizes), rule out every holder in bitmask ``ruled_out`` as ``card``'s dealt holder; [] when
+        that alone does. The tracker must answer :meth:`ReplayingTracker.model_of`.
+
+        Found by deletion, from the last event back: an event is left out while the others still force the fact,
+        so no event of the answer can be spared (a minimal set; no smaller one is searched for). Runs of events are
+        left out at once, a run twice as long after each success: fewer events force no more, so this keeps the
+        events that leaving them out one at a time keeps, in far fewer checks. Whether a set of events forces the
+        fact is asked of the exact backend where practical, else of the model's cheap checks and a search for a
+        deal, counting a set as not forcing it when neither can tell.
+        """
+        card = self._card(card)
+        kept = list(range(self._replaying().event_count()))
+        if not self._forces(kept, card, ruled_out):
+            return kept  # only the sure-asks assumption forces it: every event stays
+        settled, run = len(kept), 1  # kept[settled:] stays; the run of events just below it is tried next
+        while settled:
+            run = min(run, settled)
+            trial = kept[: settled - run] + kept[settled:]
+            if self._forces(trial, card, ruled_out):
+                kept, settled, run = trial, settled - run, 2 * run
+            elif run > 1:
+                run //= 2
+            else:
+                settled -= 1
+        return kept
+
+    def _forces(self, indices: list[int], card: Card, ruled_out: int) -> bool:
+        """Whether the events at ``indices`` leave no deal with ``card`` dealt to a holder in ``ruled_out``."""
+        try:
+            model = self._replaying().model_of(indices)
+            model.restrict(card, ruled_out)
+        except InconsistentError:
+            return True
+        return not has_deal(model, self.seed)
+
+    def _replaying(self) -> ReplayingTracker:
+        if not isinstance(self.tracker, ReplayingTracker):
+            raise TypeError(f"{type(self.tracker).__name__} cannot rebuild its model from some of its events")
+        return self.tracker
 
     # -- helpers -----------------------------------------------------------------------------------------------------
 

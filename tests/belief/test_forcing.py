@@ -7,7 +7,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardlogic import inference
+from cardlogic.cards import card_mask
 from cardlogic.constraints import InconsistentError
+from cardlogic.knektpass import Play
+from cardlogic.knektpass.belief import KnektpassBelief
+from cardlogic.knektpass.match_record import read_match, write_match
 from cardlogic.literature import Game
 from cardlogic.literature.belief import LiteratureBelief
 
@@ -16,7 +20,7 @@ from .games import Truth, games, guess_rates, seeds
 SETTINGS = {"deadline": None, "derandomize": True, "database": None}
 
 
-def forces(belief: LiteratureBelief, indices: list[int], card: int, ruled_out: int) -> bool:
+def forces(belief: LiteratureBelief | KnektpassBelief, indices: list[int], card: int, ruled_out: int) -> bool:
     """Whether the events at ``indices`` leave no deal with ``card`` dealt to a holder of ``ruled_out``."""
     try:
         model = belief.tracker.model_of(indices)
@@ -61,3 +65,28 @@ def test_the_forcing_events_are_those_deletion_one_at_a_time_keeps(
         assert forces(belief, chain, card, ruled_out)
         for left_out in chain:  # minimal: none can be spared
             assert not forces(belief, [i for i in chain if i != left_out], card, ruled_out)
+
+
+def test_knektpass_forcing_plays_are_few_and_force_the_fact() -> None:
+    """Knektpass's ``why`` on the same core: at every play of a bots' deal, each card's ruled-out places are forced
+    by the plays found (with what the observer saw before the first trick), and none of them can be spared."""
+    from tests.cli.knektpass_scripted import bobs_match
+
+    deal = read_match(write_match(bobs_match(deals=1))).deals()[0]
+    belief = KnektpassBelief(deal.deal, deal.observer, card_mask(deal.hands[deal.observer]), method="exact")
+    tracker = belief.tracker
+    chains = 0
+    for event in deal.events:
+        belief.push(event)
+        me = 1 << tracker.observer
+        for fact in belief.certain():
+            if fact.has or me >> fact.holder & 1 or not belief.explain(fact.card):
+                continue
+            ruled_out = 1 << fact.holder
+            chain = belief.forcing_events(fact.card, ruled_out)
+            assert forces(belief, chain, fact.card, ruled_out)
+            for left_out in chain:
+                assert not forces(belief, [i for i in chain if i != left_out], fact.card, ruled_out)
+            assert all(isinstance(tracker.position.history[i], Play) for i in chain)
+            chains += bool(chain)
+    assert chains

@@ -121,6 +121,27 @@ def test_why_names_the_play_that_placed_a_card_by_its_autosave_line():
     assert live.why(mine) == [f"{mine}: in my hand"]
 
 
+def test_why_lists_the_fewest_plays_that_force_where_a_card_cannot_be():
+    match = bobs_match()
+    live = typed_in(match, 40)
+    belief, lines = live.belief, live.event_lines()
+    first = len(live.events) - len(live.view.history)  # the deal's first event in the match
+    explained = 0
+    for card in live.deal.game.deck:
+        out = live.why(card)
+        if len(out) < 2 or "forced by" not in out[1]:
+            continue
+        listed = [int(line.split(":")[0].split()[1]) for line in out[2:]]
+        ruled_out = sum(1 << f.holder for f in belief.certain() if f.card == card and not f.has) & ~(1 << 1)
+        chain = belief.forcing_events(card, ruled_out)
+        assert listed == [lines[first + index] for index in chain] and chain
+        assert out[1].endswith(
+            f"forced by {len(chain)} play{'s' if len(chain) > 1 else ''}, with what I saw before the first trick:"
+        )
+        explained += 1
+    assert explained
+
+
 def test_my_own_exchange_may_be_typed_whole_with_its_cards_first():
     match = bobs_match()
     index = next(i for i, e in enumerate(match.events) if isinstance(e, Exchange) and e.player == 1 and e.count)

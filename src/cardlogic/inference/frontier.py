@@ -615,8 +615,16 @@ def closing_weights(
     counts = np.zeros((len(placements), len(packed.caps)), np.int64)
     for i in range(placements.shape[1]):
         np.add.at(counts, (np.arange(len(placements)), placements[:, i].astype(np.int64)), 1)
-    index = {tuple(row): m for m, row in enumerate(block.monomials.tolist())}
-    weights = by_monomial[[index[tuple(row)] for row in counts[:, list(block.holders)].tolist()]]
+    # A monomial's named cards per slot as one number (mixed radix, cap + 1 a slot): matched by sorting.
+    caps = block.slots[2]
+    strides = np.cumprod(np.concatenate(([1], caps + 1)))[: len(caps)].astype(np.int64)
+    codes = block.monomials @ strides
+    order = np.argsort(codes)
+    wanted = counts[:, list(block.holders)] @ strides
+    found = order[np.minimum(np.searchsorted(codes, wanted, sorter=order), len(order) - 1)]
+    if not np.array_equal(codes[found], wanted):
+        raise ValueError("a placement of the closing cards is not a monomial of their block")
+    weights = by_monomial[found]
     total = float(weights.sum())
     if total > 0 and weights.min() < -TOLERANCE * total:
         raise InferenceError("the frontier program lost its precision to cancellation")

@@ -35,7 +35,7 @@ lists the others. :class:`KnektpassTracker` follows the tracker protocol of
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from cardlogic.cards import CARDS, Card
 from cardlogic.constraints import DealModel, InconsistentError
@@ -70,6 +70,7 @@ class KnektpassTracker:
         self.stock = self.discards + 1
         self.model = self._build()
         self._undo: list[DealModel] = []
+        self._facts: list[tuple[int, int | None, int] | None] = []  # per event: a play's trick before it
 
     # -- the tracker protocol ----------------------------------------------------------------------------------------
 
@@ -90,6 +91,7 @@ class KnektpassTracker:
             self.position.pop()
             raise
         self._undo.append(self.model)
+        self._facts.append(before)
         self.model = model
         return recorded
 
@@ -97,7 +99,29 @@ class KnektpassTracker:
         """Undo the last event and return it."""
         event = self.position.pop()
         self.model = self._undo.pop()
+        self._facts.pop()
         return event
+
+    def event_count(self) -> int:
+        """The number of events pushed."""
+        return len(self._undo)
+
+    def model_of(self, indices: Iterable[int]) -> DealModel:
+        """The constraints of the plays at ``indices`` only (each read with the trick as it stood before it), over
+        the model as the last take or exchange built it (what the observer knew before the tricks).
+
+        Raises :class:`InconsistentError` when they already fail the model's cheap checks.
+        """
+        history = self.position.history
+        built = max((i + 1 for i, event in enumerate(history) if isinstance(event, (TakeTrump, Exchange))), default=0)
+        model = [*self._undo, self.model][built].copy()
+        for index in sorted(indices):
+            facts = self._facts[index]
+            if index >= built and facts is not None:
+                play = history[index]
+                assert isinstance(play, Play)  # only plays keep the trick before them
+                self._constrain_play(model, play, *facts)
+        return model
 
     def in_play(self) -> list[Card]:
         """The cards of the model not yet played, in card order: where they are still matters."""

@@ -331,7 +331,7 @@ def ask_advice(
     ranked = sorted(first, key=lambda item: -value(item[0], item[1], item[0]))
     hopeful = [ask for p, ask in ranked[: weights.lookahead] if p > 0.0]
     with ThreadPoolExecutor(max_workers=max(1, min(len(hopeful), os.cpu_count() or 1))) as pool:
-        after_yes = list(pool.map(lambda ask: _table_after_yes(belief, ask), hopeful))  # kernels release the GIL
+        after_yes = list(pool.map(lambda ask: _table_after_yes(belief, ask, table), hopeful))  # kernels release the GIL
     second = {ask: _best_next(belief, ask, table) for ask, table in zip(hopeful, after_yes)}
     leaks = leak_table(public, view.player, {ask.card for ask in asks}) if public is not None else {}
     advice = [
@@ -424,14 +424,23 @@ def _danger(belief: LiteratureBelief, table: dict[Card, np.ndarray], target: int
     return total
 
 
-def _table_after_yes(belief: LiteratureBelief, ask: Ask) -> dict[Card, np.ndarray] | None:
-    """P(card is held by player now) after ``ask`` is answered yes (the card then with the asker); None if it cannot be."""
-    try:
-        table = belief.given({ask.card: ask.target})
-    except InconsistentError:
-        return None
-    table[ask.card] = np.eye(len(belief.game.players))[ask.asker]
-    return table
+def _table_after_yes(
+    belief: LiteratureBelief, ask: Ask, table: dict[Card, np.ndarray]
+) -> dict[Card, np.ndarray] | None:
+    """P(card is held by player now) after ``ask`` is answered yes (the card then with the asker), from ``table``,
+    the chances now; None if it cannot be.
+
+    A sure yes (the card certainly with the target, a card that moved there in public too) tells nothing new:
+    only the card moves, and no exact pass is made."""
+    if table[ask.card][ask.target] >= 1.0:
+        after = dict(table)
+    else:
+        try:
+            after = belief.given({ask.card: ask.target})
+        except InconsistentError:
+            return None
+    after[ask.card] = np.eye(len(belief.game.players))[ask.asker]
+    return after
 
 
 def _best_next(belief: LiteratureBelief, ask: Ask, table: dict[Card, np.ndarray] | None) -> float:

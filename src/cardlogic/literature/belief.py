@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cardlogic.belief import Belief, has_deal
+from cardlogic.belief import Belief
 from cardlogic.cards import Card, iter_cards
 from cardlogic.constraints import InconsistentError
 from cardlogic.inference.base import Posterior
@@ -284,42 +284,6 @@ class LiteratureBelief(Belief):
         See :meth:`LiteratureTracker.explain`; the holders are a bitmask over player indices.
         """
         return self.tracker.explain(self._card(card))
-
-    def forcing_events(self, card: int | str, ruled_out: int) -> list[int]:
-        """A smallest set of events (indices in the history) that, with the observer's hand and the hand sizes,
-        rule out every holder in bitmask ``ruled_out`` as ``card``'s dealt holder; [] when the hand alone does.
-
-        Found by deletion, from the last event back: an event is left out while the others still force the fact,
-        so no event of the answer can be spared (a minimal set; no smaller one is searched for). Runs of events are
-        left out at once, a run twice as long after each success: fewer events force no more, so this keeps the
-        events that leaving them out one at a time keeps, in far fewer checks. Whether a set of events forces the
-        fact is asked of the exact backend where practical, else of the model's cheap checks and a search for a
-        deal, counting a set as not forcing it when neither can tell.
-        """
-        card = self._card(card)
-        kept = list(range(len(self.public.history)))
-        if not self._forces(kept, card, ruled_out):
-            return kept  # only the sure-asks assumption forces it: every event stays
-        settled, run = len(kept), 1  # kept[settled:] stays; the run of events just below it is tried next
-        while settled:
-            run = min(run, settled)
-            trial = kept[: settled - run] + kept[settled:]
-            if self._forces(trial, card, ruled_out):
-                kept, settled, run = trial, settled - run, 2 * run
-            elif run > 1:
-                run //= 2
-            else:
-                settled -= 1
-        return kept
-
-    def _forces(self, indices: list[int], card: Card, ruled_out: int) -> bool:
-        """Whether the events at ``indices`` leave no deal with ``card`` dealt to a holder in ``ruled_out``."""
-        try:
-            model = self.tracker.model_of(indices)
-            model.restrict(card, ruled_out)
-        except InconsistentError:
-            return True
-        return not has_deal(model, self.seed)
 
     def _holder(self, holder: int | str) -> int:
         return self.game.player_index(holder) if isinstance(holder, str) else super()._holder(holder)

@@ -108,6 +108,10 @@ class LiteratureTracker:
         self._before.pop()
         return event
 
+    def event_count(self) -> int:
+        """The number of events pushed."""
+        return len(self._undo)
+
     def model_of(self, indices: Iterable[int]) -> DealModel:
         """The constraints of the observer's hand and of the history's events at ``indices`` only (each read
         with the cards known and the sets claimed before it), without ``sure_asks_first``'s assumption.

@@ -35,7 +35,8 @@ PHASE_WORDS = {"trump": "the trump", "bid": "the bids", "exchange": "the exchang
 
 @dataclass
 class _DealInPlay:
-    """One deal of the match: its set-up, the observer's belief of it, and the index of its first event."""
+    """One deal of the match: its set-up, the observer's belief of it, and the index of its first event in the
+    match's (after its next-deal line)."""
 
     deal: Deal
     belief: KnektpassBelief
@@ -78,7 +79,7 @@ class LiveMatch(TableGame[MatchEvent]):
         self._seed = seed
         self._events: list[MatchEvent] = []
         hand = () if self.observer is None else first.hands[self.observer]
-        self._deals = [self._start(first.deal, card_mask(hand))]
+        self._deals = [self._start(first.deal, card_mask(hand), 0)]
         self._advice: Advice | None = None
         if text is None:
             text = write_match(record)
@@ -253,7 +254,8 @@ class LiveMatch(TableGame[MatchEvent]):
         return [card for card in self.belief.in_play() if allowed[card] >> holder & 1]
 
     def why(self, card: Card) -> list[str]:
-        """Where ``card`` is now, and the events of this deal that narrowed where it lies, by autosave line."""
+        """Where ``card`` is now, and the fewest plays of this deal that together force where it cannot be (found
+        from the constraint model, as Literature's ``why``), by autosave line."""
         deal, view, names = self.deal, self.view, self.deal.game.players
         if not deal.game.deck_mask >> card & 1:
             raise ValueError(f"{card} is not in the {len(deal.game.deck)}-card deck")
@@ -278,12 +280,19 @@ class LiveMatch(TableGame[MatchEvent]):
             out = [f"{card}: with {places[0][0]} for sure"]
         else:
             out = [f"{card}: now " + ", ".join(f"{holder} {p:.2f}" for holder, p in places)]
-        narrowed = belief.explain(card)
-        if not narrowed:
+        if not belief.explain(card):
             out.append("  no play has said anything about it yet")
-        for index, ruled_out in narrowed:
-            gone = " ".join(holders[h] for h in range(len(holders)) if ruled_out >> h & 1)
-            out.append(f"  line {lines[first + index]}: {self.describe(history[index])}: not with {gone}")
+            return out
+        ruled_out = sum(1 << f.holder for f in belief.certain() if f.card == card and not f.has)
+        ruled_out &= ~(0 if self.observer is None else 1 << self.observer)
+        gone = ", ".join(holders[h] for h in range(len(holders)) if ruled_out >> h & 1)
+        chain = belief.forcing_events(card, ruled_out)
+        if not chain:
+            out.append(f"  not with {gone}: known before the first trick")
+            return out
+        events = "1 play" if len(chain) == 1 else f"{len(chain)} plays"
+        out.append(f"  not with {gone}: forced by {events}, with what I saw before the first trick:")
+        out += [f"  line {lines[first + index]}: {self.describe(history[index])}" for index in chain]
         return out
 
     # -- changes ---------------------------------------------------------------------------------------------------
@@ -295,7 +304,7 @@ class LiveMatch(TableGame[MatchEvent]):
     def _apply(self, event: MatchEvent) -> tuple[MatchEvent, tuple[str, ...]]:
         if isinstance(event, NextDeal):
             deal = next_deal(self.deal, self.view, event, self.observer)
-            self._deals.append(self._start(deal, card_mask(event.hand)))
+            self._deals.append(self._start(deal, card_mask(event.hand), len(self._events) + 1))  # after this line
             recorded: MatchEvent = event
         else:
             recorded = self.belief.push(event)
@@ -315,9 +324,9 @@ class LiveMatch(TableGame[MatchEvent]):
     def _reapply(self, event: MatchEvent) -> None:
         self._apply(event)
 
-    def _start(self, deal: Deal, hand: int) -> _DealInPlay:
+    def _start(self, deal: Deal, hand: int, first_event: int) -> _DealInPlay:
         belief = KnektpassBelief(deal, self.observer, hand, method=self._method, seed=self._seed)
-        return _DealInPlay(deal, belief, len(self._events))
+        return _DealInPlay(deal, belief, first_event)
 
     def _next_deal(self, short: ShortDeal) -> NextDeal:
         number = self.number + 1

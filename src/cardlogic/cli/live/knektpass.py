@@ -35,7 +35,7 @@ Expected points are my change of points in the deal: points count down to 0,
 so minus is good.
 Knektpass commands:
   advise       every choice I have now: expected points, P(minimum), tricks
-  why CARD     where CARD is now and the plays that narrowed it, by line
+  why CARD     where CARD is now and the fewest plays that force it, by line
   hand         my hand now, sorted (trumps highest first)
   trick        the cards on the table in this trick"""
 
