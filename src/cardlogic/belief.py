@@ -444,6 +444,9 @@ class Belief:
             if not keep.any():
                 raise InconsistentError("no sampled deal meets the condition")
             dealt = frequencies(deals[keep], len(self.holders))
+        elif self.resolved_method == "exact" and len(fixed) == 1:
+            ((card, holder),) = fixed.items()
+            dealt = inference.ExactBackend().given(model, card, holder)
         else:
             narrowed = model.copy()
             for card, holder in fixed.items():

@@ -94,6 +94,49 @@ def test_chances_by_the_frontier_program_match_brute_force(model: DealModel, dat
     assert FRONTIER.chances(model, restrictions) == pytest.approx(expected, abs=1e-12, rel=0)
 
 
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(model=small_models(), data=st.data())
+def test_marginals_given_a_card_reweigh_the_tables_as_brute_force_counts(model: DealModel, data: st.DataObject) -> None:
+    """The tables of a model reweighed for one free card at one holder (a look-ahead's yes) give the marginals of
+    the deals with it there, wherever they answer; elsewhere they leave it to the narrowed model."""
+    deals = consistent_deals(model)
+    assume(deals)
+    packed = pack(model)
+    assume(packed.free_count)
+    free = data.draw(st.integers(0, packed.free_count - 1), label="free card")
+    card = packed.cards[int(packed.columns[free])]
+    holder = data.draw(st.sampled_from([h for h in range(len(model.holders)) if model.allowed[card] >> h & 1]))
+    kept = [deal for deal in deals if deal[card] == holder]
+    if not kept:
+        with pytest.raises(InconsistentError):
+            FRONTIER.given(model, card, holder)
+        return
+    expected = brute_force_marginals(model, kept)
+    assert np.abs(FRONTIER.given(model, card, holder) - expected).max() < 1e-9
+    group = next(j for j, members in enumerate(packed.groups) if holder in members)
+    if len(packed.groups[group]) == 1:  # the tables tell this holder apart
+        reweighed = frontier(model).given(free, group)
+        assert reweighed is None or np.abs(reweighed - expected).max() < 1e-9
+
+
+def test_a_big_game_reweighs_its_tables_for_a_look_ahead_as_the_narrowed_model_counts() -> None:
+    belief = LiteratureBelief.from_record(load_scenario(SCENARIOS / "10p-no-8s-early.txt").record)
+    model = belief.model
+    packed = pack(model)
+    tables = frontier_tables(packed)
+    holders = [j for j, members in enumerate(packed.groups) if len(members) == 1]
+    reweighed = next(
+        (free, j, found)
+        for free in range(packed.free_count)
+        for j in holders
+        if (found := tables.given(free, j)) is not None
+    )
+    free, j, found = reweighed
+    narrowed = model.copy()
+    narrowed.place(packed.cards[int(packed.columns[free])], packed.groups[j][0])
+    assert np.abs(found - ExactBackend().marginals(narrowed)).max() < 1e-9
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(deal_models(max_holders=7, max_cards=14, max_restrictions=14, max_clauses=7))
 def test_frontier_matches_the_csp_oracle(model: DealModel) -> None:

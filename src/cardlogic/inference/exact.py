@@ -223,6 +223,34 @@ class ExactBackend:
         """P(card dealt to holder), model cards x holders, without the exact count (faster than :meth:`posterior`)."""
         return self._tables(model, backward=True, exact_count=False).marginals()
 
+    def given(self, model: DealModel, card: int, holder: int) -> np.ndarray:
+        """:meth:`marginals` of ``model`` with ``card`` dealt to ``holder``.
+
+        Where the frontier program answers ``model`` and the card may go to the holder by name in its block, its
+        tables of ``model`` (cached: the belief's own marginals built them) are reweighed
+        (:meth:`FrontierTables.given`); otherwise the narrowed model is answered from scratch.
+        """
+        packed = pack(model)
+        column = packed.cards.index(card)
+        group = next((j for j, members in enumerate(packed.groups) if holder in members), None)
+        free = np.flatnonzero(packed.columns == column)
+        if (
+            self.frontier
+            and not self._dense_is_cheap(packed, False, frontier=True)
+            and len(free)
+            and group is not None
+            and len(packed.groups[group]) == 1
+        ):
+            try:
+                marginals = frontier_tables(packed, self.max_transitions).given(int(free[0]), group)
+                if marginals is not None:
+                    return marginals
+            except InferenceError:
+                pass
+        narrowed = model.copy()
+        narrowed.place(card, holder)
+        return self.marginals(narrowed)
+
     def count(self, model: DealModel) -> int:
         """The exact number of consistent deals (0 for an inconsistent model)."""
         count = self._tables(model, backward=False, exact_count=True).count

@@ -52,6 +52,8 @@ block down (for cards before).
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import math
 from dataclasses import dataclass
 from functools import lru_cache
@@ -544,6 +546,51 @@ class FrontierTables:
         if self.total == 0 or raw is None:
             raise InconsistentError("no deal satisfies the constraints")
         return self.packed.spread(np.minimum(raw / self.paths, 1.0))
+
+    def given(self, free: int, holder: int) -> np.ndarray | None:
+        """P(card dealt to holder), model cards x holders, given that free card ``free`` is dealt to local holder
+        ``holder``: these tables reweighed, without walking the blocks again (about the cost of the marginals).
+
+        The card's block is walked locally with only its move to ``holder`` by name (a probe of the marginals),
+        and the layers from that block on are pushed again through the edges already found. None where the card
+        reaches ``holder`` only generically (outside its block's holders); InconsistentError where no deal puts it
+        there; InferenceError where cancellation has spoiled the floats (as :attr:`raw_marginals`).
+        """
+        pl = self.plan
+        found = next(
+            ((b, i) for b, block in enumerate(pl.blocks) for i, step in enumerate(block.steps) if step.free == free),
+            None,
+        )
+        if found is None or holder not in pl.blocks[found[0]].steps[found[1]].probe_holders:
+            return None
+        b, i = found
+        block = pl.blocks[b]
+        step = block.steps[i]
+        only = np.zeros(len(step.is_option))
+        only[len(step.options[0]) + step.probe_holders.index(holder)] = 1.0
+        steps = (*block.steps[:i], dataclasses.replace(step, is_option=only), *block.steps[i + 1 :])
+        values = list(block.values[: i + 1])
+        for j in range(i, len(steps)):
+            values.append(
+                kernels.frontier_push(values[j], len(block.values[j + 1]), block.edges[j], steps[j].is_option, -1, 0)
+            )
+        narrowed = dataclasses.replace(block, steps=steps, values=tuple(values), coefficients=values[-1])
+        given = copy.copy(self)
+        given.plan = dataclasses.replace(pl, blocks=(*pl.blocks[:b], narrowed, *pl.blocks[b + 1 :]))
+        given.forward = list(self.forward)  # each layer's size, for the pushes
+        for later in range(b, len(pl.blocks)):
+            given.forward[later + 1] = given._push(given.forward[later], later)
+        given.paths = float(given.forward[-1] @ self.finish)
+        if given.paths <= 0:
+            raise InconsistentError("no deal satisfies the constraints")
+        raw = given._marginals(self.finish)
+        raw[free] = 0.0
+        raw[free, holder] = given.paths
+        local = raw / given.paths
+        error = float(np.max(np.abs(local.sum(axis=1) - 1.0))) if len(local) else 0.0
+        if error > TOLERANCE or np.any(local < -TOLERANCE):
+            raise InferenceError(f"the frontier program lost its precision to cancellation (error {error:.1e})")
+        return self.packed.spread(np.clip(local, 0.0, 1.0))
 
     def _exact_count(self) -> int:
         """The packed model's exact number of deals: the forward pass modulo :data:`PRIMES`, joined by the CRT."""
