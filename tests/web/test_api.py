@@ -269,6 +269,7 @@ def test_undo_takes_back_the_last_event_and_saves(client, autosave):
 
 def test_why_and_the_heat_map(client):
     state = push(client, started(client), 1)  # Fay takes 3H from Ann
+    assert state["heat"]["holders"] == [p["name"] for p in state["players"]]
     row = next(row for row in state["heat"]["cards"] if row["card"] == "3H")
     assert row["p"] == [0, 0, 0, 0, 0, 1]
     assert len(state["heat"]["cards"]) == 24 and all(abs(sum(r["p"]) - 1) < 1e-3 for r in state["heat"]["cards"])

@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 
 from cardlogic.cards import format_cards
 from cardlogic.cli import main
-from cardlogic.knektpass import Exchange, Play, Record
+from cardlogic.knektpass import Exchange, KnektpassBelief, Play, Record
 from cardlogic.knektpass.match_record import MatchRecord, NextDeal, read_match
 from cardlogic.table.knektpass import LiveMatch
 from cardlogic.web.app import MAX_BODY, create_app
@@ -191,13 +191,50 @@ def test_why_a_card_is_where_it_is(client):
         assert client.get("/api/why", params={"card": card}).status_code == 400
 
 
+def cli_json(*args: str) -> dict:
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert main(list(args)) == 0
+    return json.loads(out.getvalue())
+
+
+def test_the_heat_map_is_knektpass_belief_on_the_autosave_without_my_hand(client, autosave):
+    state = started(client)
+    next_deal = next(i for i, e in enumerate(MATCH.events) if isinstance(e, NextDeal))
+    mine = next(i for i, e in enumerate(MATCH.events) if isinstance(e, Exchange) and e.player == ME)
+    first_play = next(i for i, e in enumerate(MATCH.events) if isinstance(e, Play))
+    for at in (0, mine + 1, first_play + 4, next_deal, next_deal + 3):  # the trump, exchanges, play, deal 2
+        state = push(client, state, at - len(state["log"]))
+        belief = cli_json("knektpass", "belief", str(autosave), "--json")
+        heat = state["heat"]
+        assert heat["holders"] == belief["holders"] == [*GAME.players, "discards", "stock"]
+        unseen = {card: row for card, row in belief["cards"].items() if card not in state["hand"]}
+        assert [row["card"] for row in heat["cards"]] == list(unseen), at
+        for row in heat["cards"]:
+            assert row["p"] == [round(unseen[row["card"]][holder], 4) for holder in heat["holders"]], row
+            assert abs(sum(row["p"]) - 1) < 1e-3
+        played = {entry["card"] for entry in state["trick"]}
+        assert not played & set(unseen) and not set(state["hand"]) & {row["card"] for row in heat["cards"]}
+
+
+def test_the_heat_map_is_worked_out_once_per_position_and_each_cell_has_its_why(client, monkeypatch):
+    state = push(client, started(client), 12)
+    worked_out: list[int] = []
+    marginals = KnektpassBelief.marginals
+    monkeypatch.setattr(KnektpassBelief, "marginals", lambda self: worked_out.append(1) or marginals(self))
+    assert client.get("/api/state").json()["heat"] == state["heat"] and not worked_out  # a reload, a second tab
+    row = next(row for row in state["heat"]["cards"] if 0 < max(row["p"]) < 1)
+    why = client.get("/api/why", params={"card": row["card"]}).json()["lines"]
+    places = [f"{holder} {p:.2f}" for holder, p in zip(state["heat"]["holders"], row["p"]) if p > 0]
+    assert why[0].startswith(f"{row['card']}: now ") and sorted(why[0].split(": now ")[1].split(", ")) == sorted(places)
+    state = push(client, state, 1)
+    assert len(worked_out) == 1  # the next position, once
+
+
 def test_the_advice_is_that_of_knektpass_advise_on_the_autosave(client, autosave):
     state = push(client, started(client), 1)  # Ann took the trump: Bob bids
     assert state["my_turn"] and state["to_move"] == "Bob"
-    out = io.StringIO()
-    with redirect_stdout(out):
-        assert main(["knektpass", "advise", str(autosave), "--json"]) == 0
-    assert state["advice"] == json.loads(out.getvalue())
+    assert state["advice"] == cli_json("knektpass", "advise", str(autosave), "--json")
     state = push(client, state, 1)  # Cat to bid: nothing for me to decide
     assert state["advice"] is None and not state["my_turn"]
 

@@ -1,10 +1,11 @@
 """``cardlogic serve`` for a Knektpass match in a real headless browser (Debian's chromium, driven by Playwright).
 
 At a phone's viewport the match is set up by taps and its first deal played by taps to its end, then the next
-deal started and played on: only my legal cards offered, my exchange entered from its sheet, undo, a reload
-mid-deal, the server killed in the second deal and restarted on its autosave; a second tab at a desktop's viewport
-shows the same deal with the advice. Screenshots of the main screens go to ``$CARDLOGIC_SCREENSHOTS`` (default: the
-test's temporary folder), as for Literature.
+deal started and played on: only my legal cards offered, my exchange entered from its sheet, the heat map of
+where the cards are with a cell's why, undo, a reload mid-deal, the server killed in the second deal and
+restarted on its autosave; a second tab at a desktop's viewport shows the same deal with the advice.
+Screenshots of the main screens go to ``$CARDLOGIC_SCREENSHOTS`` (default: the test's temporary folder), as for
+Literature.
 """
 
 from __future__ import annotations
@@ -118,6 +119,7 @@ def test_a_knektpass_deal_by_taps_on_a_phone_with_a_desktop_tab_beside_it(browse
             page.wait_for_selector("#advice")
             assert page.inner_text("#tip").startswith("Advice: Bob plays ")
             page.screenshot(path=str(shots / "knektpass-table-phone.png"))
+            heat_map_on_a_phone(page, match, shots)
             desktop_tab(browser, server, index, shots)
         if index == next_deal + 2:  # the server dies in deal 2 and comes back from its autosave, a match file
             server.kill()
@@ -132,6 +134,27 @@ def test_a_knektpass_deal_by_taps_on_a_phone_with_a_desktop_tab_beside_it(browse
         play_by_taps(page, event, shots if index in (mine, next_deal) else None)
     assert read_match(server.autosave.read_text()).events == MATCH.events
     assert not problems
+
+
+def heat_map_on_a_phone(page, match: LiveMatch, shots: Path) -> None:
+    """The heat map of ``match`` as the phone shows it: a row for each card I cannot see, a column for each seat,
+    the cards put down and the stock, within the phone's width; a tap on a cell shows that card's why."""
+    heat = page.locator("#heat")
+    heat.evaluate("heat => window.scrollTo(0, heat.offsetTop - document.getElementById('top').offsetHeight)")
+    labels = [*(name[:3] for name in NAMES), "disc.", "stock"]
+    assert heat.locator("thead th").all_inner_texts()[1:] == labels
+    assert heat.locator("tbody th").all_inner_texts() == [str(card) for card in match.chances()]
+    box = heat.locator("table").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.screenshot(path=str(shots / "knektpass-heat-phone.png"))
+    card, row = next((card, row) for card, row in match.chances().items() if 0 < max(row) < 1)
+    stock = match.belief.stock
+    page.click(f"#heat tr:has(th:text-is('{card}')) td >> nth={stock} >> button")
+    page.wait_for_selector("#why")
+    assert page.inner_text("#why").startswith(f"{card}: now ") and f"stock {row[stock]:.2f}" in page.inner_text("#why")
+    page.screenshot(path=str(shots / "knektpass-why-phone.png"))
+    page.click("#sheet .close")
 
 
 def desktop_tab(browser, server, events: int, shots: Path) -> None:

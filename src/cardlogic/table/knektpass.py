@@ -81,6 +81,7 @@ class LiveMatch(TableGame[MatchEvent]):
         hand = () if self.observer is None else first.hands[self.observer]
         self._deals = [self._start(first.deal, card_mask(hand), 0)]
         self._advice: Advice | None = None
+        self._chances: dict[Card, tuple[float, ...]] | None = None
         if text is None:
             text = write_match(record)
             record = read_match(text)
@@ -216,6 +217,24 @@ class LiveMatch(TableGame[MatchEvent]):
             self._advice = advise(self.belief, self._samples, self._seed)
         return self._advice
 
+    def chances(self) -> dict[Card, tuple[float, ...]]:
+        """P(each of the belief's holders has the card now), by holder index (the players, the discards, the
+        stock), for every card still in play and not in my hand, in card order: the heat map.
+
+        The belief's marginals, as ``cardlogic knektpass belief`` gives them on the autosave (worked out once
+        per position).
+        """
+        if self._chances is None:
+            marginals = self.belief.marginals()
+            view = self.view
+            mine = view.hand if isinstance(view, PlayerState) else 0
+            self._chances = {
+                card: tuple(float(p) for p in row)
+                for card, row in zip(marginals.cards, marginals.probabilities)
+                if not mine >> card & 1
+            }
+        return self._chances
+
     def choices(self) -> list[MatchEvent]:
         """The events the player to move may make now, as far as the observer can tell (none once the deal is
         over: the next deal is the table's to give).
@@ -308,12 +327,12 @@ class LiveMatch(TableGame[MatchEvent]):
             recorded: MatchEvent = event
         else:
             recorded = self.belief.push(event)
-        self._advice = None
+        self._advice = self._chances = None
         self._events.append(recorded)
         return recorded, ()
 
     def _retract(self) -> MatchEvent:
-        self._advice = None
+        self._advice = self._chances = None
         event = self._events.pop()
         if isinstance(event, NextDeal):
             self._deals.pop()

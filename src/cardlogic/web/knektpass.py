@@ -15,7 +15,7 @@ from cardlogic.knektpass.match_record import MatchEvent, MatchRecord, check_hand
 from cardlogic.knektpass.record import InvalidEventError, card_in_deck
 from cardlogic.knektpass.rules import HAND_SIZE
 from cardlogic.table.knektpass import LiveMatch
-from cardlogic.web.page import BadRequestError, Page, seat
+from cardlogic.web.page import BadRequestError, Page, heat, seat
 
 SWITCHES = {"must-trump": ["on", "off"], "underruff": ["on", "off"], "deck": ["auto", "36", "52"]}
 """The house rules that are switches, each with its values (the default first); the rest are numbers."""
@@ -100,6 +100,7 @@ class KnektpassPage(Page[LiveMatch]):
             "me": None if me is None else names[me],
             "my_turn": match.observer_decides(),
             "hand": [str(card) for card in match.hand()],
+            "heat": heat(match.belief.holders, match.chances()),
             "choices": [{"event": match.describe(event)} for event in match.choices()],
             "exchange": self._exchange(),
             "outcome": None if outcome is None else describe_outcome(outcome, names),

@@ -11,7 +11,7 @@ from cardlogic.literature import Event, Game, GameError, Record, Rules, parse_ev
 from cardlogic.literature.decks import DECK_NAMES, Deck
 from cardlogic.literature.record import InvalidEventError, card_in_deck
 from cardlogic.table.literature import LiveGame, check_hand
-from cardlogic.web.page import BadRequestError, Page, seat
+from cardlogic.web.page import BadRequestError, Page, heat, seat
 
 
 class LiteraturePage(Page[LiveGame]):
@@ -97,9 +97,7 @@ class LiteraturePage(Page[LiveGame]):
                 for mate in game.teammates(p)
                 if public.sizes[mate]
             ],
-            "heat": {
-                "cards": [{"card": str(card), "p": [round(p, 4) for p in row]} for card, row in live.chances().items()]
-            },
+            "heat": heat(names, live.chances()),
         }
 
     def advice(self) -> dict[str, Any]:

@@ -9,7 +9,7 @@ JSON, and how the page names an event or a card.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 from cardlogic.cards import Card
@@ -34,6 +34,15 @@ def seat(name: object, player_index: Callable[[str], int], field: str) -> int:
         return player_index(name)
     except ValueError as error:
         raise BadRequestError(str(error), field) from None
+
+
+def heat(holders: Sequence[str], chances: Mapping[Card, Sequence[float]]) -> dict[str, Any]:
+    """The heat map as the page draws it, one for every game: its columns (``holders``, by name) and for each
+    card of ``chances`` its row, P(each holder has it) to four places."""
+    return {
+        "holders": list(holders),
+        "cards": [{"card": str(card), "p": [round(p, 4) for p in row]} for card, row in chances.items()],
+    }
 
 
 class Page(ABC, Generic[G]):

@@ -278,7 +278,7 @@ function renderTable(main) {
       el("span", { class: `chip ${team == null ? "void" : "t" + team}` },
         `${name} · ${team == null ? "void" : teamName(team)}`))));
   }
-  if (S.heat.cards.length) right.append(renderHeat());
+  if (S.heat.cards.length) right.append(renderHeat("Who holds what"));
   right.append(el("h2", {}, `Log (${S.log.length} events)`),
     el("ol", { class: "log", id: "log" }, [...S.log].reverse().map((entry) =>
       el("li", {}, el("span", { class: "n" }, `line ${entry.line}`), entry.text))));
@@ -323,18 +323,24 @@ function renderAdvice() {
   return box;
 }
 
-function renderHeat() {
-  const names = S.players.map((p) => p.name);
-  const head = el("tr", {}, el("th", {}, ""), names.map((name, i) =>
-    el("th", { class: `t${S.players[i].team}`, title: name }, name.slice(0, 3))));
+// the heat map of either game: a row a card, a column a holder (a seat; in Knektpass also the cards put down and
+// the stock), each cell shaded by P(the holder has the card) and tapped for the card's why
+const HOLDER_LABELS = { discards: "disc.", stock: "stock" };
+
+function renderHeat(title) {
+  const holders = S.heat.holders;
+  const seats = holders.map((name) => S.players.find((p) => p.name === name));
+  const label = (name, i) => (seats[i] ? name.slice(0, 3) : HOLDER_LABELS[name] || name);
+  const head = el("tr", {}, el("th", {}, ""), holders.map((name, i) =>
+    el("th", { class: seats[i] && seats[i].team != null ? `t${seats[i].team}` : "", title: name }, label(name, i))));
   const rows = S.heat.cards.map((row) => el("tr", {}, el("th", {}, row.card), row.p.map((p, i) => {
     const light = Math.round(100 - p * 62);
     const style = { background: `hsl(218 65% ${light}%)`, color: light < 60 ? "#fff" : "#1a1a1a" };
-    return el("td", {}, el("button", { style, "aria-label": `${names[i]} holds ${row.card}: ${percent(p)}`,
+    return el("td", {}, el("button", { style, "aria-label": `${row.card} with ${holders[i]}: ${percent(p)}`,
       onclick: () => why(row.card) }, p === 0 ? "·" : p === 1 ? "■" : Math.round(p * 100)));
   })));
-  return el("div", { id: "heat" }, el("h2", {}, "Who holds what (%), tap for why"),
-    el("table", { class: "heat" }, el("thead", {}, head), el("tbody", {}, rows)));
+  return el("div", { id: "heat" }, el("h2", {}, `${title} (%), tap for why`),
+    el("table", { class: holders.length > 9 ? "heat dense" : "heat" }, el("thead", {}, head), el("tbody", {}, rows)));
 }
 
 // -- Knektpass ----------------------------------------------------------------------------------------------------
@@ -389,6 +395,7 @@ function renderKnektpass(main) {
       el("div", { class: "cards", id: "hand" }, S.hand.length ? S.hand.map((card) =>
         cardButton(card, { onclick: () => why(card) })) : el("span", { class: "hint" }, "no cards")));
   }
+  if (S.heat.cards.length) right.append(renderHeat("Where the cards are"));
   right.append(el("h2", {}, `Log (${S.log.length} events)`),
     el("ol", { class: "log", id: "log" }, [...S.log].reverse().map((entry) =>
       el("li", {}, el("span", { class: "n" }, `line ${entry.line}`), entry.text))));
