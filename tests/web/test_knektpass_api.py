@@ -231,6 +231,14 @@ def test_the_heat_map_is_worked_out_once_per_position_and_each_cell_has_its_why(
     assert len(worked_out) == 1  # the next position, once
 
 
+def test_a_method_that_cannot_tell_leaves_the_map_out_and_the_table_up(autosave):
+    client = client_for(autosave, LiveMatch(MatchRecord(FIRST), method="csp", autosave=str(autosave)))
+    response = client.get("/api/state")
+    assert response.status_code == 200 and response.json()["choices"]
+    heat = response.json()["heat"]
+    assert heat["cards"] == [] and heat["error"].startswith("csp: ") and heat["holders"][-1] == "stock"
+
+
 def test_the_advice_is_that_of_knektpass_advise_on_the_autosave(client, autosave):
     state = push(client, started(client), 1)  # Ann took the trump: Bob bids
     assert state["my_turn"] and state["to_move"] == "Bob"

@@ -140,6 +140,7 @@ def heat_map_on_a_phone(page, match: LiveMatch, shots: Path) -> None:
     """The heat map of ``match`` as the phone shows it: a row for each card I cannot see, a column for each seat,
     the cards put down and the stock, within the phone's width; a tap on a cell shows that card's why."""
     heat = page.locator("#heat")
+    sync_api.expect(page.locator("#toast")).to_be_hidden()  # the last tap's word, gone in a moment
     heat.evaluate("heat => window.scrollTo(0, heat.offsetTop - document.getElementById('top').offsetHeight)")
     labels = [*(name[:3] for name in NAMES), "disc.", "stock"]
     assert heat.locator("thead th").all_inner_texts()[1:] == labels

@@ -620,7 +620,7 @@ def measure_knektpass_serve(plan: Plan, tick: Tick) -> dict[str, Any]:
 
     The match :func:`measure_knektpass_live` replays (which compiles the solver first) is set up through the app's
     JSON API and its events posted one by one as the page does; each answer is the whole table (the choices of
-    whoever is to move, the log) with the advice when I decide, after the autosave is written.
+    whoever is to move, the heat map, the log) with the advice when I decide, after the autosave is written.
     """
     from cardlogic.knektpass import Deal
     from cardlogic.knektpass import Game as KnektpassGame

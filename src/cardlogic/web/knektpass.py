@@ -100,7 +100,7 @@ class KnektpassPage(Page[LiveMatch]):
             "me": None if me is None else names[me],
             "my_turn": match.observer_decides(),
             "hand": [str(card) for card in match.hand()],
-            "heat": heat(match.belief.holders, match.chances()),
+            "heat": heat(match.belief.holders, match.chances),
             "choices": [{"event": match.describe(event)} for event in match.choices()],
             "exchange": self._exchange(),
             "outcome": None if outcome is None else describe_outcome(outcome, names),

@@ -97,7 +97,7 @@ class LiteraturePage(Page[LiveGame]):
                 for mate in game.teammates(p)
                 if public.sizes[mate]
             ],
-            "heat": heat(names, live.chances()),
+            "heat": heat(names, live.chances),
         }
 
     def advice(self) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 from cardlogic.cards import Card
+from cardlogic.inference import InferenceError
 from cardlogic.table.core import TableGame
 
 G = TypeVar("G", bound=TableGame)
@@ -36,12 +37,17 @@ def seat(name: object, player_index: Callable[[str], int], field: str) -> int:
         raise BadRequestError(str(error), field) from None
 
 
-def heat(holders: Sequence[str], chances: Mapping[Card, Sequence[float]]) -> dict[str, Any]:
+def heat(holders: Sequence[str], chances: Callable[[], Mapping[Card, Sequence[float]]]) -> dict[str, Any]:
     """The heat map as the page draws it, one for every game: its columns (``holders``, by name) and for each
-    card of ``chances`` its row, P(each holder has it) to four places."""
+    card of ``chances()`` its row, P(each holder has it) to four places; no rows but the ``error`` when the
+    inference method cannot tell."""
+    try:
+        rows = chances()
+    except InferenceError as error:  # the game stands; only the map is out of reach
+        return {"holders": list(holders), "cards": [], "error": str(error)}
     return {
         "holders": list(holders),
-        "cards": [{"card": str(card), "p": [round(p, 4) for p in row]} for card, row in chances.items()],
+        "cards": [{"card": str(card), "p": [round(p, 4) for p in row]} for card, row in rows.items()],
     }
 
 

@@ -278,7 +278,7 @@ function renderTable(main) {
       el("span", { class: `chip ${team == null ? "void" : "t" + team}` },
         `${name} · ${team == null ? "void" : teamName(team)}`))));
   }
-  if (S.heat.cards.length) right.append(renderHeat("Who holds what"));
+  if (S.heat.cards.length || S.heat.error) right.append(renderHeat("Who holds what"));
   right.append(el("h2", {}, `Log (${S.log.length} events)`),
     el("ol", { class: "log", id: "log" }, [...S.log].reverse().map((entry) =>
       el("li", {}, el("span", { class: "n" }, `line ${entry.line}`), entry.text))));
@@ -328,6 +328,7 @@ function renderAdvice() {
 const HOLDER_LABELS = { discards: "disc.", stock: "stock" };
 
 function renderHeat(title) {
+  if (S.heat.error) return el("p", { class: "hint", id: "heat" }, `${title}: out of reach (${S.heat.error})`);
   const holders = S.heat.holders;
   const seats = holders.map((name) => S.players.find((p) => p.name === name));
   const label = (name, i) => (seats[i] ? name.slice(0, 3) : HOLDER_LABELS[name] || name);
@@ -395,7 +396,7 @@ function renderKnektpass(main) {
       el("div", { class: "cards", id: "hand" }, S.hand.length ? S.hand.map((card) =>
         cardButton(card, { onclick: () => why(card) })) : el("span", { class: "hint" }, "no cards")));
   }
-  if (S.heat.cards.length) right.append(renderHeat("Where the cards are"));
+  if (S.heat.cards.length || S.heat.error) right.append(renderHeat("Where the cards are"));
   right.append(el("h2", {}, `Log (${S.log.length} events)`),
     el("ol", { class: "log", id: "log" }, [...S.log].reverse().map((entry) =>
       el("li", {}, el("span", { class: "n" }, `line ${entry.line}`), entry.text))));
