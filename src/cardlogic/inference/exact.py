@@ -30,7 +30,14 @@ import numpy as np
 from cardlogic.constraints import DealModel, InconsistentError
 from cardlogic.inference import kernels
 from cardlogic.inference.base import InferenceError, Posterior
-from cardlogic.inference.frontier import MAX_TRANSITIONS, FrontierTables, closing_weights, frontier_tables, plan
+from cardlogic.inference.frontier import (
+    MAX_TRANSITIONS,
+    FrontierTables,
+    closing_tables,
+    closing_weights,
+    frontier_tables,
+    plan,
+)
 from cardlogic.inference.packed import PackedModel, pack
 from cardlogic.inference.sparse import BYTES_PER_STATE, SparseTables
 
@@ -67,6 +74,18 @@ def box_of(packed: PackedModel) -> tuple[np.ndarray, ...]:
 _BOXES: dict[tuple[int, ...], tuple[np.ndarray, ...]] = {}
 """Capacity boxes by capacities, least recently used first (see :data:`BOX_CACHE_BYTES`)."""
 _BOXES_LOCK = threading.Lock()
+
+
+def closing_start(packed: PackedModel, cards: Sequence[int]) -> int:
+    """The first free card of the first block of ``packed`` (packed with ``cards`` closing) holding one of
+    ``cards``: every free card from it on is a closing card's block."""
+    wanted = set(cards)
+    first = min(
+        (k for k in range(packed.free_count) if packed.cards[packed.columns[k]] in wanted), default=packed.free_count
+    )
+    while first > 0 and not packed.last[first - 1]:  # back to the start of the first closing block
+        first -= 1
+    return first
 
 
 class DealTables:
@@ -281,11 +300,19 @@ class ExactBackend:
             except InconsistentError:
                 result.append(0.0)
                 continue
-            packed = pack(narrowed)
-            if packed.empty:
+            # Packed with its cards last, as the placements of a claim then ask for it: one pass serves both.
+            closing = pack(narrowed, closing=list(restriction))
+            if closing.empty:
                 result.append(0.0)
                 continue
-            tables = FrontierTables(plan(packed, probes=False), max_transitions=self.max_transitions - spent)
+            try:
+                tables = closing_tables(
+                    closing, closing_start(closing, list(restriction)), self.max_transitions - spent
+                )
+            except InferenceError:  # the closing cards walked as one block can cost more: count them block by block
+                tables = FrontierTables(
+                    plan(pack(narrowed), probes=False), max_transitions=self.max_transitions - spent
+                )
             spent += tables.transitions
             result.append(tables.exact() / deals)
         return result
@@ -305,13 +332,7 @@ class ExactBackend:
         packed = pack(model, closing=cards)
         if packed.empty:
             raise InconsistentError("no deal satisfies the constraints")
-        wanted = set(cards)
-        first = min(
-            (k for k in range(packed.free_count) if packed.cards[packed.columns[k]] in wanted),
-            default=packed.free_count,
-        )
-        while first > 0 and not packed.last[first - 1]:  # back to the start of the first closing block
-            first -= 1
+        first = closing_start(packed, cards)
         if float(np.prod(packed.nchoices[first:], dtype=np.float64)) > limit:
             raise InferenceError(f"more than {limit} placements of {len(cards)} cards")
         local, states = kernels.closing_placements(

@@ -649,8 +649,8 @@ def closing_weights(
     block, backward after it) they are. Raises InferenceError beyond ``max_transitions``, or where cancellation
     leaves a weight below ``-TOLERANCE`` of the total.
     """
-    laid_out = plan(packed, closing_from=first, probes=False)
-    tables = FrontierTables(laid_out, exact_count=False, max_transitions=max_transitions)
+    tables = closing_tables(packed, first, max_transitions)
+    laid_out = tables.plan
     if laid_out.closing is None:  # no closing card is free
         return np.full(len(placements), tables.paths)
     b = laid_out.closing
@@ -705,6 +705,24 @@ def frontier_tables(packed: PackedModel, max_transitions: float = MAX_TRANSITION
     )
 
 
+_CLOSING: BudgetCache[FrontierTables] = BudgetCache(8)
+"""The last few forward passes with closing cards, by packed model and first closing card (a claim's chance counts
+the deals of the model its placements then weigh: one pass serves both)."""
+
+
+def closing_tables(packed: PackedModel, first: int, max_transitions: float = MAX_TRANSITIONS) -> FrontierTables:
+    """The frontier program's tables of ``packed`` with its free cards from ``first`` on walked as one block
+    (cached; see :func:`closing_weights`), InferenceError beyond ``max_transitions``."""
+    return _CLOSING.get(
+        (_key(packed), first),
+        max_transitions,
+        lambda budget: FrontierTables(
+            plan(packed, closing_from=first, probes=False), exact_count=False, max_transitions=budget
+        ),
+    )
+
+
 def forget_tables() -> None:
-    """Empty the cache of :func:`frontier_tables` (to time a pass from scratch)."""
+    """Empty the caches of :func:`frontier_tables` and :func:`closing_tables` (to time a pass from scratch)."""
     _TABLES.clear()
+    _CLOSING.clear()
