@@ -6,6 +6,7 @@ about the uniform distribution over its consistent deals.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
@@ -35,12 +36,17 @@ class BudgetCache(Generic[Built]):
     def __init__(self, size: int) -> None:
         self._size = size
         self._entries: OrderedDict[Hashable, Built | tuple[float, str]] = OrderedDict()
+        # Advice's look-ahead threads share one cache: an entry evicted by one between another's lookup and its
+        # move to the end would raise KeyError. The build itself runs outside the lock.
+        self._lock = threading.Lock()
 
     def get(self, key: Hashable, budget: float, build: Callable[[float], Built]) -> Built:
         """The result for ``key``: known, or ``build(budget)``, which raises InferenceError beyond the budget."""
-        known = self._entries.get(key)
+        with self._lock:
+            known = self._entries.get(key)
+            if known is not None:
+                self._entries.move_to_end(key)
         if known is not None:
-            self._entries.move_to_end(key)
             if not isinstance(known, tuple):
                 return known
             failed_within, message = known
@@ -50,15 +56,17 @@ class BudgetCache(Generic[Built]):
             found: Built | tuple[float, str] = build(budget)
         except InferenceError as error:
             found = (budget, str(error))
-        self._entries[key] = found
-        while len(self._entries) > self._size:
-            self._entries.popitem(last=False)
+        with self._lock:
+            self._entries[key] = found
+            while len(self._entries) > self._size:
+                self._entries.popitem(last=False)
         if isinstance(found, tuple):
             raise InferenceError(found[1])
         return found
 
     def clear(self) -> None:
-        self._entries.clear()
+        with self._lock:
+            self._entries.clear()
 
 
 @dataclass(frozen=True)
