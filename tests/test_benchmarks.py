@@ -70,6 +70,7 @@ def test_results_have_every_figure_and_target(results):
         "memory",
         "literature_pkg",
         "calibration",
+        "advisor_decisions",
     }
     assert set(results["figure_seconds"]) == set(figures)
     names = {s["name"] for s in results["scenarios"]}
@@ -104,7 +105,10 @@ def test_results_have_every_figure_and_target(results):
             assert scores["count"] > 0 and 0 <= scores["brier"] <= 1 and scores["log_loss"] >= 0
             assert sum(b["count"] for b in scores["reliability"]) == scores["count"]
     assert calibration["diagram"] == "not drawn"
-    assert len(results["targets"]) == 25
+    decisions = figures["advisor_decisions"]
+    assert decisions["decisions"] == decisions["cpu_seconds"]["n"] == sum(decisions["priors"].values()) > 0
+    assert set(decisions["priors"]) <= {"players", "players, tempered", "rules"}
+    assert len(results["targets"]) == 26
     for target in results["targets"]:
         assert target["met"] in (True, False, None)
         assert (target["ratio"] is None) == (target["met"] is None)

@@ -1,3 +1,6 @@
+import itertools
+
+import numpy as np
 import pytest
 
 from cardlogic.constraints import DealModel, InconsistentError
@@ -49,3 +52,14 @@ def test_consistency_of_a_deal():
     model = DealModel(("A", "B"), (1, 1), [5, 6])
     model.require_one_of(1, [5])
     assert model.is_consistent({5: 1, 6: 0}) and not model.is_consistent({5: 0, 6: 1})
+
+
+def test_rows_of_deals_are_consistent_exactly_where_each_deal_is():
+    model = DealModel(("A", "B", "C"), (2, 2, 2), [0, 1, 2, 3, 4, 5])
+    model.forbid(0, 2)
+    model.require_one_of(1, [2, 3])
+    model.require([(4, 0b001), (5, 0b100)])
+    deals = np.array(list(itertools.product(range(3), repeat=6)), np.int8)  # every assignment, sizes or not
+    expected = [model.is_consistent(dict(zip(model.cards, row.tolist()))) for row in deals]
+    assert model.consistent_rows(deals).tolist() == expected
+    assert 0 < sum(expected) < len(deals)

@@ -26,6 +26,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from cardlogic.cards import CARDS, Card
 
 
@@ -131,6 +133,23 @@ class DealModel:
                 return False
             counts[holder] += 1
         return counts == list(self.sizes) and all(clause.holds_in(deal) for clause in self.clauses)
+
+    def consistent_rows(self, deals: np.ndarray) -> np.ndarray:
+        """Which rows of ``deals`` (the holder of each card of :attr:`cards`, in that order) satisfy the model, as
+        :meth:`is_consistent` for each row at once."""
+        holders = deals.astype(np.int64)
+        allowed = np.array(list(self.allowed.values()), np.int64)
+        ok = np.ones(len(deals), np.bool_)
+        ok &= ((allowed >> holders) & 1).all(axis=1)
+        for holder, size in enumerate(self.sizes):
+            ok &= (holders == holder).sum(axis=1) == size
+        column = {card: i for i, card in enumerate(self.allowed)}
+        for clause in self.clauses:
+            met = np.zeros(len(deals), np.bool_)
+            for card, mask in clause.pairs:
+                met |= (mask >> holders[:, column[card]]) & 1 == 1
+            ok &= met
+        return ok
 
     def copy(self) -> DealModel:
         twin = object.__new__(DealModel)

@@ -13,7 +13,7 @@ from cardlogic import inference
 from cardlogic.cards import Card, iter_cards, parse_cards
 from cardlogic.literature import Ask, Claim, Game, PlayerState, Rules, State, play_random_game
 from cardlogic.literature.belief import LiteratureBelief
-from cardlogic.literature.bots import BOTS, CountingBot, make_bot
+from cardlogic.literature.bots import BOTS, AdvisorBot, CountingBot, make_bot
 from cardlogic.literature.counting import CountingTracker
 from cardlogic.literature.decks import Deck
 from cardlogic.literature.rules import AFTER_CLAIM_RULES
@@ -179,3 +179,22 @@ class TestCountingTracker:
                         if index not in state.public.claimed:
                             held = sum(1 for c in iter_cards(hand) if c in card_set.cards)
                             assert tracker.minimum[player][index] <= held
+
+
+def test_the_advisor_bot_believes_the_players_prior_and_says_which_prior_answered():
+    game = Game(NAMES, dealer=0)
+    hands, events = play_random_game(game, 3)
+    referee = State(game, hands)
+    view = PlayerState(game, 0, hands[0])
+    bot = AdvisorBot(game, 0, hands[0], seed=1)
+    assert bot.last_advice is None and bot.belief.prior == AdvisorBot.PRIOR == "players"
+    decided = 0
+    for event in events:
+        if referee.public.movers[0] == 0:
+            choice = bot.choose(view)
+            assert bot.last_advice is not None and bot.last_advice.recommendation.event == choice
+            assert bot.last_advice.prior == bot.belief.prior_answered
+            assert bot.last_advice.prior.startswith(("players (", "rules (the players' prior collapsed"))
+            decided += 1
+        view.push(referee.push(event))
+    assert decided

@@ -173,6 +173,32 @@ def test_the_weighted_posterior_matches_enumeration_with_the_same_likelihood() -
     assert checked > 10
 
 
+def test_a_belief_pushed_event_by_event_keeps_matching_enumeration() -> None:
+    """The players' prior keeps the deals the next state still allows and weighs them by the new events alone
+    (topping them up when few are left): after every push, and after a pop, it answers as a fresh belief would."""
+    game = small_game(4, ["LS", "HS"], dealer=1)
+    hands, events = play_random_game(game, 5)
+    model = ChoiceModel(held=2.5, dead=-1.5, target_set=1.0, claim_certain=4.0, estimate=3.0, inferred=1.5)
+    belief = LiteratureBelief(game, 0, iter_cards(hands[0]), prior="players", choices=model, samples=20_000, seed=4)
+    columns = {card: j for j, card in enumerate(belief.model.cards)}
+
+    def assert_matches(length: int) -> None:
+        deals = all_deals(belief)
+        weights = np.exp(model.log_likelihoods(History(game, events[:length]), deals, skip=0))
+        assert belief.weighting is not None, belief.prior_answered
+        marginals = belief.marginals()
+        for i, card in enumerate(marginals.cards):
+            if card not in belief.public.known:
+                truth = np.bincount(deals[:, columns[card]], weights=weights / weights.sum(), minlength=4)
+                assert np.abs(marginals.probabilities[i] - truth).max() < 0.02, (length, card)
+
+    for length, event in enumerate(events[:8], start=1):
+        belief.push(event)
+        assert_matches(length)
+    belief.pop()
+    assert_matches(7)
+
+
 def synthetic_game(model: ChoiceModel, game: Game, rng: random.Random) -> tuple[tuple[int, ...], list]:
     """A game whose asks follow ``model``'s held and sure weights (mixed with the rules by ``model.mix``), whose
     teams claim a set as soon as they hold it, and whose guesses end a stalled game."""

@@ -55,7 +55,31 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
     rows += [_knektpass_serve_target(figures, players) for players in (3, 5)]
     rows.append(_worker_memory_target(figures))
     rows += _calibration_targets(figures)
+    rows.append(_advisor_decision_target(figures))
     return rows
+
+
+ADVISOR_DECISION_TARGET = 0.5
+"""The most CPU seconds the advisor bot may take per decision at 6 players, on average over a game."""
+
+
+def _advisor_decision_target(figures: dict[str, Any]) -> dict[str, Any]:
+    name = "advisor bot decision, 6 players, mean CPU s over a game v strong"
+    bar = f"<= {ADVISOR_DECISION_TARGET} s"
+    figure = figures.get("advisor_decisions")
+    if not figure or not figure["decisions"]:
+        return _target(name, bar, None, "s", None, note="not measured")
+    mean = figure["mean_cpu_seconds"]
+    priors = ", ".join(f"{kind} {count}" for kind, count in sorted(figure["priors"].items()))
+    return _target(
+        name,
+        bar,
+        mean,
+        "s",
+        ADVISOR_DECISION_TARGET / mean,
+        f"max {figure['cpu_seconds']['max']:.2f} s",
+        f"{figure['decisions']} decisions, prior answered: {priors}",
+    )
 
 
 CALIBRATION_GAIN = 0.20

@@ -57,6 +57,10 @@ Tick = Callable[[str], None]
 CALIBRATION_SEED = 200
 """The calibration's tournament seed: not one the shipped choice model was fit on (100 and 101)."""
 
+ADVISOR_DECISION_SEED = 41
+"""The tournament seed of the advisor v ``strong`` game whose advisor decisions are timed (not one tuned on)."""
+ADVISOR_DECISION_PLAYERS = 6
+
 LITERATURE_ADAPTER = "cardlogic.literature.peer"
 NOT_YET = "not measured yet"
 
@@ -1020,6 +1024,7 @@ def _work(plan: Plan, loaded: list[Scenario]) -> int:
         + plan.warm_repeats
         + 4
         + 2
+        + 1  # the advisor's decisions
         + (2 if plan.mode == "full" else 0)
     )
 
@@ -1040,6 +1045,53 @@ def measure_calibration(plan: Plan, png: Path, tick: Tick) -> dict[str, Any]:
     results["diagram"] = calibration.reliability_png(results, png) if plan.calibration_png else "not drawn"
     tick("calibration")
     return results
+
+
+def measure_advisor_decisions(plan: Plan, tick: Tick) -> dict[str, Any]:
+    """Seconds of each decision of the ``advisor`` bot over one game against ``strong`` (6 players, game 0 of seed
+    :data:`ADVISOR_DECISION_SEED`), and which prior answered each: the game's record is replayed to the
+    advisor's seats, each timed as it chooses at its turns (CPU and wall-clock time), after one untimed pass over
+    the game's first turns so that compiling the kernels is not counted."""
+    from cardlogic.literature import PlayerState, actor
+    from cardlogic.literature.bots import AdvisorBot
+    from cardlogic.literature.tournament import Match
+
+    match = Match(("advisor", "strong"), players=ADVISOR_DECISION_PLAYERS, seed=ADVISOR_DECISION_SEED)
+    record = match.record(0)
+    game = record.game
+    seats = game.members(0)  # game 0 seats the first bot in team 0
+    hands = {p: sum(1 << card for card in record.hands[p]) for p in seats}
+    cpu: list[float] = []
+    wall: list[float] = []
+    priors: dict[str, int] = {}
+    for timed in (False, True):
+        bots = {p: AdvisorBot(game, p, hands[p], seed=p) for p in seats}
+        views = {p: PlayerState(game, p, hands[p]) for p in seats}
+        for event in record.events if timed else record.events[:8]:
+            mover = actor(event)
+            if mover in bots:
+                started, clock = time.process_time(), time.perf_counter()
+                bots[mover].choose(views[mover])
+                if timed:
+                    cpu.append(time.process_time() - started)
+                    wall.append(time.perf_counter() - clock)
+                    advice = bots[mover].last_advice
+                    assert advice is not None
+                    answered = "players, tempered" if "tempered" in advice.prior else advice.prior.split(" ")[0]
+                    priors[answered] = priors.get(answered, 0) + 1
+            for view in views.values():
+                view.push(event)
+    tick("advisor decisions")
+    return {
+        "players": ADVISOR_DECISION_PLAYERS,
+        "seed": ADVISOR_DECISION_SEED,
+        "events": len(record.events),
+        "decisions": len(cpu),
+        "cpu_seconds": summarize(cpu),
+        "mean_cpu_seconds": float(np.mean(cpu)) if cpu else float("nan"),
+        "wall_seconds": summarize(wall),
+        "priors": priors,
+    }
 
 
 def run_suite(scenarios: Path, plan: Plan, progress: bool = True) -> dict[str, Any]:
@@ -1077,6 +1129,7 @@ def run_suite(scenarios: Path, plan: Plan, progress: bool = True) -> dict[str, A
                 ("memory", lambda: measure_memory(cases, warm_cache, figures["cold_start"]["imports_mb"], plan, tick)),
                 ("literature_pkg", lambda: measure_literature_pkg(plan, tick)),
                 ("calibration", lambda: measure_calibration(plan, scenarios.parent / "reliability.png", tick)),
+                ("advisor_decisions", lambda: measure_advisor_decisions(plan, tick)),
             ]
             figures: dict[str, Any] = {}
             spent: dict[str, float] = {}

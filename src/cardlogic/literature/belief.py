@@ -54,6 +54,9 @@ MIN_EFFECTIVE = 100
 are tempered (raised to the largest power that keeps this many), and below :data:`MIN_TEMPERING` the rules answer."""
 MIN_TEMPERING = 0.05
 """The smallest power of the choices' likelihood the players' prior answers with; below it the rules alone answer."""
+REFILL = 0.5
+"""The share of the belief's ``samples`` below which the deals kept from earlier states are topped up with fresh
+ones (see :class:`_Pool`)."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +71,24 @@ class Weighting:
     effective: float
     modelled: np.ndarray
     tempering: float = 1.0
+
+
+@dataclass(frozen=True)
+class _Pool:
+    """The rules' deals a players' prior drew, with each one's log-likelihoods per player (under the model and the
+    rules alone) of the first ``events`` events of ``history``.
+
+    Pushing an event only narrows the rules' deals: the pooled deals the new state still allows are uniform over
+    its deals as they were over the old, so the next state keeps them and weighs each by the new events alone.
+    Fresh deals top the pool up once fewer than :data:`REFILL` of the belief's ``samples`` are left.
+    """
+
+    history: History
+    events: int
+    deals: np.ndarray
+    how: str
+    modelled: np.ndarray
+    rules: np.ndarray
 
 
 def effective_size(weights: np.ndarray) -> float:
@@ -118,6 +139,7 @@ class LiteratureBelief(Belief):
         self.prior, self.choices = prior, choices
         self._rules_only = False
         self._history = History(game)
+        self._pool: _Pool | None = None
         super().__init__(LiteratureTracker(game, observer, hand, sure_asks_first), **options)
 
     def _forget(self) -> None:
@@ -154,23 +176,50 @@ class LiteratureBelief(Belief):
         return f"players ({size})"
 
     def _weigh(self) -> Weighting:
-        """Draw the rules' deals, weight them by the players' choices, and resample as many by those weights."""
-        self._rules_only = True
-        try:
-            deals, how = self._drawn()
-        finally:
-            self._rules_only = False
-        history = self._choices_history()
-        modelled, rules = self.choices.player_log_likelihoods(history, deals, skip=self.observer)
+        """Weight the rules' deals by the players' choices, and resample as many by those weights."""
+        pool = self._pooled()
+        modelled, rules = pool.modelled, pool.rules
         log_weights = mix_players(modelled, rules, self.choices.modelled).sum(axis=1)
         tempering = tempering_for(log_weights, MIN_EFFECTIVE)
         weights = np.exp(tempering * (log_weights - log_weights.max()))
         effective = effective_size(weights)
+        drawn = len(pool.deals)
         rng = np.random.default_rng(self.seed)
-        positions = (rng.random() + np.arange(len(deals))) / len(deals)  # systematic resampling
-        picked = np.minimum(np.searchsorted(np.cumsum(weights) / weights.sum(), positions), len(deals) - 1)
+        positions = (rng.random() + np.arange(drawn)) / drawn  # systematic resampling
+        picked = np.minimum(np.searchsorted(np.cumsum(weights) / weights.sum(), positions), drawn - 1)
         types = player_types(modelled, rules, self.choices.modelled, weights)
-        return Weighting(deals[picked], how, len(deals), effective, types, tempering)
+        return Weighting(pool.deals[picked], pool.how, drawn, effective, types, tempering)
+
+    def _pooled(self) -> _Pool:
+        """The rules' deals of this state with their likelihoods: those of the last state's pool this state still
+        allows, weighed by the events since, topped up with fresh deals when too few are left; else a fresh draw."""
+        history, pool = self._choices_history(), self._pool
+        if pool is None or pool.history is not history:
+            self._rules_only = True
+            try:
+                deals, how = self._drawn()
+            finally:
+                self._rules_only = False
+            pool = _Pool(history, history.events, deals, how, *self._log_likelihoods(history, deals))
+        elif pool.events < history.events:
+            kept = self.model.consistent_rows(pool.deals)
+            deals, how = pool.deals[kept], pool.how
+            modelled, rules = self._log_likelihoods(history, deals, pool.events)
+            modelled, rules = pool.modelled[kept] + modelled, pool.rules[kept] + rules
+            missing = self.samples - len(deals)
+            if missing > self.samples * (1 - REFILL):
+                fresh, how = self._sampler().draw(self.model, missing, self.seed + history.events)
+                more_modelled, more_rules = self._log_likelihoods(history, fresh)
+                deals = np.concatenate([deals, fresh])
+                modelled, rules = np.concatenate([modelled, more_modelled]), np.concatenate([rules, more_rules])
+            pool = _Pool(history, history.events, deals, how, modelled, rules)
+        self._pool = pool
+        return pool
+
+    def _log_likelihoods(self, history: History, deals: np.ndarray, first: int = 0) -> tuple[np.ndarray, np.ndarray]:
+        """Per deal and player, the log-likelihoods of the choices of the events from ``first`` on under the model
+        and the rules alone, the observer's own choices left out."""
+        return self.choices.player_log_likelihoods(history, deals, skip=self.observer, first=first)
 
     def _choices_history(self) -> History:
         """The choice model's arrays of the public history, extended event by event (rebuilt after a pop)."""

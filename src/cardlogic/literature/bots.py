@@ -21,8 +21,9 @@ known to be all with their team as soon as the other team is to move.
   teammate (``after-claim=team-picks``), never claims an uncertain set before the
   endgame, sharpens the counting estimate with what earlier asks showed, and when
   no ask can succeed asks the question whose *no* tells the opponents least.
-* ``advisor``: the belief (:class:`~cardlogic.literature.belief.LiteratureBelief`: exact where
-  practical, sampled beyond) and the recommendation of :func:`cardlogic.literature.advice.advise`.
+* ``advisor``: the belief (:class:`~cardlogic.literature.belief.LiteratureBelief`) under the players' prior
+  (deals weighted by how likely the players' choices were under each; the rules alone, exact where practical,
+  where those weights collapse) and the recommendation of :func:`cardlogic.literature.advice.advise`.
 * ``omniscient``: CHEATS, a reference and not a player: it is given every dealt
   hand, so it asks only for cards it knows the target holds and claims only
   correctly. It measures the ceiling the others are compared with.
@@ -45,7 +46,7 @@ from typing import Protocol
 from cardlogic.cards import Card, iter_cards
 from cardlogic.constraints import InconsistentError
 from cardlogic.literature import Ask, Claim, Event, Game, Pass, PlayerState, State, actor
-from cardlogic.literature.advice import DEFAULT_WEIGHTS, STALEMATE_ASKS, AdvisorWeights, advise
+from cardlogic.literature.advice import DEFAULT_WEIGHTS, STALEMATE_ASKS, Advice, AdvisorWeights, advise
 from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.literature.counting import CountingTracker
 
@@ -361,13 +362,18 @@ class StrongBot(CountingBot):
 class AdvisorBot(_Seat):
     """Plays the recommendation of :func:`cardlogic.literature.advice.advise` from an incrementally updated belief.
 
-    The belief is exact wherever exact inference is practical and sampled
-    (``SAMPLES`` deals) beyond, as ``method="auto"`` decides. It assumes that the
-    other players take a sure ask before any guess (``sure_asks_first``, as the
+    The belief takes the players' prior (``PRIOR``, :mod:`cardlogic.literature.choices`): ``SAMPLES`` of the rules'
+    deals weighted by how likely the other players' choices were under each, kept from one event to the next;
+    where those weights collapse it answers by the rules alone, exact wherever exact inference is practical.
+    ``last_advice`` is the advice of its last decision, whose ``prior`` says which prior answered. It assumes that
+    the other players take a sure ask before any guess (``sure_asks_first``, as the
     counting bot and the advisor do), so a guess answered no also says which sets
     its asker holds no card of; once some player's events leave no deal under that
     assumption, the bot believes the rules alone. ``weights`` are the advice's
     weights and thresholds (:class:`~cardlogic.literature.advice.AdvisorWeights`).
+
+    The players' prior was adopted on 2026-12-01 by 80 games against ``strong`` at 6 players (seeds 401 and 402,
+    deals paired, neither used to fit or tune anything): see docs/bots.md.
 
     The assumption was kept on 2026-12-01 by 200 games against ``counting`` at 6
     players on seed 21 (deals paired): 162 wins, 27 ties, 11 losses with it against
@@ -377,6 +383,8 @@ class AdvisorBot(_Seat):
     name = "advisor"
     SAMPLES = 4000
     """Deals drawn where the belief samples: enough to rank asks (P(yes) within about 0.01), 5x faster than 20,000."""
+    PRIOR = "players"
+    """The belief's prior (:data:`~cardlogic.literature.belief.PRIORS`)."""
 
     def __init__(
         self, game: Game, player: int, hand: int, seed: int = 0, weights: AdvisorWeights = DEFAULT_WEIGHTS
@@ -384,10 +392,12 @@ class AdvisorBot(_Seat):
         super().__init__(game, player, hand, seed)
         self.weights, self.seed = weights, seed
         self.belief = self._new_belief(sure_asks_first=True)
+        self.last_advice: Advice | None = None
 
     def choose(self, view: PlayerState) -> Event:
         self._catch_up(view)
         advice = advise(self.belief, thorough=False, seed=self.rng.randrange(1 << 30), weights=self.weights)
+        self.last_advice = advice
         event = advice.recommendation.event
         assert event is not None, advice.recommendation.reason
         return event
@@ -421,6 +431,7 @@ class AdvisorBot(_Seat):
             sure_asks_first=sure_asks_first,
             samples=self.SAMPLES,
             seed=self.seed,
+            prior=self.PRIOR,
         )
 
     def _read(self, events: Sequence[Event]) -> None:

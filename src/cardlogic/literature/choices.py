@@ -162,15 +162,20 @@ class ChoiceModel:
         return mix_players(modelled, rules, self.modelled).sum(axis=1)
 
     def player_log_likelihoods(
-        self, history: History, deals: np.ndarray, skip: int | None = None
+        self, history: History, deals: np.ndarray, skip: int | None = None, first: int = 0
     ) -> tuple[np.ndarray, np.ndarray]:
         """Per deal and player, the log-likelihood of that player's choices under the model and under the rules
-        alone (two arrays deals x players)."""
+        alone (two arrays deals x players), over the events from ``first`` on (the log-likelihoods add up over
+        events: a belief extends what it worked out for the earlier ones)."""
         h = history
         scale = 1.0 / self.temperature
         public = np.tensordot(h.ask_features, np.array([getattr(self, f) for f in ASK_FEATURES]) * scale, axes=1)
         exp_public = np.where(h.targets, np.exp(public), 0.0)
         held_weight = np.exp(self.held * scale * h.held_share)
+        w_estimate, w_inferred = self.estimate * scale, self.inferred * scale
+        base_weight = kernels.public_ask_weights(
+            h.public_at, exp_public, h.estimate, h.hidden_open, w_estimate, w_inferred
+        )
         return kernels.choice_log_likelihoods(
             np.ascontiguousarray(deals, np.int8),
             h.card_bits,
@@ -185,6 +190,7 @@ class ChoiceModel:
             h.exposed,
             h.targets,
             exp_public,
+            base_weight,
             h.estimate,
             h.owed,
             h.hidden_open,
@@ -197,9 +203,10 @@ class ChoiceModel:
             self.claim_bias * scale,
             self.claim_certain * scale,
             self.pass_sure * scale,
-            self.estimate * scale,
-            self.inferred * scale,
+            w_estimate,
+            w_inferred,
             self.mix,
+            first,
         )
 
 

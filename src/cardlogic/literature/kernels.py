@@ -250,34 +250,46 @@ ESTIMATE_FLOOR = 0.05
 
 
 @njit(cache=True)
-def _private_estimate(k, c, t, hand, s, public_at, estimate, owed, hidden_open, set_masks):
-    """The asker's own estimate of P(``t`` holds ``c``), with the asker's ``hand`` under the deal: 1 or 0 where the
-    card is publicly placed or publicly not at ``t`` (0 in ``hand``); else the counting estimate (public,
-    ``estimate[k, c, t]``) sharpened by the set counts, as the strong bot does: a target known to hold ``owed`` more
-    hidden cards of the set holds each of the ``m`` ones not in ``hand`` they may hold with chance at least
-    ``owed / m``."""
-    bit = np.int64(1) << c
+def _private_estimate(bit, hand, hidden, at, public_estimate, due, set_mask):
+    """The asker's own estimate of P(the target holds card ``bit``), with the asker's ``hand`` under the deal: 1 or 0
+    where the card is publicly placed or publicly not at the target (not among its ``hidden`` open cards; ``at``
+    its public cards; 0 in ``hand``); else the counting estimate (``public_estimate``) sharpened by the set counts,
+    as the strong bot does: a target known to hold ``due`` more hidden cards of the set (``set_mask``) holds each of
+    the ``m`` ones not in ``hand`` they may hold with chance at least ``due / m``. Scalars only: called per option
+    and deal, it passes no arrays."""
     if hand & bit:
         return 0.0
-    if not hidden_open[k, t] & bit:
-        return 1.0 if public_at[k, t] & bit else 0.0
-    value = estimate[k, c, t]
-    due = owed[k, t, s]
+    if not hidden & bit:
+        return 1.0 if at & bit else 0.0
+    value = public_estimate
     if due > 0:
-        maybe = _popcount(hidden_open[k, t] & set_masks[s] & ~hand)
+        maybe = _popcount(hidden & set_mask & ~hand)
         value = max(value, min(1.0, due / maybe) if maybe else 1.0)
     return value
 
 
 @njit(cache=True)
-def _ask_weight(
-    k, c, t, hand, s, public_at, exp_public, estimate, owed, hidden_open, set_masks, w_estimate, w_inferred
-):
-    """exp(score) of the ask of ``c`` of ``t``: its public score times the terms of the asker's private estimate
-    (the estimate to the power ``w_estimate``; ``w_inferred`` where it is certain)."""
-    value = _private_estimate(k, c, t, hand, s, public_at, estimate, owed, hidden_open, set_masks)
+def _ask_weight(bit, hand, hidden, at, exp_public, public_estimate, base, due, set_mask, w_estimate, w_inferred):
+    """exp(score) of an ask of card ``bit``: its public score ``exp_public`` times the terms of the asker's private
+    estimate (:func:`_private_estimate`, to the power ``w_estimate``; ``w_inferred`` where it is certain). Where the
+    asker's hand changes nothing (it lacks the card, and the target owes no hidden card of the set) that is ``base``
+    (:func:`public_ask_weights`), as for most asks. Scalars only: called per option and deal, it passes no arrays."""
+    if not hand & bit and not (hidden & bit and due > 0):
+        return base
+    value = _private_estimate(bit, hand, hidden, at, public_estimate, due, set_mask)
     certain = value >= 1.0 - 1e-9
-    return exp_public[k, c, t] * np.exp(w_estimate * np.log(max(value, ESTIMATE_FLOOR)) + w_inferred * certain)
+    return exp_public * np.exp(w_estimate * np.log(max(value, ESTIMATE_FLOOR)) + w_inferred * certain)
+
+
+def public_ask_weights(public_at, exp_public, estimate, hidden_open, w_estimate, w_inferred):
+    """Per event, card and target, :func:`_ask_weight` of an asker whose hand neither holds the card nor sharpens
+    the estimate (no cards owed in the set): the public estimate, 1 or 0 where the card is publicly placed."""
+    cards = np.arange(64)[None, :, None]
+    hidden = (hidden_open[:, None, :] >> cards) & 1
+    placed_at = ((public_at[:, None, :] >> cards) & 1).astype(np.float64)
+    value = np.where(hidden == 1, estimate, placed_at)
+    certain = value >= 1.0 - 1e-9
+    return exp_public * np.exp(w_estimate * np.log(np.maximum(value, ESTIMATE_FLOOR)) + w_inferred * certain)
 
 
 @njit(cache=True)
@@ -295,6 +307,7 @@ def choice_log_likelihoods(
     exposed,
     targets,
     exp_public,
+    base_weight,
     estimate,
     owed,
     hidden_open,
@@ -310,12 +323,14 @@ def choice_log_likelihoods(
     w_estimate,
     w_inferred,
     mix,
+    first,
 ):
     """Per deal (rows of ``deals``: the holder of each card of ``card_bits``) and player, the log-likelihood of
-    that player's choices under the choice model and under the rules alone (see
+    that player's choices from event ``first`` on under the choice model and under the rules alone (see
     :mod:`cardlogic.literature.choices`, which builds the arrays). An event of ``actor`` -1 is left out; for an
     ask, ``targets[k, c, t]`` says whether the ask of ``c`` of ``t`` is open, ``exp_public[k, c, t]`` is
-    exp(its public score), ``estimate``/``owed``/``hidden_open`` what :func:`_private_estimate` reads, and
+    exp(its public score), ``base_weight`` its weight where the asker's hand changes nothing
+    (:func:`public_ask_weights`), ``estimate``/``owed``/``hidden_open`` what :func:`_private_estimate` reads, and
     ``held_weight[s, h]`` the weight of asking in set ``s`` holding ``h`` of its cards."""
     n, events = deals.shape[0], len(kind)
     modelled = np.zeros((n, players))
@@ -325,7 +340,7 @@ def choice_log_likelihoods(
         dealt[:] = 0
         for i in range(len(card_bits)):
             dealt[deals[j, i]] |= np.int64(1) << card_bits[i]
-        for k in range(events):
+        for k in range(first, events):
             a = actor[k]
             if a < 0 or kind[k] == 2:
                 continue
@@ -365,17 +380,15 @@ def choice_log_likelihoods(
                     for t in range(players):
                         if targets[k, c, t]:
                             open_sum += _ask_weight(
-                                k,
-                                c,
-                                t,
+                                low,
                                 hand,
-                                s,
-                                public_at,
-                                exp_public,
-                                estimate,
-                                owed,
-                                hidden_open,
-                                set_masks,
+                                hidden_open[k, t],
+                                public_at[k, t],
+                                exp_public[k, c, t],
+                                estimate[k, c, t],
+                                base_weight[k, c, t],
+                                owed[k, t, s],
+                                set_masks[s],
                                 w_estimate,
                                 w_inferred,
                             )
@@ -384,7 +397,17 @@ def choice_log_likelihoods(
             c, t = card[k], target[k]
             s = set_of[c]
             mine = held_weight[s, _popcount(hand & set_masks[s])] * _ask_weight(
-                k, c, t, hand, s, public_at, exp_public, estimate, owed, hidden_open, set_masks, w_estimate, w_inferred
+                np.int64(1) << c,
+                hand,
+                hidden_open[k, t],
+                public_at[k, t],
+                exp_public[k, c, t],
+                estimate[k, c, t],
+                base_weight[k, c, t],
+                owed[k, t, s],
+                set_masks[s],
+                w_estimate,
+                w_inferred,
             )
             p = (1.0 - mix) * mine / total + mix / options if options and total > 0.0 else 1e-300
             modelled[j, a] += np.log(1.0 - claim) + np.log(p)
