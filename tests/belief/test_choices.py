@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cardlogic.arguments import MAX_SEED
 from cardlogic.cards import iter_cards
 from cardlogic.inference import CspBackend
 from cardlogic.literature import Ask, Claim, Game, Pass, State, actor, play_random_game
@@ -197,6 +198,11 @@ def test_a_belief_pushed_event_by_event_keeps_matching_enumeration() -> None:
         assert_matches(length)
     belief.pop()
     assert_matches(7)
+    # the largest seed: the fresh deals' seeds (the belief's, moved on by the events) fold back into 32 bits
+    last = LiteratureBelief(game, 0, iter_cards(hands[0]), prior="players", samples=400, seed=MAX_SEED)
+    for event in events:
+        last.push(event)
+        assert last.prior_answered.startswith(("players (", "rules (the players' prior collapsed"))
 
 
 def synthetic_game(model: ChoiceModel, game: Game, rng: random.Random) -> tuple[tuple[int, ...], list]:

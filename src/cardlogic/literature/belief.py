@@ -36,6 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from cardlogic.arguments import MAX_SEED
 from cardlogic.belief import Belief
 from cardlogic.cards import Card, iter_cards
 from cardlogic.constraints import InconsistentError
@@ -208,7 +209,8 @@ class LiteratureBelief(Belief):
             modelled, rules = pool.modelled[kept] + modelled, pool.rules[kept] + rules
             missing = self.samples - len(deals)
             if missing > self.samples * (1 - REFILL):
-                fresh, how = self._sampler().draw(self.model, missing, self.seed + history.events)
+                seed = (self.seed + history.events) % (MAX_SEED + 1)  # fresh deals, not the first draw's
+                fresh, how = self._sampler().draw(self.model, missing, seed)
                 more_modelled, more_rules = self._log_likelihoods(history, fresh)
                 deals = np.concatenate([deals, fresh])
                 modelled, rules = np.concatenate([modelled, more_modelled]), np.concatenate([rules, more_rules])
