@@ -134,7 +134,8 @@ def test_replace_text_leaves_the_old_file_whole_when_writing_fails(tmp_path, mon
 
 @pytest.fixture
 def python_sigint():
-    """Python's own Ctrl-C handler, as a fresh process has it, whatever an earlier test in this one left."""
+    """Python's own Ctrl-C handler, as a process started from a terminal has it (pytest run as a background job of a
+    shell script starts with SIGINT ignored)."""
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     yield
     signal.signal(signal.SIGINT, previous)
@@ -162,6 +163,33 @@ def test_ctrl_c_while_a_file_is_replaced_waits_for_the_rename_and_leaves_no_temp
     assert target.read_text() == "new\n"
     assert [p.name for p in tmp_path.iterdir()] == ["game.txt"]
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_process_that_ignores_ctrl_c_goes_on_ignoring_it_while_a_file_is_replaced(tmp_path, monkeypatch):
+    target = tmp_path / "game.txt"
+    original = os.fsync
+
+    def interrupted(fd):
+        original(fd)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    monkeypatch.setattr(os, "fsync", interrupted)
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # as a background job of a shell script starts
+    try:
+        replace_text(target, "new\n")  # no KeyboardInterrupt
+        assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert target.read_text() == "new\n"
+
+
+def test_a_sigint_handler_set_outside_python_is_left_alone(tmp_path, monkeypatch):
+    """Python cannot put back a handler it did not install (getsignal says None), so it must not replace one."""
+    monkeypatch.setattr(signal, "getsignal", lambda number: None)
+    installed = []
+    monkeypatch.setattr(signal, "signal", lambda *arguments: installed.append(arguments))
+    replace_text(tmp_path / "game.txt", "new\n")
+    assert installed == [] and (tmp_path / "game.txt").read_text() == "new\n"
 
 
 TEXT = """\ufeffPlayers: Ann Bob

@@ -16,17 +16,19 @@ processes, or on the Dask cluster whose scheduler is at ``scheduler`` (``dask
 scheduler`` and ``dask worker`` processes on any machines, each with the same
 cardlogic installed: a worker whose cardlogic source differs from the client's
 refuses its tasks with :class:`ClusterError`). Dask's ``distributed`` is an
-optional extra, imported only for a cluster.
+optional extra, imported only for a cluster. A scheduler that goes away, or stops
+answering, ends :meth:`Workers.run` with :class:`SchedulerLost` within about
+:data:`SCHEDULER_SILENCE` seconds, whatever the client was doing then.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures as cf
+import contextlib
 import functools
 import hashlib
 import heapq
-import logging
 from collections.abc import Callable, Generator, Iterable, Iterator
 from pathlib import Path
 from typing import Any, Self, TypeVar
@@ -38,6 +40,10 @@ CLUSTER_EXTRA = "pip install 'cardlogic[cluster]'"
 """What installs Dask's ``distributed``, which a cluster needs."""
 CONNECT_TIMEOUT = 3.0
 """Seconds to wait for a scheduler to answer before :class:`ClusterError`."""
+SCHEDULER_SILENCE = 20.0
+"""Seconds a cluster's scheduler may leave a question unanswered before it is taken for gone (:class:`SchedulerLost`)."""
+WATCH_INTERVAL = 2.0
+"""Seconds between two looks at a cluster's scheduler while no task finishes."""
 
 
 class ClusterError(RuntimeError):
@@ -72,8 +78,6 @@ class Workers:
 
     def __enter__(self) -> Self:
         if self.scheduler is not None:
-            for name in ("distributed.client", "tornado.application"):  # tornado runs Dask's comms and logs their loss
-                logging.getLogger(name).addFilter(_quiet_client)
             self._client = _connect(self.scheduler, self.timeout)
             self._executor = self._client.get_executor(pure=False)
             self._code = code_fingerprint()
@@ -83,17 +87,21 @@ class Workers:
 
     def __exit__(self, *exc_info: object) -> None:
         if self._client is not None and self._executor is not None:
-            self._executor.shutdown(wait=False)  # cancels what is still pending on the cluster
-            self._client.close()
+            # A client whose scheduler went away refuses both (ClosedClientError, or a timeout): nothing is left there
+            with contextlib.suppress(Exception):
+                self._executor.shutdown(wait=False)  # cancels what is still pending on the cluster
+            with contextlib.suppress(Exception):
+                self._client.close()  # gives up after twice the connection timeout
         elif self._executor is not None:
             self._executor.shutdown(cancel_futures=True)  # waits for the running tasks: at most one a process
         self._executor = self._client = None
 
     @property
     def slots(self) -> int:
-        """How many tasks can run at once now: the processes, or the cluster's worker threads (at least 1)."""
+        """How many tasks can run at once now: the processes, or the cluster's worker threads (at least 1; a
+        scheduler silent for :data:`SCHEDULER_SILENCE` seconds raises ``TimeoutError``)."""
         if self._client is not None:
-            return max(1, sum(self._client.nthreads().values()))
+            return max(1, sum(self._client.nthreads(callback_timeout=SCHEDULER_SILENCE).values()))
         return self.jobs
 
     def run(self, function: Callable[[T], R], items: Iterable[T]) -> Iterator[tuple[int, R]]:
@@ -111,26 +119,64 @@ class Workers:
         source = enumerate(items)
         pending: dict[cf.Future, int] = {}
         exhausted, finished = False, 0
+        watch = None if self._client is None else WATCH_INTERVAL  # a local process pool cannot go away
         try:
             while True:
-                limit = 2 * self.slots  # asked again each time: workers may come and go
+                with self._watching(finished):
+                    limit = 2 * self.slots  # asked again each time: workers may come and go
                 while not exhausted and len(pending) < limit:
                     step = next(source, None)
                     if step is None:
                         exhausted = True
-                    elif self._client is not None:  # a worker elsewhere checks that it runs this code
-                        pending[self._executor.submit(_checked, (self._code, function, step[1]))] = step[0]
                     else:
-                        pending[self._executor.submit(function, step[1])] = step[0]
+                        pending[self._submit(function, step[1], finished)] = step[0]
                 if not pending:
                     return
-                done, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
+                done, _ = cf.wait(pending, timeout=watch, return_when=cf.FIRST_COMPLETED)
                 for future in sorted(done, key=pending.__getitem__):
                     yield pending.pop(future), self._result(future, finished)
                     finished += 1
         finally:
-            for future in pending:
-                future.cancel()
+            if self._connected():  # a client that lost its scheduler refuses to cancel, with an error
+                for future in pending:
+                    future.cancel()
+
+    def _submit(self, function: Callable[[T], R], item: T, finished: int) -> cf.Future:
+        assert self._executor is not None
+        if self._client is None:
+            return self._executor.submit(function, item)
+        with self._watching(finished):  # a worker elsewhere checks that it runs this code
+            return self._executor.submit(_checked, (self._code, function, item))
+
+    def _connected(self) -> bool:
+        """Whether there is no cluster, or the client is still connected to its scheduler."""
+        return self._client is None or self._client.status == "running"
+
+    @contextlib.contextmanager
+    def _watching(self, finished: int) -> Iterator[None]:
+        """Run a block that talks to the cluster's scheduler; raise :class:`SchedulerLost` if the client has lost
+        it, before the block or in it (the block's error then being a failed or unanswered connection, or the
+        client refusing work once closed).
+
+        Dask's client, once it loses its scheduler, cancels the futures it has, tries to reconnect for
+        ``timeout`` seconds, then closes; a task submitted meanwhile stays pending forever, so :meth:`run`
+        looks here each time it has waited :data:`WATCH_INTERVAL` seconds for nothing."""
+        if self._client is None:
+            yield
+            return
+        if not self._connected():
+            raise self._lost(finished)
+        try:
+            yield
+        except (OSError, asyncio.CancelledError) as error:  # OSError: CommClosedError, TimeoutError, refused
+            raise self._lost(finished) from error
+        except Exception:
+            if self._connected():
+                raise
+            raise self._lost(finished) from None
+
+    def _lost(self, finished: int) -> SchedulerLost:
+        return SchedulerLost(str(self.scheduler), f"{finished} finished tasks")
 
     def _result(self, future: cf.Future, finished: int) -> Any:
         """``future``'s result; a cluster's future cancelled under us means the scheduler went away (Dask cancels
@@ -138,9 +184,9 @@ class Workers:
         try:
             return future.result()
         except (cf.CancelledError, asyncio.CancelledError):
-            if self._client is None or self.scheduler is None:
+            if self._client is None:
                 raise
-            raise SchedulerLost(self.scheduler, f"{finished} finished tasks") from None
+            raise self._lost(finished) from None
 
 
 def in_order(finished: Iterable[tuple[int, R]]) -> Generator[R]:
@@ -174,13 +220,6 @@ def _checked(task: tuple[str, Callable[[T], R], T]) -> R:
             f"not {code}): install the same version on every machine"
         )
     return function(item)
-
-
-def _quiet_client(record: logging.LogRecord) -> bool:
-    """Whether to log ``record`` of Dask's client (or of the tornado loop under it): not its errors, which reach the
-    caller as exceptions (a task's error, :class:`SchedulerLost` for a scheduler gone away, in one line rather than
-    the client's tracebacks)."""
-    return record.levelno < logging.ERROR
 
 
 def _connect(address: str, timeout: float) -> Any:

@@ -110,12 +110,15 @@ def replace_text(path: str | os.PathLike[str], text: str) -> None:
 @contextlib.contextmanager
 def sigint_deferred() -> Iterator[None]:
     """Hold Ctrl-C (SIGINT) back while the block runs, then raise its KeyboardInterrupt (in the main thread, where
-    Python handles signals; elsewhere nothing changes)."""
-    if threading.current_thread() is not threading.main_thread():
+    Python handles signals; elsewhere nothing changes). The handler found is put back: in a process that ignores
+    SIGINT (a background job of a shell script starts so) it stays ignored, and a handler set outside Python, which
+    Python could not put back, is left alone."""
+    previous = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or previous is None:
         yield
         return
     caught: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda number, _frame: caught.append(number))
+    signal.signal(signal.SIGINT, lambda number, _frame: caught.append(number))
     try:
         yield
     finally:

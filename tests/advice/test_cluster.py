@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import contextlib
 import faulthandler
+import itertools
 import json
+import logging
 import re
 import subprocess
 import sys
@@ -17,7 +19,8 @@ import pytest
 
 from cardlogic import dispatch
 from cardlogic.cli import main
-from cardlogic.dispatch import ClusterError, Workers
+from cardlogic.cli.common import cluster_logs_silenced
+from cardlogic.dispatch import ClusterError, SchedulerLost, Workers
 from cardlogic.literature.tournament import Match, tournament
 from cardlogic.rating import SPRT
 
@@ -76,6 +79,8 @@ def cluster(directory: Path, workers: int) -> Iterator[tuple[str, list[subproces
                         "1",
                         "--no-nanny",
                         "--no-dashboard",
+                        "--death-timeout",  # a worker whose scheduler is gone ends by itself, should this run end first
+                        "30",
                         "--local-directory",
                         str(directory),
                     ],
@@ -188,20 +193,8 @@ def test_a_knektpass_tournament_on_the_cluster_is_the_local_one(scheduler):
 @pytest.mark.parametrize(
     ("command", "bots"),
     [
-        pytest.param(
-            ["tournament"],
-            "omniscient,random",
-            id="literature",
-            # passes alone and with its file; in the whole suite its client has outlived the kill (cause not found)
-            marks=pytest.mark.xfail(strict=False, reason="the client outlives a killed scheduler in the whole suite"),
-        ),
-        pytest.param(
-            ["knektpass", "tournament"],
-            "greedy,random,greedy",
-            id="knektpass",
-            # in the whole suite a distributed log line (ConnectionResetError) once joined the one-line message
-            marks=pytest.mark.xfail(strict=False, reason="a distributed log line may join the message in the suite"),
-        ),
+        pytest.param(["tournament"], "omniscient,random", id="literature"),
+        pytest.param(["knektpass", "tournament"], "greedy,random,greedy", id="knektpass"),
     ],
 )
 def test_a_scheduler_killed_mid_tournament_is_one_line_and_the_games_finished_are_reported(tmp_path, command, bots):
@@ -219,7 +212,7 @@ def test_a_scheduler_killed_mid_tournament_is_one_line_and_the_games_finished_ar
                 assert client.poll() is None, client.communicate()
                 time.sleep(0.2)
         processes[0].kill()
-        out, err = client.communicate(timeout=180)  # Dask's client first tries to reconnect for its timeout
+        out, err = client.communicate(timeout=60)  # the bound on noticing a lost scheduler and closing the client
     name = " ".join(command)
     lost = re.fullmatch(
         rf"cardlogic {name}: the Dask scheduler at {re.escape(address)} went away after (\d+) of {games} games",
@@ -230,3 +223,40 @@ def test_a_scheduler_killed_mid_tournament_is_one_line_and_the_games_finished_ar
     assert finished < games
     if finished:
         assert json.loads(out)["games"] == finished
+
+
+@pytest.mark.parametrize("pause", [0.0, 1.0, 5.0], ids=["unnoticed", "reconnecting", "closed"])
+def test_a_scheduler_killed_whatever_the_client_is_doing_ends_the_run_soon(tmp_path, pause):
+    """The scheduler is killed while the run draws its next task (the tasks in flight have finished), and the task
+    comes ``pause`` seconds later: before the client has noticed, while it tries to reconnect (a task submitted then
+    is never run nor cancelled), or once it has given up and closed. Each time the run raises SchedulerLost soon."""
+    with cluster(tmp_path, 1) as (address, processes):
+        killed = []
+
+        def tasks() -> Iterator[int]:
+            for k in itertools.count():
+                if k == 6:
+                    time.sleep(1)  # the tasks in flight finish
+                    processes[0].kill()
+                    processes[0].wait()
+                    killed.append(time.monotonic())
+                    time.sleep(pause)
+                yield k
+
+        with (
+            pytest.raises(SchedulerLost, match=r"went away after \d+ finished tasks"),
+            Workers(scheduler=address) as workers,
+        ):
+            for _ in workers.run(abs, tasks()):
+                pass
+        assert time.monotonic() - killed[0] < 30
+
+
+def test_on_a_cluster_the_commands_keep_dasks_log_lines_off_the_terminal():
+    names = ("distributed", "distributed.client", "distributed.batched", "tornado.application", "asyncio")
+    levels = [logging.getLogger(name).level for name in names]
+    with cluster_logs_silenced(UNREACHABLE):
+        assert not any(logging.getLogger(name).isEnabledFor(logging.CRITICAL) for name in names)
+    assert [logging.getLogger(name).level for name in names] == levels
+    with cluster_logs_silenced(None):  # playing locally changes nothing
+        assert [logging.getLogger(name).level for name in names] == levels

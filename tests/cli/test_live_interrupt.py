@@ -43,7 +43,7 @@ def interrupted_session(autosave: str, lines: list[str], rng: random.Random) -> 
     if pid == 0:  # the child: the live command on the terminal
         code = 99
         try:
-            signal.signal(signal.SIGINT, signal.default_int_handler)  # a fresh process's, whatever a test left
+            signal.signal(signal.SIGINT, signal.default_int_handler)  # as from a terminal (a script's job ignores it)
             os.environ.update(TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1", CARDLOGIC_WARMUP="off")
             sys.stdin = open(0, encoding="utf-8", closefd=False)
             sys.stdout = open(1, "w", encoding="utf-8", buffering=1, closefd=False)

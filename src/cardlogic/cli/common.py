@@ -4,9 +4,11 @@ the types of numeric options and the help layout."""
 from __future__ import annotations
 
 import argparse
+import contextlib
+import logging
 import sys
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from cardlogic.arguments import MAX_SAMPLES, MAX_SEED
 from cardlogic.inference import InferenceError
@@ -183,6 +185,35 @@ def add_workers_arguments(parser: argparse.ArgumentParser) -> None:
         help="play on the Dask cluster whose scheduler is at ADDRESS (e.g. tcp://10.0.0.5:8786 or "
         "tls://...); results are the same as locally. Needs pip install 'cardlogic[cluster]'",
     )
+
+
+CLUSTER_LOGGERS = ("distributed", "tornado", "asyncio", "concurrent.futures")
+"""The loggers a Dask client writes through: ``distributed``'s own, and those of the tornado and asyncio loops
+its connections run on and of the futures it resolves (a connection reset, a task's error never retrieved)."""
+
+
+@contextlib.contextmanager
+def cluster_logs_silenced(scheduler: str | None) -> Iterator[None]:
+    """While a command plays on the Dask cluster at ``scheduler`` (None: locally, and nothing changes), no log line
+    of :data:`CLUSTER_LOGGERS` or their children reaches the terminal: whatever goes wrong there reaches the command
+    as an error (:class:`~cardlogic.dispatch.SchedulerLost`, a task's error), which it reports in one line. The
+    loggers' levels are restored on leaving."""
+    if scheduler is None:
+        yield
+        return
+    with contextlib.suppress(ImportError):  # without distributed, Workers says what to install
+        import distributed  # noqa: F401 -- it sets its loggers' levels as it is first imported: silence them after
+    children = tuple(f"{name}." for name in CLUSTER_LOGGERS)  # some have levels of their own (distributed.client)
+    names = {*CLUSTER_LOGGERS, *(name for name in logging.Logger.manager.loggerDict if name.startswith(children))}
+    loggers = [logging.getLogger(name) for name in sorted(names)]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels):
+            logger.setLevel(level)
 
 
 def add_prior_argument(parser: argparse.ArgumentParser) -> None:

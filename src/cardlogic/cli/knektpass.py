@@ -22,6 +22,7 @@ from cardlogic.cli.common import (
     SEED,
     add_workers_arguments,
     at_least,
+    cluster_logs_silenced,
     plural,
     read_text,
     source_name,
@@ -438,7 +439,10 @@ def run_tournament(args: argparse.Namespace) -> int:
 
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     try:
-        with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        with (
+            cluster_logs_silenced(args.scheduler),
+            Progress(*columns, console=Console(stderr=True), transient=True) as progress,
+        ):
             task = progress.add_task(",".join(bots), total=args.games)
             result = tournament(
                 bots, args.games, args.seed, rules, args.jobs, lambda n: progress.advance(task, n), args.scheduler

@@ -10,7 +10,7 @@ import sys
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from cardlogic.cli.common import at_least
+from cardlogic.cli.common import at_least, cluster_logs_silenced
 from cardlogic.cli.tournament import BOTS_HELP, add_match_arguments, match_from, print_result
 from cardlogic.dispatch import ClusterError, Workers
 from cardlogic.rating import MIN_PAIRS, SPRT, SPRTResult
@@ -72,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
     )
     try:
         with (
+            cluster_logs_silenced(args.scheduler),
             Workers(args.jobs, args.scheduler) as workers,
             Progress(*columns, console=Console(stderr=True), transient=True) as progress,
         ):

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from cardlogic.cli.common import PLAYERS, SEED, add_workers_arguments, at_least
+from cardlogic.cli.common import PLAYERS, SEED, add_workers_arguments, at_least, cluster_logs_silenced
 from cardlogic.dispatch import ClusterError, SchedulerLost, Workers
 from cardlogic.literature import GameError, Rules
 from cardlogic.literature.bots import BOTS
@@ -101,6 +101,7 @@ def run(args: argparse.Namespace) -> int:
     )
     try:
         with (
+            cluster_logs_silenced(args.scheduler),
             Workers(args.jobs, args.scheduler) as workers,
             Progress(*columns, console=Console(stderr=True), transient=True) as progress,
         ):
