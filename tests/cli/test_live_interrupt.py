@@ -166,3 +166,32 @@ def test_ctrl_c_at_random_moments_never_shows_a_traceback_nor_loses_an_accepted_
         total += accepted
     assert total >= len(view.events)  # the Ctrl-Cs fell all along the game, not only before the first event
     assert 0 < ended < TRIALS  # some fell while work ran, some at the prompt
+
+
+def _numba_style_interrupt() -> None:
+    """What numba raises when Ctrl-C arrives while a compiled function is called or loaded from its cache."""
+    try:
+        raise KeyboardInterrupt
+    except KeyboardInterrupt as interrupt:
+        raise SystemError("CPUDispatcher(<function kernel>) returned a result with an exception set") from interrupt
+
+
+def test_ctrl_c_inside_a_compiled_function_is_an_interrupt_too(capsys, monkeypatch):
+    from cardlogic.cli import is_interrupt
+    from cardlogic.cli.live import interruptible
+
+    monkeypatch.setattr("cardlogic.cli.live.ensure_warm", lambda game: None)
+
+    def follow(args, saved):
+        saved.append("game.live.txt")
+        _numba_style_interrupt()
+
+    assert interruptible(follow, None, "literature") == 130
+    assert capsys.readouterr().err == "\ninterrupted; everything up to the last accepted event is in game.live.txt\n"
+
+    def faulty(args, saved):
+        raise SystemError("a real fault")
+
+    assert not is_interrupt(SystemError("a real fault"))
+    with pytest.raises(SystemError, match="a real fault"):  # any other SystemError is no interrupt
+        interruptible(faulty, None, "literature")

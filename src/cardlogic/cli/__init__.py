@@ -57,13 +57,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         sys.stderr.close()
         return 0
-    except KeyboardInterrupt:  # Ctrl-C while the command starts or runs (live says itself what it saved)
+    except (KeyboardInterrupt, SystemError) as error:
+        if not is_interrupt(error):
+            raise
+        # Ctrl-C while the command starts or runs (live says itself what it saved)
         print("\ncardlogic: interrupted", file=sys.stderr)
         return INTERRUPTED
 
 
 INTERRUPTED = 130
 """The exit code of a command stopped by Ctrl-C, as a shell gives a process that SIGINT ended (128 + 2)."""
+
+
+def is_interrupt(error: BaseException) -> bool:
+    """Whether ``error`` is Ctrl-C: a KeyboardInterrupt, or the SystemError numba raises around one that arrived
+    while a compiled function was called or loaded from the cache."""
+    seen: BaseException | None = error
+    while seen is not None:
+        if isinstance(seen, KeyboardInterrupt):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 def _import_numba_arrays_without_scipy() -> None:

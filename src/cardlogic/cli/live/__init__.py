@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from cardlogic.cli import INTERRUPTED
+from cardlogic.cli import INTERRUPTED, is_interrupt
 from cardlogic.cli.common import STDIN, add_prior_argument, at_least, read_text, report
 from cardlogic.cli.live.notation import HELP
 from cardlogic.cli.warmup import ensure_warm
@@ -101,7 +101,10 @@ def interruptible(follow: Callable[[argparse.Namespace, list[str]], int], args: 
     try:
         ensure_warm(game)
         return follow(args, saved)
-    except KeyboardInterrupt:  # Ctrl-C while work runs ends the session; at the prompt it only drops the line
+    except (KeyboardInterrupt, SystemError) as error:
+        if not is_interrupt(error):
+            raise
+        # Ctrl-C while work runs ends the session; at the prompt it only drops the line
         where = f"everything up to the last accepted event is in {saved[0]}" if saved else "nothing was saved"
         print(f"\ninterrupted; {where}", file=sys.stderr)
         return INTERRUPTED
