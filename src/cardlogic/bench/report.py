@@ -363,6 +363,25 @@ def _serve_target(figures: dict[str, Any], players: int) -> dict[str, Any]:
 # -- tables --------------------------------------------------------------------------------------------------------
 
 
+SERVE_COLUMNS = ["events timed", "with advice", "ms median (min-max)", "ms p90", "answer KiB"]
+"""The columns of a serve tap-to-advice table after the one naming its row."""
+
+
+def _serve_rows(rows: list[dict], first: str) -> list[list[str]]:
+    """A serve tap-to-advice table's rows, each named by its ``first`` field."""
+    return [
+        [
+            str(r[first]),
+            f"{r['events']} of {r['total_events']}",
+            str(r["advised"]),
+            _ms(r["seconds"]),
+            f"{r['p90'] * 1000:.2f}",
+            f"{r['answer_bytes'] / 1024:.1f}",
+        ]
+        for r in rows
+    ] or [["-", "not measured", "", "", "", ""]]
+
+
 def _ms(stats: dict[str, float]) -> str:
     return f"{stats['median'] * 1000:.2f} ({stats['min'] * 1000:.2f}-{stats['max'] * 1000:.2f})"
 
@@ -520,19 +539,8 @@ def sections(results: dict[str, Any]) -> list[Section]:
     out.append(
         (
             "cardlogic serve, tap to advice, warm: the page's POST of an event to the answer with the whole table",
-            ["scenario", "events timed", "with advice", "ms median (min-max)", "ms p90", "answer KiB"],
-            [
-                [
-                    r["scenario"],
-                    f"{r['events']} of {r['total_events']}",
-                    str(r["advised"]),
-                    _ms(r["seconds"]),
-                    f"{r['p90'] * 1000:.2f}",
-                    f"{r['answer_bytes'] / 1024:.1f}",
-                ]
-                for r in serve["rows"]
-            ]
-            or [["-", "not measured", "", "", "", ""]],
+            ["scenario", *SERVE_COLUMNS],
+            _serve_rows(serve["rows"], "scenario"),
         )
     )
 
@@ -601,19 +609,8 @@ def sections(results: dict[str, Any]) -> list[Section]:
     out.append(
         (
             "cardlogic serve for Knektpass, tap to advice, warm: the page's POST of an event to the answer",
-            ["players", "events timed", "with advice", "ms median (min-max)", "ms p90", "answer KiB"],
-            [
-                [
-                    str(r["players"]),
-                    f"{r['events']} of {r['total_events']}",
-                    str(r["advised"]),
-                    _ms(r["seconds"]),
-                    f"{r['p90'] * 1000:.2f}",
-                    f"{r['answer_bytes'] / 1024:.1f}",
-                ]
-                for r in knektpass_serve["rows"]
-            ]
-            or [["-", "not measured", "", "", "", ""]],
+            ["players", *SERVE_COLUMNS],
+            _serve_rows(knektpass_serve["rows"], "players"),
         )
     )
 

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -51,6 +51,9 @@ from cardlogic.literature import Event, Game, Record, State, write_record
 from cardlogic.literature.advice import advise, advise_record, spectator
 from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.literature.decks import DECK_NAMES
+
+if TYPE_CHECKING:
+    from cardlogic.table.core import TableGame
 
 Tick = Callable[[str], None]
 
@@ -577,13 +580,7 @@ def measure_serve(cases: list[Case], plan: Plan, tick: Tick) -> dict[str, Any]:
             continue
         with tempfile.TemporaryDirectory(prefix="serve-") as folder:
             autosave = str(Path(folder) / "autosave.txt")
-
-            def open_game(setup: Record, autosave: str = autosave) -> LiveGame:
-                live = LiveGame(setup, autosave=autosave)
-                live.save(autosave)
-                return live
-
-            app = create_app(Companion(open_game), token)
+            app = create_app(Companion(_saving_to(autosave, LiveGame)), token)
             state = _asgi_post(
                 app,
                 token,
@@ -628,7 +625,7 @@ def measure_knektpass_serve(plan: Plan, tick: Tick) -> dict[str, Any]:
     """
     from cardlogic.knektpass import Deal
     from cardlogic.knektpass import Game as KnektpassGame
-    from cardlogic.knektpass.match_record import MatchRecord, format_match_event
+    from cardlogic.knektpass.match_record import format_match_event
     from cardlogic.knektpass.tournament import observed_match
     from cardlogic.table.knektpass import LiveMatch
     from cardlogic.web.app import create_app
@@ -643,13 +640,7 @@ def measure_knektpass_serve(plan: Plan, tick: Tick) -> dict[str, Any]:
         deal, hand = match.first.deal, match.first.hands[0]
         with tempfile.TemporaryDirectory(prefix="knektpass-serve-") as folder:
             autosave = str(Path(folder) / "autosave.txt")
-
-            def open_game(setup: MatchRecord, autosave: str = autosave) -> LiveMatch:
-                live = LiveMatch(setup, autosave=autosave)
-                live.save(autosave)
-                return live
-
-            app = create_app(Companion(open_game), token)
+            app = create_app(Companion(_saving_to(autosave, LiveMatch)), token)
             setup = {
                 "version": json.loads(_asgi_get(app, token, "/api/state"))["version"],
                 "game": "knektpass",
@@ -671,6 +662,17 @@ def measure_knektpass_serve(plan: Plan, tick: Tick) -> dict[str, Any]:
         rows.append({"players": players, **row, "answer_bytes": len(answer[0])})
         tick(f"knektpass serve {players} players")
     return {"status": "ok", "budget_seconds": budget, "rows": rows}
+
+
+def _saving_to(autosave: str, make: Callable[..., TableGame]) -> Callable[[Any], TableGame]:
+    """The companion's game opener for a measured page: the game ``make(setup, autosave=...)``, saved at once."""
+
+    def open_game(setup: Any) -> TableGame:
+        game = make(setup, autosave=autosave)
+        game.save(autosave)
+        return game
+
+    return open_game
 
 
 def _asgi_get(app: Any, token: str, path: str) -> str:
