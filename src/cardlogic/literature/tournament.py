@@ -239,7 +239,11 @@ class Match:
 
         games = self.games(workers)
         report = None if progress is None else (lambda pairs, value: progress(2 * pairs, value))
-        outcome = test.run(pair_scores(games), max_pairs=max_games // 2, progress=report)
+        try:
+            outcome = test.run(pair_scores(games), max_pairs=max_games // 2, progress=report)
+        except SchedulerLost as error:
+            partial = self._result(results, time.perf_counter() - start)
+            raise SchedulerLost(error.address, f"{len(results)} games read by the test", partial) from None
         games.close()
         return outcome, self._result(results, time.perf_counter() - start)
 
