@@ -27,7 +27,7 @@ import stat
 import struct
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from cardlogic import __version__
@@ -47,6 +47,8 @@ IDLE_SECONDS = 15 * 60
 """A server exits after this long without a request."""
 _CHECK_SECONDS = 30.0
 """How often an idle server looks whether its installation changed (then it exits: no client can reach it)."""
+_START_SECONDS = 600
+"""The longest ``cardlogic resident start`` waits for the server to load (compiling into an empty numba cache)."""
 _HEADER = struct.Struct("!I")
 _MAX_REQUEST = 1 << 22
 
@@ -156,9 +158,10 @@ def run_start(args: argparse.Namespace) -> int:
         return 1
     if _ask(_socket_path(installation_key()), {"control": "status"}) is None:
         start_in_background(args.idle)
-        deadline = time.monotonic() + 600
+        started = time.monotonic()
         while _ask(_socket_path(installation_key()), {"control": "status"}) is None:
-            if time.monotonic() > deadline or not _is_locked(installation_key()):
+            waited = time.monotonic() - started
+            if waited > _START_SECONDS or (waited > 10 and not _is_locked(installation_key())):
                 print("cardlogic: the resident server did not start", file=sys.stderr)
                 return 1
             time.sleep(0.1)
@@ -227,48 +230,67 @@ def _send(connection: socket.socket, request: dict[str, Any]) -> None:
 
 
 def _await_exit(connection: socket.socket) -> int | None:
-    """Read the child's pid, then its exit code, passing on signals meanwhile."""
-    lines = _lines(connection)
-    first = next(lines, None)
-    if first is None or not first.startswith("pid "):
-        raise _Refused(first)
-    pid = int(first.split()[1])
-    passed_on: list[int] = []
+    """Read the child's pid, then its exit code, passing on Ctrl-C, a hang-up and a termination request meanwhile
+    (one that comes before the pid is passed on when it comes)."""
+    lines = _Lines(connection)
+    pid: int | None = None
+    signals: list[int] = []
 
-    def pass_on(signum: int, _frame: object) -> None:
-        passed_on.append(signum)
-        os.kill(pid, signum)
+    def pass_on(signum: int) -> None:
+        signals.append(signum)
+        if pid is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signum)
 
-    previous = {sig: signal.signal(sig, pass_on) for sig in (signal.SIGHUP, signal.SIGTERM)}
+    previous = {sig: signal.signal(sig, lambda signum, _frame: pass_on(signum)) for sig in _PASSED_ON}
     try:
         while True:
             try:
-                line = next(lines, None)
-                break
+                line = lines.next()
             except KeyboardInterrupt:
-                os.kill(pid, signal.SIGINT)
+                pass_on(signal.SIGINT)
+                continue
+            if pid is not None:
+                break
+            if line is None or not line.startswith("pid "):
+                if signals:
+                    raise KeyboardInterrupt  # nothing ran: stopped as the command would have been
+                raise _Refused(line)
+            pid = int(line.split()[1])
+            for signum in signals:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signum)
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     if line is not None and line.startswith("exit "):
         return int(line.split()[1])
-    if passed_on:
-        return 128 + passed_on[-1]
+    if signals:
+        return 128 + signals[-1]
     print("cardlogic: the resident server's process ended before the command; running it here", file=sys.stderr)
     return None
 
 
-def _lines(connection: socket.socket) -> Iterator[str]:
-    """The lines the server sends, as they arrive (a KeyboardInterrupt while waiting loses nothing)."""
-    pending = b""
-    while True:
-        while b"\n" in pending:
-            line, pending = pending.split(b"\n", 1)
-            yield line.decode()
-        chunk = connection.recv(4096)
-        if not chunk:
-            return
-        pending += chunk
+_PASSED_ON = (signal.SIGHUP, signal.SIGTERM)
+"""The signals the client passes on to the command, besides Ctrl-C (which Python makes a KeyboardInterrupt)."""
+
+
+class _Lines:
+    """The lines the server sends, read as they arrive; a KeyboardInterrupt while waiting loses nothing."""
+
+    def __init__(self, connection: socket.socket) -> None:
+        self.connection = connection
+        self.pending = b""
+
+    def next(self) -> str | None:
+        """The next line, or None at the end."""
+        while b"\n" not in self.pending:
+            chunk = self.connection.recv(4096)
+            if not chunk:
+                return None
+            self.pending += chunk
+        line, self.pending = self.pending.split(b"\n", 1)
+        return line.decode()
 
 
 def start_in_background(idle: float = IDLE_SECONDS) -> None:
@@ -314,7 +336,7 @@ def _ask(path: str, request: dict[str, Any]) -> str | None:
             connection.settimeout(5)
             connection.connect(path)
             _send(connection, request)
-            return next(_lines(connection), None)
+            return _Lines(connection).next()
     except (OSError, ValueError):
         return None
 
@@ -327,6 +349,7 @@ def serve(idle: float = IDLE_SECONDS) -> int:
     installation changes; 0 at once when another server of it runs or is starting."""
     import fcntl
     import select
+    import threading
 
     if not enabled():
         return 1
@@ -350,6 +373,8 @@ def serve(idle: float = IDLE_SECONDS) -> int:
         listener.bind(path)
         os.chmod(path, 0o600)
         listener.listen(16)
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGCHLD, lambda _signum, _frame: _reap())  # no ended command waits as a zombie
         last = checked = time.monotonic()
         try:
             while True:
@@ -443,7 +468,7 @@ def _run_child(connection: socket.socket, fds: list[int], request: dict[str, Any
     try:
         argv = [str(a) for a in request["argv"]]
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        for sig in (signal.SIGTERM, signal.SIGHUP):
+        for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGCHLD):
             signal.signal(sig, signal.SIG_DFL)
         os.chdir(request["cwd"])
         for target, fd in enumerate(fds):
