@@ -25,7 +25,8 @@ EXACT_TARGETS = {
 }
 """Per player count: the bar and the views it covers (the stored scenario's player to move; 10-12: a spectator too)."""
 ADVICE_TARGETS = {(6,): 0.100, (8, 10, 12): 0.200}
-ADVISE_COMMAND_TARGET = 2.0
+ADVISE_COMMAND_TARGET = 1.0
+"""Seconds of ``cardlogic advise RECORD`` end to end, warm (the resident server up), at 6 to 12 players."""
 LIVE_TARGET = 0.300
 """Seconds from an event typed in ``cardlogic live`` to its advice, for every event (warm), at 6 to 12 players."""
 KNEKTPASS_LIVE_TARGET = 0.300
@@ -231,21 +232,26 @@ def _advice_target(figures: dict[str, Any], players: tuple[int, ...], limit: flo
 
 
 def _advise_command_target(figures: dict[str, Any]) -> dict[str, Any]:
-    name = "cardlogic advise RECORD end to end, 6-12 players, deal and early"
+    """The warm figure: the command line with the resident server up (results from before it had one: a new
+    process)."""
+    name = "cardlogic advise RECORD end to end, warm, 6-12 players, deal and early"
     bar = f"< {ADVISE_COMMAND_TARGET:.0f} s"
     command = figures.get("advise_command") or {"rows": []}
     if not command["rows"]:
         return _target(name, bar, None, "s", None, note="no scenario run")
-    worst = max(command["rows"], key=lambda r: r["seconds"]["median"])
-    seconds = worst["seconds"]["median"]
+    key = "resident_seconds" if all("resident_seconds" in r for r in command["rows"]) else "seconds"
+    worst = max(command["rows"], key=lambda r: r[key]["median"])
+    seconds = worst[key]["median"]
+    how = "resident server up" if key == "resident_seconds" else "new process, warm numba cache"
     return _target(
         name,
         bar,
         seconds,
         "s",
         ADVISE_COMMAND_TARGET / seconds,
-        f"importing alone: {command['imports_seconds']['median']:.2f} s",
-        f"slowest: {worst['players']} players, {worst['stage']} (new process, warm numba cache)",
+        f"importing alone: {command['imports_seconds']['median']:.2f} s; "
+        f"a new process: {worst['seconds']['median']:.2f} s",
+        f"slowest: {worst['players']} players, {worst['stage']} ({how})",
     )
 
 
@@ -547,13 +553,22 @@ def sections(results: dict[str, Any]) -> list[Section]:
     command = f.get("advise_command") or {"rows": []}
     out.append(
         (
-            "cardlogic advise RECORD --json, new process, warm numba cache (importing alone: "
-            f"{command['imports_seconds']['median']:.2f} s)"
+            "cardlogic advise RECORD --json, warm numba cache: a new process, and the command line with the "
+            f"resident server up (importing alone: {command['imports_seconds']['median']:.2f} s)"
             if command["rows"]
             else "cardlogic advise RECORD",
-            ["players", "stage", "seconds median (min-max)", "peak RSS MB"],
-            [[str(r["players"]), r["stage"], _s(r["seconds"]), _mb(r["peak_mb"])] for r in command["rows"]]
-            or [["-", "not measured", "", ""]],
+            ["players", "stage", "new process s median (min-max)", "peak RSS MB", "resident server s"],
+            [
+                [
+                    str(r["players"]),
+                    r["stage"],
+                    _s(r["seconds"]),
+                    _mb(r["peak_mb"]),
+                    _s(r["resident_seconds"]) if "resident_seconds" in r else "-",
+                ]
+                for r in command["rows"]
+            ]
+            or [["-", "not measured", "", "", ""]],
         )
     )
 

@@ -14,6 +14,7 @@ process (the kernels run on one core), so they hold on a busy machine.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime
 import functools
@@ -29,7 +30,7 @@ import sys
 import tempfile
 import time
 import tracemalloc
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -799,16 +800,21 @@ ADVISE_PLAYERS = (6, 8, 10, 12)
 
 
 def measure_advise_command(cases: list[Case], warm_cache: Path, plan: Plan, tick: Tick) -> dict[str, Any]:
-    """``cardlogic advise RECORD --json`` end to end in a new process (warm numba cache), leak figures included.
+    """``cardlogic advise RECORD --json`` end to end (warm numba cache), leak figures included: in a new process
+    that loads everything itself (``seconds``), and from the command line with this installation's resident server
+    up (``resident_seconds``: the warm figure).
 
     At 6, 8, 10 and 12 players: at the deal (the dealer's view of a seeded deal: the dealer asks first) and early
     in the game (the stored ``early`` scenario, seen by the player to move). The same-run baseline is a process
     that only imports cardlogic and loads its kernels.
     """
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(warm_cache)}
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(warm_cache), "CARDLOGIC_RESIDENT": "0"}
     imports = summarize([run_child([], env)[0] for _ in range(max(plan.warm_repeats, 1))])
     rows = []
-    with tempfile.TemporaryDirectory(prefix="advise-") as folder:
+    with (
+        tempfile.TemporaryDirectory(prefix="advise-") as folder,
+        resident_server(env, start=any(c.name.endswith("-no-8s-early") for c in cases)) as served,
+    ):
         for players in ADVISE_PLAYERS:
             early = next((c for c in cases if c.name == f"{players:02d}p-no-8s-early"), None)
             if early is None:
@@ -825,9 +831,54 @@ def measure_advise_command(cases: list[Case], warm_cache: Path, plan: Plan, tick
                 for _ in range(max(plan.warm_repeats, 1)):
                     seconds, memory = run_child(["advise", "--json", str(path)], env)
                     times.append(seconds)
-                rows.append({"players": players, "stage": stage, "seconds": summarize(times), "peak_mb": memory})
+                resident = [
+                    run_command(["advise", "--json", str(path)], served) for _ in range(max(plan.warm_repeats, 1))
+                ]
+                rows.append(
+                    {
+                        "players": players,
+                        "stage": stage,
+                        "seconds": summarize(times),
+                        "resident_seconds": summarize(resident),
+                        "peak_mb": memory,
+                    }
+                )
                 tick(f"advise command {players} players {stage}")
     return {"imports_seconds": imports, "rows": rows}
+
+
+@contextlib.contextmanager
+def resident_server(env: dict[str, str], start: bool = True) -> Iterator[dict[str, str]]:
+    """This installation's resident server (if ``start``), in a private runtime directory of its own, for as long
+    as the context lasts: the environment of a command line that reaches it."""
+    with tempfile.TemporaryDirectory(prefix="cl-", dir="/tmp") as runtime:  # short: a socket's path is short
+        served = {**env, "XDG_RUNTIME_DIR": runtime, "CARDLOGIC_RESIDENT": "1"}
+        if not start:
+            yield served
+            return
+        control = [sys.executable, "-m", "cardlogic", "resident"]
+        subprocess.run([*control, "start"], env=served, check=True, capture_output=True, timeout=900)
+        try:
+            yield served
+        finally:
+            subprocess.run([*control, "stop"], env=served, check=True, capture_output=True, timeout=120)
+
+
+def run_command(args: list[str], env: dict[str, str]) -> float:
+    """The wall seconds of ``cardlogic ARGS`` from the command line (a resident server answers it if one runs);
+    raises on a non-zero exit."""
+    start = time.perf_counter()
+    child = subprocess.run(
+        [sys.executable, "-m", "cardlogic", *args],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    seconds = time.perf_counter() - start
+    if child.returncode:
+        raise RuntimeError(f"cardlogic {' '.join(args)} exited {child.returncode}: {child.stderr.strip()}")
+    return seconds
 
 
 def measure_first_advice(cases: list[Case], plan: Plan, tick: Tick) -> dict[str, Any]:

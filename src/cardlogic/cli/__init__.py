@@ -29,6 +29,7 @@ COMMANDS: tuple[str, ...] = (
     "knektpass",
     "serve",
     "warmup",
+    "resident",
 )
 
 
@@ -49,9 +50,32 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``cardlogic ARGV`` (default: the command line's) and return its exit code.
+
+    From the command line (no ``argv``), a command a resident server runs goes to this installation's server when
+    one listens, and otherwise runs here and starts one for next time (:mod:`cardlogic.cli.resident`).
+    """
+    if argv is not None:
+        return _run(argv)
+    from cardlogic.cli import resident
+
+    argv = sys.argv[1:]
+    try:
+        code = resident.forward(argv)
+    except KeyboardInterrupt:
+        print("\ncardlogic: interrupted", file=sys.stderr)
+        return INTERRUPTED
+    if code is not None:
+        return code
+    code = _run(argv)
+    if resident.is_resident(argv):
+        resident.start_in_background()
+    return code
+
+
+def _run(argv: Sequence[str]) -> int:
     try:  # everything heavy is imported in here, so that Ctrl-C while the command starts is caught too
         _import_numba_arrays_without_scipy()
-        argv = sys.argv[1:] if argv is None else list(argv)
         args = build_parser(argv).parse_args(argv)
         return args.handler(args)
     except BrokenPipeError:

@@ -30,6 +30,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import TextIO
 
+from cardlogic.cli.resident import start_in_background
+
 GAMES = ("literature", "knektpass")
 KERNEL_MODULES = {
     "literature": ("cardlogic.inference.kernels", "cardlogic.literature.kernels"),
@@ -58,9 +60,10 @@ def run(args: argparse.Namespace) -> int:
     games = tuple(args.game or GAMES)
     if is_warm(games) and not args.force:
         print("The kernels are compiled already (the numba cache is warm).")
-        return 0
-    seconds = warm_up(games, sys.stdout)
-    print(f"Compiled the kernels in {seconds:.0f} s; games start without waiting from now on.")
+    else:
+        seconds = warm_up(games, sys.stdout)
+        print(f"Compiled the kernels in {seconds:.0f} s; games start without waiting from now on.")
+    start_in_background()  # the commands that load the solver find it loaded
     return 0
 
 
