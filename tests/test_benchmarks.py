@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cardlogic.bench.report import markdown, print_report, results_page
+from cardlogic.bench.report import _advise_command_target, markdown, print_report, results_page
 from cardlogic.bench.scenarios import SPECS, load_scenarios, make_scenario, scenario_text
 from cardlogic.bench.suite import PLANS, run_suite
 from cardlogic.cli.bench import main as bench_main
@@ -143,3 +143,17 @@ def test_the_results_page_names_its_run_and_is_written_again_from_the_json(resul
     assert markdown(results) in text and capsys.readouterr().out == markdown(results)
     assert bench_main(["--from-json", str(tmp_path / "missing.json")]) == 1
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_the_advise_command_target_is_the_warm_figure_with_the_resident_server_up():
+    def row(players: int, new: float, resident: float | None) -> dict:
+        found = {"players": players, "stage": "early", "seconds": {"median": new}, "peak_mb": 150.0}
+        return found if resident is None else {**found, "resident_seconds": {"median": resident}}
+
+    figures = {"advise_command": {"imports_seconds": {"median": 0.9}, "rows": [row(10, 2.0, 0.5), row(12, 2.4, 0.8)]}}
+    target = _advise_command_target(figures)
+    assert (target["target"], target["measured"], target["met"]) == ("< 1 s", 0.8, True)
+    assert target["baseline"] == "importing alone: 0.90 s; a new process: 2.40 s"
+    assert "resident server up" in target["note"]
+    earlier = {"advise_command": {"imports_seconds": {"median": 0.9}, "rows": [row(10, 2.0, None)]}}
+    assert (_advise_command_target(earlier)["measured"], _advise_command_target(earlier)["met"]) == (2.0, False)

@@ -49,6 +49,8 @@ _CHECK_SECONDS = 30.0
 """How often an idle server looks whether its installation changed (then it exits: no client can reach it)."""
 _START_SECONDS = 600
 """The longest ``cardlogic resident start`` waits for the server to load (compiling into an empty numba cache)."""
+_ANSWER_SECONDS = 30.0
+"""The longest a client waits for a server to start its command (then it runs the command itself)."""
 _HEADER = struct.Struct("!I")
 _MAX_REQUEST = 1 << 22
 
@@ -206,6 +208,7 @@ def forward(argv: Sequence[str]) -> int | None:
         return None
     with connection:
         try:
+            connection.settimeout(_ANSWER_SECONDS)
             connection.connect(_socket_path(installation_key()))
             _send(connection, _request(argv))
             return _await_exit(connection)
@@ -257,6 +260,7 @@ def _await_exit(connection: socket.socket) -> int | None:
                     raise KeyboardInterrupt  # nothing ran: stopped as the command would have been
                 raise _Refused(line)
             pid = int(line.split()[1])
+            connection.settimeout(None)  # the command takes as long as it takes
             for signum in signals:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signum)
@@ -348,6 +352,7 @@ def serve(idle: float = IDLE_SECONDS) -> int:
     """Run this installation's server until ``idle`` seconds pass without a request, it is stopped, or the
     installation changes; 0 at once when another server of it runs or is starting."""
     import fcntl
+    import gc
     import select
     import threading
 
@@ -364,6 +369,7 @@ def serve(idle: float = IDLE_SECONDS) -> int:
         except BlockingIOError:
             return 0
         _preload()
+        gc.freeze()  # a command's collections then leave the loaded objects, and their shared pages, alone
         if installation_key() != key:
             return 0
         path = _socket_path(key)
@@ -407,7 +413,7 @@ def _handle(connection: socket.socket, listener: socket.socket, lock: Any, idle:
             if not _same_user(connection):
                 return False
             request, fds = _receive(connection)
-            if "argv" in request and is_resident(request["argv"]) and len(fds) == 3:
+            if "argv" in request and is_resident(request["argv"]) and len(fds) == 3 and _single_threaded():
                 if os.fork() == 0:
                     listener.close()
                     lock.close()
@@ -424,6 +430,13 @@ def _handle(connection: socket.socket, listener: socket.socket, lock: Any, idle:
             for fd in fds:
                 os.close(fd)
     return False
+
+
+def _single_threaded() -> bool:
+    """Whether this process runs one thread, as forking needs (a thread's locks would stay held in the child)."""
+    import threading
+
+    return threading.active_count() == 1
 
 
 def _same_user(connection: socket.socket) -> bool:
