@@ -43,6 +43,14 @@ EXTREME = ChoiceModel(
 """A model as sure of its players as the fit's bounds allow: whatever they do still has likelihood > 0."""
 
 
+@pytest.fixture
+def every_sample(monkeypatch) -> None:
+    """A players' prior that draws all its ``samples``: the weighting checked to the precision they buy, not to
+    the effective sample size at which a belief stops drawing."""
+    monkeypatch.setattr(belief_module, "ENOUGH_EFFECTIVE", math.inf)
+    monkeypatch.setattr(belief_module, "WEIGHING_BUDGET", 10**12)
+
+
 def small_game(players: int, sets: list[str], dealer: int = 0) -> Game:
     return Game(tuple("ABCDEFGH"[:players]), deck=Deck.named("no-8s", sets=sets), dealer=dealer)
 
@@ -147,7 +155,7 @@ def test_no_consistent_deal_gets_likelihood_zero(seed: int, players: int, advers
     assert np.isfinite(EXTREME.log_likelihoods(History(game, events[:middle]), deals)).all()
 
 
-def test_the_weighted_posterior_matches_enumeration_with_the_same_likelihood() -> None:
+def test_the_weighted_posterior_matches_enumeration_with_the_same_likelihood(every_sample: None) -> None:
     game = small_game(4, ["LS", "HS"], dealer=1)
     hands, events = play_random_game(game, 5)
     model = ChoiceModel(
@@ -174,7 +182,7 @@ def test_the_weighted_posterior_matches_enumeration_with_the_same_likelihood() -
     assert checked > 10
 
 
-def test_a_belief_pushed_event_by_event_keeps_matching_enumeration() -> None:
+def test_a_belief_pushed_event_by_event_keeps_matching_enumeration(every_sample: None) -> None:
     """The players' prior keeps the deals the next state still allows and weighs them by the new events alone
     (topping them up when few are left): after every push, and after a pop, it answers as a fresh belief would."""
     game = small_game(4, ["LS", "HS"], dealer=1)
@@ -315,10 +323,11 @@ def test_tempering_keeps_the_effective_sample_size_it_is_asked_for() -> None:
     assert tempering_for(log_weights[:50], 100) == 0.0
 
 
-def test_a_tempered_posterior_matches_enumeration_with_the_tempered_likelihood(monkeypatch) -> None:
+def test_a_tempered_posterior_matches_enumeration_with_the_tempered_likelihood(monkeypatch, every_sample: None) -> None:
     """Where the weights would leave too few deals, the belief answers with the likelihood raised to the power it
     reports, exactly as enumeration with that power does."""
     monkeypatch.setattr(belief_module, "MIN_EFFECTIVE", 20_000)
+    monkeypatch.setattr(LiteratureBelief, "_every_deal", lambda self, distinct, drawn: False)  # weighed by draws
     game = small_game(4, ["LS", "HS"], dealer=1)
     hands, events = play_random_game(game, 5)
     model = ChoiceModel(held=6, sure=5, dead=-6, target_set=3, claim_bias=-4, claim_certain=6, estimate=6, inferred=4)
@@ -350,3 +359,45 @@ def test_a_collapsed_prior_falls_back_to_the_rules_and_says_so() -> None:
     assert belief.weighting is None
     assert belief.prior_answered.startswith("rules (the players' prior collapsed")
     assert np.array_equal(belief.marginals().probabilities, rules.marginals().probabilities)
+
+
+def test_a_small_state_is_weighed_over_every_consistent_deal_exactly() -> None:
+    """Where the rules leave few deals, the players' prior weighs each of them once and answers exactly (up to
+    the resampling of its deals to ``samples`` rows), and says so."""
+    game = small_game(4, ["LS", "HS"], dealer=1)
+    hands, events = play_random_game(game, 5)
+    model = ChoiceModel(held=2.5, dead=-1.5, target_set=1.0, claim_certain=4.0, estimate=3.0, inferred=1.5)
+    belief = LiteratureBelief(game, 0, iter_cards(hands[0]), prior="players", choices=model, samples=20_000)
+    for event in events[:6]:
+        belief.push_unchecked(event)
+    deals = all_deals(belief)
+    weighting = belief.weighting
+    assert weighting is not None and weighting.complete and weighting.drawn == len(deals)
+    assert belief.prior_answered == f"players (exact: every one of the {len(deals):,} consistent deals weighed)"
+    weights = np.exp(model.log_likelihoods(History(game, events[:6]), deals, skip=0))
+    columns = {card: j for j, card in enumerate(belief.model.cards)}
+    marginals = belief.marginals()
+    for i, card in enumerate(marginals.cards):
+        if card not in belief.public.known:
+            truth = np.bincount(deals[:, columns[card]], weights=weights / weights.sum(), minlength=4)
+            assert np.abs(marginals.probabilities[i] - truth).max() < 1e-3, card
+
+
+def test_the_players_prior_draws_more_deals_only_while_their_weights_are_too_few(monkeypatch) -> None:
+    """Weights that leave enough effective deals stop at the first draw; sharper ones draw more, up to the
+    likelihood terms a belief may work out in a state."""
+    game = Game(tuple("ABCDEF"))
+    hands, events = play_random_game(game, 3)
+
+    def drawn(enough: float) -> int:
+        monkeypatch.setattr(belief_module, "ENOUGH_EFFECTIVE", enough)
+        belief = LiteratureBelief(game, 0, iter_cards(hands[0]), prior="players", choices=EXTREME, samples=20_000)
+        for event in events[:20]:
+            belief.push_unchecked(event)
+        assert belief.prior_answered.startswith("players") and belief._weighting is not None
+        return belief._weighting.drawn
+
+    assert drawn(0) == belief_module.FIRST_DEALS
+    more = drawn(math.inf)
+    assert more > belief_module.FIRST_DEALS
+    assert (more - belief_module.FIRST_DEALS - belief_module.MIN_DRAW) * 20 <= belief_module.WEIGHING_BUDGET

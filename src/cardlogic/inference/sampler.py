@@ -99,7 +99,7 @@ class SamplerBackend:
         a few megabytes whatever ``n``; the first chunk is :meth:`draw`'s deals for ``seed``, each later one is
         drawn with a seed of its own.
         """
-        drawer, method = self._drawer(model)
+        drawer, method = self.drawer(model)
         counts = np.zeros((len(model.cards), len(model.holders)), np.int64)
         for index, start in enumerate(range(0, n, CHUNK)):
             chunk_seed = (seed + index * _CHUNK_SEED_STEP) % (MAX_SEED + 1)
@@ -117,11 +117,12 @@ class SamplerBackend:
 
     def draw(self, model: DealModel, n: int, seed: int) -> tuple[np.ndarray, str]:
         """``n`` deals (as :meth:`sample`) and how they were drawn: ``"sample"`` (exactly uniform) or ``"mcmc"``."""
-        drawer, method = self._drawer(model)
+        drawer, method = self.drawer(model)
         return drawer(n, seed), method
 
-    def _drawer(self, model: DealModel) -> tuple[Callable[[int, int], np.ndarray], str]:
-        """A function drawing ``(n, seed)`` deals of ``model`` (its tables built once), and its method's name."""
+    def drawer(self, model: DealModel) -> tuple[Callable[[int, int], np.ndarray], str]:
+        """A function drawing ``(n, seed)`` deals of ``model`` (its tables built once, for draw after draw), and its
+        method's name."""
         packed = pack(model)
         if self.uses_tables(packed):
             tables = sampling_tables(packed)

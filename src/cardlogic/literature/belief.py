@@ -36,6 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from cardlogic import inference
 from cardlogic.arguments import MAX_SEED
 from cardlogic.belief import Belief
 from cardlogic.cards import Card, iter_cards
@@ -55,16 +56,26 @@ MIN_EFFECTIVE = 100
 are tempered (raised to the largest power that keeps this many), and below :data:`MIN_TEMPERING` the rules answer."""
 MIN_TEMPERING = 0.05
 """The smallest power of the choices' likelihood the players' prior answers with; below it the rules alone answer."""
-REFILL = 0.5
-"""The share of the belief's ``samples`` below which the deals kept from earlier states are topped up with fresh
-ones (see :class:`_Pool`)."""
+FIRST_DEALS = 1_000
+"""The rules' deals the players' prior draws first in a state (at most ``samples``; the calibration of
+docs/beliefs.md was measured with as many): more are drawn only while their weights leave an effective sample size
+under :data:`ENOUGH_EFFECTIVE`."""
+ENOUGH_EFFECTIVE = 500
+"""The effective sample size at which the players' prior stops drawing more deals."""
+WEIGHING_BUDGET = 120_000
+"""The most likelihood terms (distinct deals times the events each is weighed over, about a microsecond apiece) the
+players' prior works out in one state beyond its first draw: the bound that keeps ``advise`` and ``live`` within
+their latency whatever the table's size and the game's length."""
+MIN_DRAW = 2 * MIN_EFFECTIVE
+"""The fewest deals one draw of the players' prior takes, however long the history."""
 
 
 @dataclass(frozen=True)
 class Weighting:
-    """The players' prior in one state: the resampled deals, how the rules' deals were drawn, the effective
-    sample size of their weights, P(each player plays by the model), and the power the likelihood was tempered
-    to (1: not tempered)."""
+    """The players' prior in one state: the resampled deals, how the rules' deals were drawn and how many, the
+    effective sample size of their weights, P(each player plays by the model), the power the likelihood was
+    tempered to (1: not tempered), and whether every consistent deal was weighed (``complete``: the weighted
+    posterior is exact, up to the resampling, and ``drawn`` is the number of consistent deals)."""
 
     deals: np.ndarray
     how: str
@@ -72,44 +83,61 @@ class Weighting:
     effective: float
     modelled: np.ndarray
     tempering: float = 1.0
+    complete: bool = False
 
 
 @dataclass(frozen=True)
 class _Pool:
-    """The rules' deals a players' prior drew, with each one's log-likelihoods per player (under the model and the
-    rules alone) of the first ``events`` events of ``history``.
+    """The distinct rules' deals a players' prior drew (``drawn`` draws, each deal ``counts`` times), with each
+    one's log-likelihoods per player (under the model and the rules alone) of the first ``events`` events of
+    ``history``; ``complete``: they are every consistent deal.
 
     Pushing an event only narrows the rules' deals: the pooled deals the new state still allows are uniform over
-    its deals as they were over the old, so the next state keeps them and weighs each by the new events alone.
-    Fresh deals top the pool up once fewer than :data:`REFILL` of the belief's ``samples`` are left.
+    its deals as they were over the old, so the next state keeps them and weighs each by the new events alone,
+    drawing more while their effective sample size is low (see :data:`WEIGHING_BUDGET`).
     """
 
     history: History
     events: int
     deals: np.ndarray
+    counts: np.ndarray
     how: str
     modelled: np.ndarray
     rules: np.ndarray
+    complete: bool = False
+
+    @property
+    def drawn(self) -> int:
+        return int(self.counts.sum())
+
+    def log_weights(self, share: float) -> np.ndarray:
+        """Per deal, the log-likelihood of the history mixed over the players' types (``share`` modelled)."""
+        return mix_players(self.modelled, self.rules, share).sum(axis=1)
 
 
-def effective_size(weights: np.ndarray) -> float:
-    """The effective sample size of importance ``weights``: (sum w)^2 / sum w^2."""
-    return float(weights.sum() ** 2 / (weights**2).sum())
+def effective_size(weights: np.ndarray, counts: np.ndarray | None = None) -> float:
+    """The effective sample size of importance ``weights`` (of deals drawn ``counts`` times each, default once):
+    (sum w)^2 / sum w^2 over the draws."""
+    if counts is None:
+        return float(weights.sum() ** 2 / (weights**2).sum())
+    return float((counts * weights).sum() ** 2 / (counts * weights**2).sum())
 
 
-def tempering_for(log_weights: np.ndarray, effective: float) -> float:
-    """The largest power ``b`` in [0, 1] whose weights exp(b * log_weights) keep an effective sample size of at least
-    ``effective`` (1 when the weights themselves do; 0 when even equal weights fall short), found by bisection:
-    the likelihood flattened just enough for the drawn deals to carry it, as adaptive tempering does."""
+def tempering_for(log_weights: np.ndarray, effective: float, counts: np.ndarray | None = None) -> float:
+    """The largest power ``b`` in [0, 1] whose weights exp(b * log_weights) (of deals drawn ``counts`` times each)
+    keep an effective sample size of at least ``effective`` (1 when the weights themselves do; 0 when even equal
+    weights fall short), found by bisection: the likelihood flattened just enough for the drawn deals to carry it,
+    as adaptive tempering does."""
     shifted = log_weights - log_weights.max()
-    if effective_size(np.exp(shifted)) >= effective:
+    if effective_size(np.exp(shifted), counts) >= effective:
         return 1.0
-    if len(shifted) < effective:
+    if effective_size(np.ones_like(shifted), counts) < effective:
         return 0.0
     low, high = 0.0, 1.0
     for _ in range(30):
         middle = (low + high) / 2
-        low, high = (middle, high) if effective_size(np.exp(middle * shifted)) >= effective else (low, middle)
+        enough = effective_size(np.exp(middle * shifted), counts) >= effective
+        low, high = (middle, high) if enough else (low, middle)
     return low
 
 
@@ -157,18 +185,26 @@ class LiteratureBelief(Belief):
         if self._weighting is None:
             self._weighting = self._weigh()
         weighting = self._weighting
+        if weighting.complete:
+            return weighting
         return weighting if weighting.effective >= MIN_EFFECTIVE and weighting.tempering >= MIN_TEMPERING else None
 
     @property
     def prior_answered(self) -> str:
         """Which prior answers now, in words: ``rules``, ``players (effective sample size 812 of 4,000 deals)``,
-        ``players (likelihood tempered to the power 0.42: effective sample size 100 of 4,000 deals)``, or
+        ``players (likelihood tempered to the power 0.42: effective sample size 100 of 4,000 deals)``,
+        ``players (exact: every one of the 126 consistent deals weighed)``, or
         ``rules (the players' prior collapsed: effective sample size 3 of 40 deals)``."""
         if self.prior == "rules":
             return "rules"
         weighting = self.weighting
         drawn = self._weighting
         assert drawn is not None
+        if drawn.complete:
+            count = (
+                "the only consistent deal" if drawn.drawn == 1 else f"every one of the {drawn.drawn:,} consistent deals"
+            )
+            return f"players (exact: {count} weighed)"
         size = f"effective sample size {drawn.effective:,.0f} of {drawn.drawn:,} deals"
         if weighting is None:
             return f"rules (the players' prior collapsed: {size})"
@@ -177,46 +213,99 @@ class LiteratureBelief(Belief):
         return f"players ({size})"
 
     def _weigh(self) -> Weighting:
-        """Weight the rules' deals by the players' choices, and resample as many by those weights."""
+        """Weight the rules' deals by the players' choices, and resample ``samples`` deals by those weights."""
         pool = self._pooled()
-        modelled, rules = pool.modelled, pool.rules
-        log_weights = mix_players(modelled, rules, self.choices.modelled).sum(axis=1)
-        tempering = tempering_for(log_weights, MIN_EFFECTIVE)
-        weights = np.exp(tempering * (log_weights - log_weights.max()))
-        effective = effective_size(weights)
-        drawn = len(pool.deals)
+        log_weights = pool.log_weights(self.choices.modelled)
+        # every consistent deal weighed: the weights are exact, and no sample size needs the likelihood tempered
+        counts = np.ones(len(pool.deals)) if pool.complete else pool.counts
+        tempering = 1.0 if pool.complete else tempering_for(log_weights, MIN_EFFECTIVE, counts)
+        weights = counts * np.exp(tempering * (log_weights - log_weights.max()))
+        effective = effective_size(weights / counts, counts)
         rng = np.random.default_rng(self.seed)
-        positions = (rng.random() + np.arange(drawn)) / drawn  # systematic resampling
-        picked = np.minimum(np.searchsorted(np.cumsum(weights) / weights.sum(), positions), drawn - 1)
-        types = player_types(modelled, rules, self.choices.modelled, weights)
-        return Weighting(pool.deals[picked], pool.how, drawn, effective, types, tempering)
+        positions = (rng.random() + np.arange(self.samples)) / self.samples  # systematic resampling
+        picked = np.minimum(np.searchsorted(np.cumsum(weights) / weights.sum(), positions), len(weights) - 1)
+        types = player_types(pool.modelled, pool.rules, self.choices.modelled, weights)
+        drawn = len(pool.deals) if pool.complete else pool.drawn
+        return Weighting(pool.deals[picked], pool.how, drawn, effective, types, tempering, pool.complete)
 
     def _pooled(self) -> _Pool:
         """The rules' deals of this state with their likelihoods: those of the last state's pool this state still
-        allows, weighed by the events since, topped up with fresh deals when too few are left; else a fresh draw."""
+        allows, weighed by the events since, or none; then more drawn while their effective sample size is under
+        :data:`ENOUGH_EFFECTIVE`, within :data:`WEIGHING_BUDGET`."""
         history, pool = self._choices_history(), self._pool
-        if pool is None or pool.history is not history:
-            self._rules_only = True
-            try:
-                deals, how = self._drawn()
-            finally:
-                self._rules_only = False
-            pool = _Pool(history, history.events, deals, how, *self._log_likelihoods(history, deals))
-        elif pool.events < history.events:
+        budget = WEIGHING_BUDGET
+        if pool is not None and pool.history is history and pool.events < history.events:
             kept = self.model.consistent_rows(pool.deals)
-            deals, how = pool.deals[kept], pool.how
+            deals = pool.deals[kept]
             modelled, rules = self._log_likelihoods(history, deals, pool.events)
-            modelled, rules = pool.modelled[kept] + modelled, pool.rules[kept] + rules
-            missing = self.samples - len(deals)
-            if missing > self.samples * (1 - REFILL):
-                seed = (self.seed + history.events) % (MAX_SEED + 1)  # fresh deals, not the first draw's
-                fresh, how = self._sampler().draw(self.model, missing, seed)
-                more_modelled, more_rules = self._log_likelihoods(history, fresh)
-                deals = np.concatenate([deals, fresh])
-                modelled, rules = np.concatenate([modelled, more_modelled]), np.concatenate([rules, more_rules])
-            pool = _Pool(history, history.events, deals, how, modelled, rules)
-        self._pool = pool
+            budget -= len(deals) * (history.events - pool.events)
+            pool = _Pool(
+                history,
+                history.events,
+                deals,
+                pool.counts[kept],
+                pool.how,
+                pool.modelled[kept] + modelled,
+                pool.rules[kept] + rules,
+                pool.complete,
+            )
+        elif pool is None or pool.history is not history:
+            pool = None
+        self._pool = pool = self._grown(history, pool, budget)
         return pool
+
+    def _grown(self, history: History, pool: _Pool | None, budget: int) -> _Pool:
+        """``pool`` (None: empty) with more of the rules' deals drawn and weighed while it has fewer than
+        :data:`FIRST_DEALS` draws, or an effective sample size under :data:`ENOUGH_EFFECTIVE`, and while its
+        ``samples`` and the likelihood terms left of ``budget`` allow another draw; one draw at least when empty."""
+        rounds, draw, events = 0, None, max(history.events, 1)
+        while pool is None or (
+            not pool.complete
+            and pool.drawn < self.samples
+            and budget >= MIN_DRAW * events
+            and (pool.drawn < FIRST_DEALS or self._pool_effective(pool) < ENOUGH_EFFECTIVE)
+        ):
+            drawn = 0 if pool is None else pool.drawn
+            size = min(self.samples - drawn, max(MIN_DRAW, min(max(drawn, FIRST_DEALS), budget // events)))
+            if draw is None:
+                draw, how = self._sampler().drawer(self.model)
+            fresh = draw(size, (self.seed + history.events + 7919 * rounds) % (MAX_SEED + 1))  # new deals each time
+            rounds += 1
+            pool, weighed = self._merged(history, pool, fresh, how)
+            budget -= weighed * events
+        return pool
+
+    def _pool_effective(self, pool: _Pool) -> float:
+        log_weights = pool.log_weights(self.choices.modelled)
+        return effective_size(np.exp(log_weights - log_weights.max()), pool.counts)
+
+    def _merged(self, history: History, pool: _Pool | None, fresh: np.ndarray, how: str) -> tuple[_Pool, int]:
+        """``pool`` with the deals ``fresh`` (drawn by ``how``): those it holds already counted again, the others
+        weighed over the whole history; and how many were weighed. The pool is complete once its distinct deals
+        are as many as the exact count of the consistent deals (asked where many draws repeat a deal)."""
+        fresh, counts = _distinct(fresh)
+        if pool is not None:
+            known = _row_keys(pool.deals)
+            merged = np.concatenate([known, _row_keys(fresh)])
+            _, first, inverse = np.unique(merged, return_index=True, return_inverse=True)
+            inverse = inverse.ravel()
+            old = inverse[len(known) :]
+            repeated = first[old] < len(known)  # a fresh deal the pool holds already
+            pool_counts = pool.counts + np.bincount(first[old[repeated]], counts[repeated], len(known))
+            fresh, counts = fresh[~repeated], counts[~repeated]
+        modelled, rules = self._log_likelihoods(history, fresh)
+        if pool is not None:
+            fresh = np.concatenate([pool.deals, fresh])
+            counts = np.concatenate([pool_counts, counts])
+            modelled, rules = np.concatenate([pool.modelled, modelled]), np.concatenate([pool.rules, rules])
+            how = pool.how if pool.how == how else "mcmc"
+        complete = self._every_deal(len(fresh), counts.sum())
+        return _Pool(history, history.events, fresh, counts, how, modelled, rules, complete), len(modelled)
+
+    def _every_deal(self, distinct: int, drawn: float) -> bool:
+        """Whether ``distinct`` deals are every consistent deal: asked of the exact count where it is practical and
+        ``drawn`` draws repeated deals often enough to suggest so."""
+        return 2 * distinct <= drawn and self._exact_fits() and inference.count(self.model) == distinct
 
     def _log_likelihoods(self, history: History, deals: np.ndarray, first: int = 0) -> tuple[np.ndarray, np.ndarray]:
         """Per deal and player, the log-likelihoods of the choices of the events from ``first`` on under the model
@@ -433,6 +522,18 @@ def check_record(record: Record) -> None:
         record.replay()
     else:
         LiteratureBelief.from_record(record)
+
+
+def _row_keys(deals: np.ndarray) -> np.ndarray:
+    """Each row of ``deals`` as one comparable value (its bytes)."""
+    deals = np.ascontiguousarray(deals)
+    return deals.view(np.dtype((np.void, deals.shape[1] * deals.itemsize))).ravel()
+
+
+def _distinct(deals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of ``deals``, and how many times each occurs."""
+    _, first, counts = np.unique(_row_keys(deals), return_index=True, return_counts=True)
+    return deals[first], counts.astype(np.float64)
 
 
 def _runs(lines: list[int]) -> str:
