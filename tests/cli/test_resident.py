@@ -312,3 +312,33 @@ def test_a_directory_others_may_enter_is_not_used(bare):
     assert not resident.is_private(resident.directory())
     assert resident.serve(60) == 1
     assert resident.forward(["advise", str(ANN)]) is None
+
+
+def test_a_command_finishes_when_its_server_is_killed_meanwhile():
+    runtime = tempfile.mkdtemp(prefix="cl-kill-", dir="/tmp")
+    try:
+        control = [sys.executable, "-m", "cardlogic", "resident"]
+        subprocess.run([*control, "start"], env=environment(runtime), check=True, capture_output=True, timeout=900)
+        killed = server_pid(runtime)
+        assert killed is not None
+        client = subprocess.Popen(
+            [sys.executable, "-m", "cardlogic", "advise", "--json", "-"],
+            env=environment(runtime),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        deadline = time.monotonic() + 60
+        while not commands_running(killed):
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        os.kill(killed, signal.SIGKILL)
+        out, err = client.communicate(ANN.read_text(), timeout=300)
+        assert (client.returncode, err) == (0, "")
+        assert '"recommendation"' in out
+        alone = cardlogic("advise", "--json", str(ANN), env=environment(runtime, CARDLOGIC_RESIDENT="0"))
+        assert alone.stdout == out
+    finally:
+        subprocess.run([*control, "stop"], env=environment(runtime), check=False, timeout=120)
+        shutil.rmtree(runtime, ignore_errors=True)
