@@ -62,11 +62,11 @@ class _Refused(Exception):
 # -- where a server listens ----------------------------------------------------------------------------------------
 
 
-def enabled(environ: dict[str, str] | os._Environ[str] = os.environ) -> bool:
+def enabled() -> bool:
     """Whether resident servers are on: ``CARDLOGIC_RESIDENT`` is not 0 or off, and the platform passes file
     descriptors over Unix sockets and forks."""
     return (
-        environ.get(OFF_SWITCH, "").strip().lower() not in OFF_VALUES
+        os.environ.get(OFF_SWITCH, "").strip().lower() not in OFF_VALUES
         and hasattr(socket, "AF_UNIX")
         and hasattr(socket, "send_fds")
         and hasattr(os, "fork")
