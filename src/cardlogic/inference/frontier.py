@@ -184,7 +184,7 @@ def plan(packed: PackedModel, closing_from: int | None = None, *, probes: bool =
     # the blocks.
     work, degrees = [], np.zeros((len(blocks), n_local), np.int64)
     for b, block in enumerate(blocks):
-        monomials = _LocalWalk(p, block, ends[b], _bits(block_named[b]), named, positive, probes=False).monomials
+        monomials = _walked(p, block, ends[b], _bits(block_named[b]), named, positive, probes=False).monomials
         work.append(len(monomials))
         if len(monomials):
             degrees[b, _bits(block_named[b])] = monomials.max(axis=0)
@@ -209,7 +209,7 @@ def plan(packed: PackedModel, closing_from: int | None = None, *, probes: bool =
     for position, b in enumerate(order):
         holders = [j for j in range(n_local) if 0 <= first[j] <= position <= last[j]]
         (digits_in, kw_in), (digits_out, kw_out) = layer(position), layer(position + 1)
-        local = _LocalWalk(p, blocks[b], ends[b], holders, named, positive, probes=probes)
+        local = _walked(p, blocks[b], ends[b], holders, named, positive, probes=probes)
         in_radix = np.array([caps[j] + 1 for j in digits_in], np.int64)
         laid_out.append(
             Block(
@@ -290,6 +290,38 @@ class _LocalWalk:
                 raise InferenceError(f"a block's local walk passed {MAX_LOCAL_STATES:,} states")
         self.steps, self.values, self.edges = tuple(steps), tuple(values), tuple(edges)
         self.monomials = (keys[:, None] // strides[None, :]) % (caps + 1)[None, :]
+
+
+_WALKS: BudgetCache[_LocalWalk] = BudgetCache(1024)
+"""The last local walks by what they read of their cards: an event, and each set's claim counted on the model
+packed with the set's cards last, leave most blocks as they were (early in 12-player games walking them again
+was most of the time of the advice)."""
+
+
+def _walked(
+    p: PackedModel,
+    cards: list[int],
+    ends: list[bool],
+    holders: list[int],
+    named: list[int],
+    positive: list[bool],
+    *,
+    probes: bool,
+) -> _LocalWalk:
+    """:class:`_LocalWalk` of these arguments, known (its steps then naming ``cards``) or walked."""
+    key = (
+        probes,
+        tuple(holders),
+        tuple(int(p.caps[j]) for j in holders),
+        tuple(ends),
+        tuple((int(p.allow[k]), int(p.full[k]), p.sat[k].tobytes(), positive[k], named[k]) for k in cards),
+    )
+    walk = _WALKS.get(key, 0.0, lambda _: _LocalWalk(p, cards, ends, holders, named, positive, probes=probes))
+    if all(step.free == k for step, k in zip(walk.steps, cards)):
+        return walk
+    moved = copy.copy(walk)
+    moved.steps = tuple(dataclasses.replace(step, free=k) for step, k in zip(walk.steps, cards))
+    return moved
 
 
 def _options(options: list[tuple[int, float, int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
