@@ -93,14 +93,23 @@ def server(runtime: str) -> Iterator[int]:
     )
 
 
-def commands_running(server: int) -> list[int]:
+def commands_running(server: int) -> set[int]:
     """The server's children that run a command (not yet ended)."""
-    found = []
+    found = set()
     for child in Path(f"/proc/{server}/task/{server}/children").read_text().split():
         with contextlib.suppress(OSError):
             if Path(f"/proc/{child}/stat").read_text().rpartition(")")[2].split()[0] != "Z":
-                found.append(int(child))
+                found.add(int(child))
     return found
+
+
+def new_command(server: int, before: set[int]) -> int:
+    """The pid of the command the server started since ``before`` (its children then)."""
+    deadline = time.monotonic() + 60
+    while not (started := commands_running(server) - before):
+        assert time.monotonic() < deadline, "the command did not start in the server"
+        time.sleep(0.05)
+    return started.pop()
 
 
 def test_in_a_terminal_the_server_prints_what_the_command_prints_in_its_own_process(runtime, server):
@@ -191,7 +200,9 @@ def test_two_clients_at_once_each_get_their_own_answer(runtime, server):
     assert '"recommendation"' in answers[0][0] and answers[0][0] != answers[1][0]
 
 
-def test_ctrl_c_at_the_client_interrupts_the_command(runtime, server):
+@pytest.mark.parametrize("attempt", range(3))  # the Ctrl-C comes as the command starts: a race, tried thrice
+def test_ctrl_c_at_the_client_interrupts_the_command(runtime, server, attempt):
+    before = commands_running(server)
     child = pexpect.spawn(
         sys.executable,
         ["-m", "cardlogic", "advise", "-"],  # waits for the record on the terminal
@@ -200,19 +211,21 @@ def test_ctrl_c_at_the_client_interrupts_the_command(runtime, server):
         encoding="utf-8",
         timeout=120,
     )
-    deadline = time.monotonic() + 60
-    while not commands_running(server):  # the command started in the server
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
+    new_command(server, before)
     child.sendintr()
     child.expect_exact("cardlogic: interrupted")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 130
     assert "Traceback" not in str(child.before)
+    deadline = time.monotonic() + 10
+    while commands_running(server) - before:  # the command ends with its client
+        assert time.monotonic() < deadline, "the command outlived its client"
+        time.sleep(0.05)
 
 
 def test_a_command_whose_server_process_dies_runs_again_in_the_client(runtime, server):
+    before = commands_running(server)
     client = subprocess.Popen(
         [sys.executable, "-m", "cardlogic", "advise", "--json", "-"],
         env=environment(runtime),
@@ -221,11 +234,7 @@ def test_a_command_whose_server_process_dies_runs_again_in_the_client(runtime, s
         stderr=subprocess.PIPE,
         text=True,
     )
-    deadline = time.monotonic() + 60
-    while not (running := commands_running(server)):  # the command waits for its input in the server
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
-    os.kill(running[0], signal.SIGKILL)
+    os.kill(new_command(server, before), signal.SIGKILL)  # while it waits for its input
     time.sleep(0.5)
     out, err = client.communicate(ANN.read_text(), timeout=300)
     assert client.returncode == 0
@@ -312,3 +321,30 @@ def test_a_directory_others_may_enter_is_not_used(bare):
     assert not resident.is_private(resident.directory())
     assert resident.serve(60) == 1
     assert resident.forward(["advise", str(ANN)]) is None
+
+
+def test_a_command_finishes_when_its_server_is_killed_meanwhile():
+    runtime = tempfile.mkdtemp(prefix="cl-kill-", dir="/tmp")
+    try:
+        control = [sys.executable, "-m", "cardlogic", "resident"]
+        subprocess.run([*control, "start"], env=environment(runtime), check=True, capture_output=True, timeout=900)
+        killed = server_pid(runtime)
+        assert killed is not None
+        client = subprocess.Popen(
+            [sys.executable, "-m", "cardlogic", "advise", "--json", "-"],
+            env=environment(runtime),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        new_command(killed, set())
+        os.kill(killed, signal.SIGKILL)
+        out, err = client.communicate(ANN.read_text(), timeout=300)
+        assert (client.returncode, err) == (0, "")
+        assert '"recommendation"' in out
+        alone = cardlogic("advise", "--json", str(ANN), env=environment(runtime, CARDLOGIC_RESIDENT="0"))
+        assert alone.stdout == out
+    finally:
+        subprocess.run([*control, "stop"], env=environment(runtime), check=False, timeout=120)
+        shutil.rmtree(runtime, ignore_errors=True)

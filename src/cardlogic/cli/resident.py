@@ -62,11 +62,11 @@ class _Refused(Exception):
 # -- where a server listens ----------------------------------------------------------------------------------------
 
 
-def enabled(environ: dict[str, str] | os._Environ[str] = os.environ) -> bool:
+def enabled() -> bool:
     """Whether resident servers are on: ``CARDLOGIC_RESIDENT`` is not 0 or off, and the platform passes file
     descriptors over Unix sockets and forks."""
     return (
-        environ.get(OFF_SWITCH, "").strip().lower() not in OFF_VALUES
+        os.environ.get(OFF_SWITCH, "").strip().lower() not in OFF_VALUES
         and hasattr(socket, "AF_UNIX")
         and hasattr(socket, "send_fds")
         and hasattr(os, "fork")
@@ -197,23 +197,57 @@ def forward(argv: Sequence[str]) -> int | None:
     """Run ``cardlogic ARGV`` in this installation's server, if one answers, and return its exit code; None when the
     command is not one a server runs, or no server ran it (the caller then runs it itself).
 
-    Ctrl-C, a hang-up and a termination request are passed on to the command. Should the server's process end
-    before the command did, this says so on standard error and returns None: the command runs again here.
+    Ctrl-C, a hang-up and a termination request are passed on to the command (one that comes before it started,
+    once it starts; if it never does, Ctrl-C raises KeyboardInterrupt here). Should the server's process end before
+    the command did, this says so on standard error and returns None: the command runs again here.
     """
     if not is_resident(argv) or not enabled() or not is_private(directory()):
         return None
+    relay = _Relay()
     try:
-        connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    except OSError:
+        previous = {sig: signal.signal(sig, relay.handle) for sig in _RELAYED}
+    except ValueError:  # not the main thread, where signals arrive
         return None
-    with connection:
-        try:
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
             connection.settimeout(_ANSWER_SECONDS)
             connection.connect(_socket_path(installation_key()))
             _send(connection, _request(argv))
-            return _await_exit(connection)
-        except (OSError, ValueError, _Refused):
-            return None
+            return _await_exit(connection, relay)
+    except (OSError, ValueError, _Refused):
+        if relay.signals:
+            raise KeyboardInterrupt from None  # nothing ran: stopped as the command would have been
+        return None
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+_RELAYED = (signal.SIGINT, signal.SIGHUP, signal.SIGTERM)
+"""The signals the client passes on to the command it waits for."""
+
+
+class _Relay:
+    """The signals that reached the client, passed on to the command once its pid is known. A handler that does not
+    raise lets the socket's reads resume where they were (a KeyboardInterrupt could lose what one had read)."""
+
+    def __init__(self) -> None:
+        self.pid: int | None = None
+        self.signals: list[int] = []
+
+    def handle(self, signum: int, _frame: object) -> None:
+        self.signals.append(signum)
+        self._send(signum)
+
+    def start(self, pid: int) -> None:
+        self.pid = pid
+        for signum in self.signals:
+            self._send(signum)
+
+    def _send(self, signum: int) -> None:
+        if self.pid is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signum)
 
 
 def _request(argv: Sequence[str]) -> dict[str, Any]:
@@ -232,55 +266,25 @@ def _send(connection: socket.socket, request: dict[str, Any]) -> None:
     socket.send_fds(connection, [_HEADER.pack(len(body)) + body], fds)
 
 
-def _await_exit(connection: socket.socket) -> int | None:
-    """Read the child's pid, then its exit code, passing on Ctrl-C, a hang-up and a termination request meanwhile
-    (one that comes before the pid is passed on when it comes)."""
+def _await_exit(connection: socket.socket, relay: _Relay) -> int | None:
+    """Read the command's pid, then its exit code."""
     lines = _Lines(connection)
-    pid: int | None = None
-    signals: list[int] = []
-
-    def pass_on(signum: int) -> None:
-        signals.append(signum)
-        if pid is not None:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signum)
-
-    previous = {sig: signal.signal(sig, lambda signum, _frame: pass_on(signum)) for sig in _PASSED_ON}
-    try:
-        while True:
-            try:
-                line = lines.next()
-            except KeyboardInterrupt:
-                pass_on(signal.SIGINT)
-                continue
-            if pid is not None:
-                break
-            if line is None or not line.startswith("pid "):
-                if signals:
-                    raise KeyboardInterrupt  # nothing ran: stopped as the command would have been
-                raise _Refused(line)
-            pid = int(line.split()[1])
-            connection.settimeout(None)  # the command takes as long as it takes
-            for signum in signals:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, signum)
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-    if line is not None and line.startswith("exit "):
-        return int(line.split()[1])
-    if signals:
-        return 128 + signals[-1]
+    first = lines.next()
+    if first is None or not first.startswith("pid "):
+        raise _Refused(first)
+    relay.start(int(first.split()[1]))
+    connection.settimeout(None)  # the command takes as long as it takes
+    last = lines.next()
+    if last is not None and last.startswith("exit "):
+        return int(last.split()[1])
+    if relay.signals:
+        return 128 + relay.signals[-1]
     print("cardlogic: the resident server's process ended before the command; running it here", file=sys.stderr)
     return None
 
 
-_PASSED_ON = (signal.SIGHUP, signal.SIGTERM)
-"""The signals the client passes on to the command, besides Ctrl-C (which Python makes a KeyboardInterrupt)."""
-
-
 class _Lines:
-    """The lines the server sends, read as they arrive; a KeyboardInterrupt while waiting loses nothing."""
+    """The lines the server sends, read as they arrive."""
 
     def __init__(self, connection: socket.socket) -> None:
         self.connection = connection
@@ -475,9 +479,11 @@ def _reap() -> None:
 
 def _run_child(connection: socket.socket, fds: list[int], request: dict[str, Any]) -> NoReturn:
     """In the forked child: become the client's process (its streams, directory and environment), run the
-    command, send its exit code, and end. Until the pid is sent, a failure refuses the request (the client then
+    command, send its exit code, and end. A failure before the pid is sent refuses the request (the client then
     runs the command itself)."""
-    code = 1
+    from cardlogic.cli import INTERRUPTED, main
+
+    code, started = 1, False
     try:
         argv = [str(a) for a in request["argv"]]
         signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -493,26 +499,23 @@ def _run_child(connection: socket.socket, fds: list[int], request: dict[str, Any
         sys.argv = ["cardlogic", *argv]
         connection.settimeout(None)
         connection.sendall(f"pid {os.getpid()}\n".encode())
-    except Exception:  # noqa: BLE001 -- refused before it began: the client runs the command itself
-        os._exit(1)
-    try:
-        from cardlogic.cli import main
-
+        started = True  # Ctrl-C can come from here on (the client knows the pid)
         code = main(argv)
     except SystemExit as stop:
         code = _exit_code(stop)
     except KeyboardInterrupt:
         print("\ncardlogic: interrupted", file=sys.stderr)
-        code = 130
+        code = INTERRUPTED
     except Exception:  # noqa: BLE001 -- reported as Python reports an error nothing caught
-        sys.excepthook(*sys.exc_info())
+        if started:
+            sys.excepthook(*sys.exc_info())
         code = 1
     finally:
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(Exception):
                 stream.flush()
         with contextlib.suppress(OSError):
-            connection.sendall(f"exit {code}\n".encode())
+            connection.sendall(f"exit {code}\n".encode())  # before the pid: a refusal
         os._exit(code)
 
 
@@ -544,7 +547,8 @@ def _text_stream(fd: int, encoding: str | None, errors: str | None, line_bufferi
 
 def _preload() -> None:
     """Load numba and every kernel the resident commands reach, by running each of them once on small games (6 and
-    12 players of Literature, 3 and 5 of Knektpass) in a temporary directory, their output discarded."""
+    12 players of Literature, 3 and 5 of Knektpass, at the deal and later) in a temporary directory, their output
+    discarded."""
     import random
     import tempfile
 
@@ -570,15 +574,24 @@ def _preload() -> None:
                 with open(path, "w", encoding="utf-8") as out:
                     out.write(write_record(full.view_as(0 if mover is None else mover)))
                 commands += [["advise", path], ["advise", "--json", path], ["belief", path], ["check", path]]
-        for players in (3, 5):
+                commands.append(["belief", "--method", "sample", "--json", path])
+        for players in (3, 5):  # at the deal, and on the mover's turn at a third and two thirds of a random deal
             rng = random.Random(players)
             knektpass_game = KnektpassGame(tuple(f"P{k}" for k in range(players)))
             deal = Deal(knektpass_game, dealer=0, turned=rng.choice(knektpass_game.deck))
-            hand = KnektpassState.deal(deal, rng).hands[0]
-            path = os.path.join(folder, f"knektpass-{players}.txt")
-            with open(path, "w", encoding="utf-8") as out:
-                out.write(write_knektpass(KnektpassRecord(deal, 0, {0: tuple(iter_cards(hand))})))
-            commands += [["knektpass", command, path] for command in ("advise", "belief", "check")]
+            state = KnektpassState.deal(deal, rng)
+            dealt_masks, stock, movers = state.hands, tuple(state.stock), []
+            while (mover := state.to_move) is not None:
+                movers.append(mover)
+                state.push(rng.choice(state.legal_events()))
+            cards = {p: tuple(iter_cards(dealt_masks[p])) for p in range(players)}
+            history = list(state.history)
+            for cut in (0, len(history) // 3, 2 * len(history) // 3):
+                deal_record = KnektpassRecord(deal, None, cards, history[:cut], stock)
+                path = os.path.join(folder, f"knektpass-{players}-{cut}.txt")
+                with open(path, "w", encoding="utf-8") as out:
+                    out.write(write_knektpass(deal_record.view_as(movers[cut])))
+                commands += [["knektpass", command, path] for command in ("advise", "belief", "check")]
         with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
             for argv in commands:
                 with contextlib.suppress(Exception):

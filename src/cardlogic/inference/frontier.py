@@ -180,12 +180,15 @@ def plan(packed: PackedModel, closing_from: int | None = None, *, probes: bool =
             current = []
     _merge_blocks(blocks, ends, named, [block[0] >= closing_from for block in blocks])
     block_named = [_union(named[k] for k in block) for block in blocks]
-    # Each block's polynomial over the holders it names: its size orders the blocks.
-    work = [
-        len(_LocalWalk(p, block, ends[b], _bits(block_named[b]), named, positive, probes=False).monomials)
-        for b, block in enumerate(blocks)
-    ]
-    order = _block_order(block_named, work, caps)
+    # Each block's polynomial over the holders it names: its size and the most cards it gives each holder order
+    # the blocks.
+    work, degrees = [], np.zeros((len(blocks), n_local), np.int64)
+    for b, block in enumerate(blocks):
+        monomials = _walked(p, block, ends[b], _bits(block_named[b]), named, positive, probes=False).monomials
+        work.append(len(monomials))
+        if len(monomials):
+            degrees[b, _bits(block_named[b])] = monomials.max(axis=0)
+    order = _block_order(block_named, work, degrees, caps)
 
     first = [-1] * n_local
     last = [-1] * n_local
@@ -206,7 +209,7 @@ def plan(packed: PackedModel, closing_from: int | None = None, *, probes: bool =
     for position, b in enumerate(order):
         holders = [j for j in range(n_local) if 0 <= first[j] <= position <= last[j]]
         (digits_in, kw_in), (digits_out, kw_out) = layer(position), layer(position + 1)
-        local = _LocalWalk(p, blocks[b], ends[b], holders, named, positive, probes=probes)
+        local = _walked(p, blocks[b], ends[b], holders, named, positive, probes=probes)
         in_radix = np.array([caps[j] + 1 for j in digits_in], np.int64)
         laid_out.append(
             Block(
@@ -289,6 +292,38 @@ class _LocalWalk:
         self.monomials = (keys[:, None] // strides[None, :]) % (caps + 1)[None, :]
 
 
+_WALKS: BudgetCache[_LocalWalk] = BudgetCache(1024)
+"""The last local walks by what they read of their cards: an event, and each set's claim counted on the model
+packed with the set's cards last, leave most blocks as they were (early in 12-player games walking them again
+was most of the time of the advice)."""
+
+
+def _walked(
+    p: PackedModel,
+    cards: list[int],
+    ends: list[bool],
+    holders: list[int],
+    named: list[int],
+    positive: list[bool],
+    *,
+    probes: bool,
+) -> _LocalWalk:
+    """:class:`_LocalWalk` of these arguments, known (its steps then naming ``cards``) or walked."""
+    key = (
+        probes,
+        tuple(holders),
+        tuple(int(p.caps[j]) for j in holders),
+        tuple(ends),
+        tuple((int(p.allow[k]), int(p.full[k]), p.sat[k].tobytes(), positive[k], named[k]) for k in cards),
+    )
+    walk = _WALKS.get(key, 0.0, lambda _: _LocalWalk(p, cards, ends, holders, named, positive, probes=probes))
+    if all(step.free == k for step, k in zip(walk.steps, cards)):
+        return walk
+    moved = copy.copy(walk)
+    moved.steps = tuple(dataclasses.replace(step, free=k) for step, k in zip(walk.steps, cards))
+    return moved
+
+
 def _options(options: list[tuple[int, float, int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return (
         np.array([o[0] for o in options], np.int64),
@@ -333,36 +368,22 @@ def _merge_blocks(blocks: list[list[int]], ends: list[list[bool]], named: list[i
         fixed.pop(b)
 
 
-def _block_order(named: list[int], work: list[int], caps: list[int]) -> list[int]:
+def _block_order(named: list[int], work: list[int], degrees: np.ndarray, caps: list[int]) -> list[int]:
     """Blocks in an order that keeps the work small (:func:`kernels.frontier_order` over every order of up to
-    :data:`ORDER_SEARCH` blocks; beyond, the cheapest next block first). Blocks naming nobody go first, where the
-    state is a single one."""
+    :data:`ORDER_SEARCH` blocks; beyond, the smallest polynomial first). Blocks naming nobody go first, where
+    the state is a single one."""
     order = [b for b, mask in enumerate(named) if not mask]
     left = [b for b, mask in enumerate(named) if mask]
     if len(left) <= ORDER_SEARCH:
         chosen = kernels.frontier_order(
             np.array([named[b] for b in left], np.int64),
             np.array([work[b] for b in left], np.float64),
+            degrees[left],
             np.array(caps, np.int64),
         )
         return order + [left[int(i)] for i in chosen]
-    done = 0
-    while left:
-        best, best_key = -1, None
-        for b in left:
-            later = named[b] | _union(named[c] for c in left if c != b)
-            size = (
-                work[b]
-                * math.prod(caps[j] + 1 for j in _bits(done & later))
-                * (1 + sum(caps[j] for j in _bits(done & ~later)))
-            )
-            key = (size, b)
-            if best_key is None or key < best_key:
-                best, best_key = b, key
-        order.append(best)
-        left.remove(best)
-        done |= named[best]
-    return order
+    # The states before the next block are the same whichever it is: the smallest polynomial goes next.
+    return order + sorted(left, key=lambda b: (work[b], b))
 
 
 class FrontierTables:
@@ -388,15 +409,29 @@ class FrontierTables:
         if p.empty:
             self.count = 0
             return
+        self.forward: list[np.ndarray] = [np.ones(1)]
+        self.edges: list[tuple[np.ndarray, ...]] = []
+        self._keys, self._probed = [np.zeros(1, np.int64)], [np.zeros(1, np.int8)]
+        self._walk(0, max_transitions)
+        if exact_count:
+            self.exact()
+
+    def _walk(self, start: int, max_transitions: float) -> None:
+        """The forward pass from block ``start`` on (the layers before it kept), and the totals it gives."""
+        pl = self.plan
         fact, inv_fact = _factorials(max(pl.generic, 1))
-        keys, self.forward, self.edges = np.zeros(1, np.int64), [np.ones(1)], []
-        for block in pl.blocks:
+        for layers in (self.forward, self._keys, self._probed):
+            del layers[start + 1 :]
+        del self.edges[start:]
+        for block in pl.blocks[start:]:
+            keys = self._keys[-1]
             self.transitions += len(keys) * len(block.monomials)  # the block walk makes room for every pair
             if self.transitions > max_transitions:
                 raise InferenceError(f"the frontier program passed {max_transitions:,.0f} transitions")
-            keys, values, *edges = kernels.frontier_block_walk(
+            keys, values, probed, *edges = kernels.frontier_block_walk(
                 keys,
                 self.forward[-1],
+                self._probed[-1],
                 block.in_kw,
                 block.in_radix,
                 block.out_kw,
@@ -407,14 +442,14 @@ class FrontierTables:
                 inv_fact,
             )
             self.forward.append(values)
+            self._keys.append(keys)
+            self._probed.append(probed)
             self.edges.append(tuple(edges))
             self.states += len(keys)
-        self.closed = keys  # the last layer's key is the named cards of closed holders: no digits are left
+        self.closed = self._keys[-1]  # the last layer's key is the named cards of closed holders: no digits left
         self.finish = fact[pl.generic - self.closed] * pl.unnamed_factor
         self.paths = float(self.forward[-1] @ self.finish)
-        self.total = self.paths * p.arrangements
-        if exact_count:
-            self.exact()
+        self.total = self.paths * self.packed.arrangements
 
     def exact(self) -> int:
         """The exact number of deals (worked out once; a float total that cancelled to a few deals is zeroed)."""
@@ -549,10 +584,11 @@ class FrontierTables:
 
     def given(self, free: int, holder: int) -> np.ndarray | None:
         """P(card dealt to holder), model cards x holders, given that free card ``free`` is dealt to local holder
-        ``holder``: these tables reweighed, without walking the blocks again (about the cost of the marginals).
+        ``holder``: these tables walked again from the card's block on (the layers before it, and every block's
+        local walk, are kept).
 
         The card's block is walked locally with only its move to ``holder`` by name (a probe of the marginals),
-        and the layers from that block on are pushed again through the edges already found. None where the card
+        and the layers from that block on are walked again with it. None where the card
         reaches ``holder`` only generically (outside its block's holders); InconsistentError where no deal puts it
         there; InferenceError where cancellation has spoiled the floats (as :attr:`raw_marginals`).
         """
@@ -577,13 +613,13 @@ class FrontierTables:
         narrowed = dataclasses.replace(block, steps=steps, values=tuple(values), coefficients=values[-1])
         given = copy.copy(self)
         given.plan = dataclasses.replace(pl, blocks=(*pl.blocks[:b], narrowed, *pl.blocks[b + 1 :]))
-        given.forward = list(self.forward)  # each layer's size, for the pushes
-        for later in range(b, len(pl.blocks)):
-            given.forward[later + 1] = given._push(given.forward[later], later)
-        given.paths = float(given.forward[-1] @ self.finish)
+        # The layers before the card's block stay; from it on they are walked again, the card's probe now a move.
+        given.forward, given.edges = list(self.forward), list(self.edges)
+        given._keys, given._probed = list(self._keys), list(self._probed)
+        given._walk(b, math.inf)
         if given.paths <= 0:
             raise InconsistentError("no deal satisfies the constraints")
-        raw = given._marginals(self.finish)
+        raw = given._marginals(given.finish)
         raw[free] = 0.0
         raw[free, holder] = given.paths
         local = raw / given.paths
