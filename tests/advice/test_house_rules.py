@@ -111,8 +111,20 @@ def off_turn_claims(match: Match, games: int) -> dict[str, list[Claim]]:
     return claims
 
 
+@pytest.mark.parametrize("name", ["counting", "strong", "advisor"])
+def test_bots_claim_a_certain_set_on_the_opponents_turn_under_claim_anytime(name):
+    # Ann holds all of high spades, and her "no" has given Bob the turn
+    record = read_record(HELD.format(rules="claim-anytime=on") + "Ann asks Bob for 3S: no\n")
+    hand = card_mask(record.hands[0])
+    view = PlayerState(record.game, 0, hand)
+    for event in record.events:
+        view.push(event)
+    claim = make_bot(name, record.game, 0, hand, seed=1).interject(view)
+    assert claim == Claim(0, 1, tuple((card, 0) for card in parse_cards("9S 10S JS QS KS AS")))
+
+
 @pytest.mark.parametrize("bots", [("strong", "counting"), ("advisor", "counting")])
-def test_bots_claim_certain_sets_on_the_opponents_turn_under_claim_anytime(bots):
+def test_bots_off_turn_claims_in_games_are_right_and_only_where_the_rules_allow_them(bots):
     claims = off_turn_claims(Match(bots, players=4, rules="claim-anytime=on", seed=5), games=2)
-    assert claims[bots[0]] and all(claim.outcome == "correct" for claim in claims[bots[0]] + claims["counting"])
+    assert all(claim.outcome == "correct" for claim in claims[bots[0]] + claims["counting"])
     assert not any(off_turn_claims(Match(bots, players=4, seed=5), games=1).values())  # the default forbids them
