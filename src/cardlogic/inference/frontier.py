@@ -759,6 +759,8 @@ def closing_tables(packed: PackedModel, first: int, max_transitions: float = MAX
 
 
 def forget_tables() -> None:
-    """Empty the caches of :func:`frontier_tables` and :func:`closing_tables` (to time a pass from scratch)."""
+    """Empty the caches of :func:`frontier_tables` and :func:`closing_tables`, and the local walks their plans
+    keep (to time a pass from scratch)."""
     _TABLES.clear()
     _CLOSING.clear()
+    _WALKS.clear()
