@@ -31,14 +31,15 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
 
 from cardlogic import inference
 from cardlogic.arguments import MAX_SEED
-from cardlogic.belief import Belief
+from cardlogic.belief import Belief, Fact
 from cardlogic.cards import Card, iter_cards
 from cardlogic.constraints import InconsistentError
 from cardlogic.inference.base import Posterior
@@ -66,6 +67,9 @@ WEIGHING_BUDGET = 120_000
 """The most likelihood terms (distinct deals times the events each is weighed over, about a microsecond apiece) the
 players' prior works out in one state beyond its first draw: the bound that keeps ``advise`` and ``live`` within
 their latency whatever the table's size and the game's length."""
+DRAW_MAX_OPERATIONS = 1e7
+"""The largest exact sampling tables (about 0.1 s to build) the players' prior draws its deals from; beyond them the
+rules' MCMC chain draws them: a state may need a draw after every event, where the exact marginals need none."""
 MIN_DRAW = 2 * MIN_EFFECTIVE
 """The fewest deals one draw of the players' prior takes, however long the history."""
 
@@ -174,6 +178,7 @@ class LiteratureBelief(Belief):
     def _forget(self) -> None:
         super()._forget()
         self._weighting: Weighting | None = None
+        self._rules_posterior: Posterior | None = None
 
     # -- the players' prior ------------------------------------------------------------------------------------------
 
@@ -238,7 +243,8 @@ class LiteratureBelief(Belief):
             kept = self.model.consistent_rows(pool.deals)
             deals = pool.deals[kept]
             modelled, rules = self._log_likelihoods(history, deals, pool.events)
-            budget -= len(deals) * (history.events - pool.events)
+            # one more draw at most, on half the budget: this runs after every event of a game followed live
+            budget = WEIGHING_BUDGET // 2 - len(deals) * (history.events - pool.events)
             pool = _Pool(
                 history,
                 history.events,
@@ -251,16 +257,18 @@ class LiteratureBelief(Belief):
             )
         elif pool is None or pool.history is not history:
             pool = None
-        self._pool = pool = self._grown(history, pool, budget)
+        self._pool = pool = self._grown(history, pool, budget, rounds=1 if pool is not None else None)
         return pool
 
-    def _grown(self, history: History, pool: _Pool | None, budget: int) -> _Pool:
+    def _grown(self, history: History, pool: _Pool | None, budget: int, rounds: int | None = None) -> _Pool:
         """``pool`` (None: empty) with more of the rules' deals drawn and weighed while it has fewer than
         :data:`FIRST_DEALS` draws, or an effective sample size under :data:`ENOUGH_EFFECTIVE`, and while its
-        ``samples`` and the likelihood terms left of ``budget`` allow another draw; one draw at least when empty."""
-        rounds, draw, events = 0, None, max(history.events, 1)
+        ``samples``, the likelihood terms left of ``budget`` and ``rounds`` (None: any number) allow another draw; one
+        draw at least when empty."""
+        drawn_rounds, draw, events = 0, None, max(history.events, 1)
         while pool is None or (
-            not pool.complete
+            (rounds is None or drawn_rounds < rounds)
+            and not pool.complete
             and pool.drawn < self.samples
             and budget >= MIN_DRAW * events
             and (pool.drawn < FIRST_DEALS or self._pool_effective(pool) < ENOUGH_EFFECTIVE)
@@ -268,9 +276,12 @@ class LiteratureBelief(Belief):
             drawn = 0 if pool is None else pool.drawn
             size = min(self.samples - drawn, max(MIN_DRAW, min(max(drawn, FIRST_DEALS), budget // events)))
             if draw is None:
-                draw, how = self._sampler().drawer(self.model)
-            fresh = draw(size, (self.seed + history.events + 7919 * rounds) % (MAX_SEED + 1))  # new deals each time
-            rounds += 1
+                sampler = self._sampler()
+                sampler.max_operations = min(sampler.max_operations, DRAW_MAX_OPERATIONS)
+                draw, how = sampler.drawer(self.model)
+            seed = (self.seed + history.events + 7919 * drawn_rounds) % (MAX_SEED + 1)  # new deals each draw
+            fresh = draw(size, seed)
+            drawn_rounds += 1
             pool, weighed = self._merged(history, pool, fresh, how)
             budget -= weighed * events
         return pool
@@ -343,11 +354,25 @@ class LiteratureBelief(Belief):
         no deal)."""
         if self.prior == "rules":
             return super().is_consistent()
-        kept, self._posterior, self._rules_only = self._posterior, None, True
-        try:
+        with self._by_the_rules():
             return super().is_consistent()
+
+    def certain(self) -> list[Fact]:
+        """Every has/lacks fact that holds in every consistent deal: a question of the rules under either prior (a
+        fact all the players' resampled deals agree on may still fail in a deal they weigh little)."""
+        if self.prior == "rules":
+            return super().certain()
+        with self._by_the_rules():
+            return super().certain()
+
+    @contextmanager
+    def _by_the_rules(self) -> Iterator[None]:
+        """Answer by the rules alone for a while, their posterior kept apart from the players' prior's."""
+        kept, self._posterior, self._rules_only = self._posterior, self._rules_posterior, True
+        try:
+            yield
         finally:
-            self._posterior, self._rules_only = kept, False
+            self._rules_posterior, self._posterior, self._rules_only = self._posterior, kept, False
 
     def joint(self, placements: Mapping[int | str, int | str]) -> float:
         if self.weighting is None:
