@@ -40,7 +40,7 @@ from cardlogic.arguments import ArgumentTypeError
 from cardlogic.cards import CARDS, Card
 from cardlogic.constraints import InconsistentError
 from cardlogic.literature import Ask, Claim, Event, Pass, PlayerState, Record
-from cardlogic.literature.belief import LiteratureBelief
+from cardlogic.literature.belief import UNCONFIRMED, LiteratureBelief
 from cardlogic.literature.playouts import playout_scores
 
 CERTAIN = 1.0 - 1e-12
@@ -243,6 +243,9 @@ def claim_advice(belief: LiteratureBelief, set_index: int, p_team: float | None 
         assignment = {
             card: known[card] if card in known and team_mask >> known[card] & 1 else observer for card in cards
         }
+    certain = p_correct >= CERTAIN and (belief.prior == "rules" or belief.certainly(assignment))
+    if not certain and belief.prior != "rules":  # the players' resampled deals may all agree where the rules do not
+        p_correct = min(p_correct, UNCONFIRMED)
     p_lost = 1.0 - p_team if game.rules.wrong_claim == "split" else 1.0 - p_correct
     return ClaimAdvice(
         set_index,
@@ -251,7 +254,7 @@ def claim_advice(belief: LiteratureBelief, set_index: int, p_team: float | None 
         p_correct,
         p_team,
         value * (p_correct - p_lost),
-        p_correct >= CERTAIN,
+        certain,
         forced,
     )
 

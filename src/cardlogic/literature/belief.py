@@ -31,6 +31,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -71,6 +72,9 @@ DRAW_MAX_OPERATIONS = 1e7
 """The largest exact sampling tables (about 0.1 s to build) the players' prior draws its deals from; beyond them the
 rules' MCMC chain draws them: a state may need a draw after every event, where the exact marginals need none."""
 MIN_DRAW = 2 * MIN_EFFECTIVE
+UNCONFIRMED = 0.99
+"""The largest chance the players' prior states for a placement the rules do not make certain: its resampled
+deals may all agree on what a deal they weigh little contradicts, so "1.00" and "certain" are the rules' word."""
 """The fewest deals one draw of the players' prior takes, however long the history."""
 
 
@@ -346,8 +350,30 @@ class LiteratureBelief(Belief):
         if weighting is None:
             return super().posterior()
         if self._posterior is None:
-            self._posterior = posterior_of(self.model, weighting.deals, weighting.how)
+            posterior = posterior_of(self.model, weighting.deals, weighting.how)
+            self._posterior = dataclasses.replace(posterior, marginals=self._confirmed(posterior.marginals))
         return self._posterior
+
+    def _confirmed(self, marginals: np.ndarray) -> np.ndarray:
+        """Weighted ``marginals`` (dealt holders) with every chance over :data:`UNCONFIRMED` that the rules do not
+        make certain stated as that, the rest of its row shared evenly among the other holders the rules allow."""
+        sure = marginals > UNCONFIRMED
+        if not sure.any():
+            return marginals
+        with self._by_the_rules():
+            rules = super().posterior().marginals if self._exact_fits() else self._allowed_table()
+        others = (rules > 0) & ~sure
+        doubted = sure.any(axis=1) & others.any(axis=1)
+        confirmed = marginals.copy()
+        confirmed[doubted] = others[doubted] * (1.0 - UNCONFIRMED) / others[doubted].sum(axis=1, keepdims=True)
+        confirmed[doubted] += sure[doubted] * UNCONFIRMED
+        return confirmed
+
+    def certainly(self, placements: Mapping[Card, int]) -> bool:
+        """Whether every card of ``placements`` is held now by its holder in every consistent deal (the rules'
+        word under either prior, see :meth:`certain`)."""
+        facts = {(fact.card, fact.holder) for fact in self.certain() if fact.has}
+        return all((card, holder) in facts for card, holder in placements.items())
 
     def is_consistent(self) -> bool:
         """Whether some deal explains everything observed: a question of the rules (the players' prior rules out
