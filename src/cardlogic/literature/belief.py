@@ -247,8 +247,8 @@ class LiteratureBelief(Belief):
             kept = self.model.consistent_rows(pool.deals)
             deals = pool.deals[kept]
             modelled, rules = self._log_likelihoods(history, deals, pool.events)
-            # one more draw at most, on half the budget: this runs after every event of a game followed live
-            budget = WEIGHING_BUDGET // 2 - len(deals) * (history.events - pool.events)
+            # this runs after every event of a game followed live: a quarter of the budget, to refill the pool
+            budget = WEIGHING_BUDGET // 4 - len(deals) * (history.events - pool.events)
             pool = _Pool(
                 history,
                 history.events,
@@ -261,24 +261,26 @@ class LiteratureBelief(Belief):
             )
         elif pool is None or pool.history is not history:
             pool = None
-        self._pool = pool = self._grown(history, pool, budget, rounds=1 if pool is not None else None)
+        self._pool = pool = self._grown(history, pool, budget, refill=pool is not None)
         return pool
 
-    def _grown(self, history: History, pool: _Pool | None, budget: int, rounds: int | None = None) -> _Pool:
+    def _grown(self, history: History, pool: _Pool | None, budget: int, refill: bool = False) -> _Pool:
         """``pool`` (None: empty) with more of the rules' deals drawn and weighed while it has fewer than
         :data:`FIRST_DEALS` draws, or an effective sample size under :data:`ENOUGH_EFFECTIVE`, and while its
-        ``samples``, the likelihood terms left of ``budget`` and ``rounds`` (None: any number) allow another draw; one
-        draw at least when empty."""
+        ``samples`` and the likelihood terms left of ``budget`` allow another draw; one draw at least when empty.
+        A ``refill`` is one draw at most, only to make up :data:`FIRST_DEALS` draws, of at least :data:`MIN_DRAW`
+        deals whatever the budget."""
         drawn_rounds, draw, events = 0, None, max(history.events, 1)
         while pool is None or (
-            (rounds is None or drawn_rounds < rounds)
+            not (refill and drawn_rounds)
             and not pool.complete
             and pool.drawn < self.samples
-            and budget >= MIN_DRAW * events
-            and (pool.drawn < FIRST_DEALS or self._pool_effective(pool) < ENOUGH_EFFECTIVE)
+            and (refill or budget >= MIN_DRAW * events)
+            and (pool.drawn < FIRST_DEALS or (not refill and self._pool_effective(pool) < ENOUGH_EFFECTIVE))
         ):
             drawn = 0 if pool is None else pool.drawn
-            size = min(self.samples - drawn, max(MIN_DRAW, min(max(drawn, FIRST_DEALS), budget // events)))
+            wanted = FIRST_DEALS - drawn if refill else max(drawn, FIRST_DEALS)
+            size = min(self.samples - drawn, max(MIN_DRAW, min(wanted, budget // events)))
             if draw is None:
                 sampler = self._sampler()
                 sampler.max_operations = min(sampler.max_operations, DRAW_MAX_OPERATIONS)
