@@ -686,10 +686,12 @@ def spectator(belief: LiteratureBelief) -> LiteratureBelief:
     """A spectator's belief over ``belief``'s history, for the leak figures of :func:`advise`.
 
     Exact while one pass takes at most :data:`LEAK_MAX_OPERATIONS` transitions, else :data:`LEAK_SAMPLES` sampled
-    deals: the leak figures are a side note, not worth a second of exact work for a spectator early in an 8-player
-    game.
+    deals, under the rules' prior: the leak figures are a side note, not worth a second of exact work (or the
+    weighing of the players' choices) for a spectator early in an 8-player game.
     """
-    public = LiteratureBelief(belief.game, max_operations=LEAK_MAX_OPERATIONS, samples=LEAK_SAMPLES, seed=belief.seed)
+    public = LiteratureBelief(
+        belief.game, max_operations=LEAK_MAX_OPERATIONS, samples=LEAK_SAMPLES, seed=belief.seed, prior="rules"
+    )
     for event in belief.public.history:
         public.push_unchecked(event)
     return public
