@@ -60,6 +60,8 @@ def test_results_have_every_figure_and_target(results):
         "rejection",
         "advice",
         "live",
+        "advice_players",
+        "live_players",
         "serve",
         "cold_start",
         "advise_command",
@@ -88,6 +90,9 @@ def test_results_have_every_figure_and_target(results):
     assert figures["first_advice"] == {"status": "not measured in smoke mode", "rows": []}  # minutes: full plan only
     assert figures["cold_start"]["cold_seconds"]["n"] >= 1 and figures["cold_start"]["warm_seconds"]["n"] >= 1
     assert [row["players"] for row in figures["live"]["rows"]] == [6]  # smoke keeps one 6-player scenario
+    assert [(row["players"], row["prior"]) for row in figures["live_players"]["rows"]] == [(6, "players")]
+    assert {row["prior"] for row in figures["advice_players"]["rows"]} == {"players"}
+    assert all(row["answered"].startswith("players") for row in figures["advice_players"]["rows"] if "answered" in row)
     assert [row["players"] for row in figures["serve"]["rows"]] == [6]
     assert figures["serve"]["rows"][0]["advised"] > 0
     assert figures["advise_command"]["rows"] == []  # smoke keeps no 8-12 player scenario

@@ -401,3 +401,35 @@ def test_the_players_prior_draws_more_deals_only_while_their_weights_are_too_few
     more = drawn(math.inf)
     assert more > belief_module.FIRST_DEALS
     assert (more - belief_module.FIRST_DEALS - belief_module.MIN_DRAW) * 20 <= belief_module.WEIGHING_BUDGET
+
+
+def test_under_the_players_prior_only_the_rules_make_a_fact_certain() -> None:
+    """Deals the players' prior weighs little may be missing from its resampled ones: what is certain is asked
+    of the rules' exact model, so both priors state the same facts."""
+    game = small_game(4, ["LS", "HS"], dealer=1)
+    hands, events = play_random_game(game, 5)
+    players = LiteratureBelief(game, 0, iter_cards(hands[0]), prior="players", choices=EXTREME, samples=200)
+    rules = LiteratureBelief(game, 0, iter_cards(hands[0]))
+    for event in events[:8]:
+        players.push_unchecked(event)
+        rules.push_unchecked(event)
+        assert players.certain() == rules.certain()
+        assert players.prior_answered.startswith("players")  # the players' answers are still there
+
+
+def test_the_players_prior_states_1_only_where_the_rules_are_certain() -> None:
+    game = small_game(4, ["LS", "HS"], dealer=1)
+    checked = 0
+    for seed in range(6):
+        hands, events = play_random_game(game, seed)
+        players = LiteratureBelief(game, 0, iter_cards(hands[0]), prior="players", choices=EXTREME, samples=300)
+        rules = LiteratureBelief(game, 0, iter_cards(hands[0]))
+        for event in events[:10]:
+            players.push_unchecked(event)
+            rules.push_unchecked(event)
+            if players.weighting is None:
+                continue
+            stated, exact = players.marginals().probabilities, rules.marginals().probabilities
+            assert not ((stated > belief_module.UNCONFIRMED) & (exact < 1.0)).any()
+            checked += int(((stated == belief_module.UNCONFIRMED) & (exact < 1.0)).sum())
+    assert checked  # some resampled deals all agreed where the rules did not

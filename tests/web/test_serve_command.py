@@ -90,3 +90,11 @@ def test_a_knektpass_record_is_served_as_knektpass_live_reads_it(tmp_path: Path,
     assert state["game"] == "knektpass" and state["me"] == "Bob" and state["to_move"] == "Bob"
     assert [entry["text"] for entry in state["log"]][-1] == "Ann plays 6S"
     assert (tmp_path / "bob.live.txt").read_text().startswith("Players: Ann Bob Cat")
+
+
+def test_the_prior_is_one_flag_as_for_live():
+    from cardlogic.cli import build_parser
+    from cardlogic.literature.belief import DEFAULT_PRIOR
+
+    assert build_parser().parse_args(["serve"]).prior == DEFAULT_PRIOR
+    assert build_parser().parse_args(["serve", "--prior", "players"]).prior == "players"

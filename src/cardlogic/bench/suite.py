@@ -50,7 +50,7 @@ from cardlogic.inference.sampler import frequencies
 from cardlogic.inference.sparse import SparseTables, forget_walks
 from cardlogic.literature import Event, Game, Record, State, write_record
 from cardlogic.literature.advice import advise, advise_record, spectator
-from cardlogic.literature.belief import LiteratureBelief
+from cardlogic.literature.belief import DEFAULT_PRIOR, LiteratureBelief
 from cardlogic.literature.decks import DECK_NAMES
 
 if TYPE_CHECKING:
@@ -370,8 +370,9 @@ def measure_rejection(cases: list[Case], plan: Plan, tick: Tick) -> list[dict[st
     return rows
 
 
-def measure_advice(cases: list[Case], plan: Plan, tick: Tick) -> dict[str, Any]:
-    """Warm latency of advice for the player to move (the scenario's observer) on every record of 6 to 12 players.
+def measure_advice(cases: list[Case], plan: Plan, tick: Tick, prior: str = DEFAULT_PRIOR) -> dict[str, Any]:
+    """Warm latency of advice for the player to move (the scenario's observer) on every record of 6 to 12 players,
+    the beliefs under ``prior`` (the default: what the user gets).
 
     ``advise(belief)`` is the cost with the belief kept up to date (as ``cardlogic live`` does); the target uses
     it. ``advise_record(record)`` adds reading the history into the observer's and a spectator's beliefs (what
@@ -380,22 +381,22 @@ def measure_advice(cases: list[Case], plan: Plan, tick: Tick) -> dict[str, Any]:
     rows = []
     for case in (c for c in cases if c.scenario.spec.players >= 6):
         record = case.scenario.record
-        row: dict[str, Any] = {"scenario": case.name, "players": case.scenario.spec.players}
+        row: dict[str, Any] = {"scenario": case.name, "players": case.scenario.spec.players, "prior": prior}
         try:
-            advise(LiteratureBelief.from_record(record))  # warm-up
+            advise(LiteratureBelief.from_record(record, prior=prior))  # warm-up
             times = []
             for _ in range(plan.repeats):
-                belief = LiteratureBelief.from_record(record)
+                belief = LiteratureBelief.from_record(record, prior=prior)
                 start = time.perf_counter()
                 advise(belief)
                 times.append(time.perf_counter() - start)
-            row.update(status="ok", seconds=summarize(times))
-            wall, _ = repeat(functools.partial(advise_record, record), max(1, plan.repeats // 3), warmup=0)
+            row.update(status="ok", seconds=summarize(times), answered=belief.prior_answered)
+            wall, _ = repeat(functools.partial(advise_record, record, prior=prior), max(1, plan.repeats // 3), warmup=0)
             row["record_seconds"] = summarize(wall)
         except Exception as error:  # noqa: BLE001 -- report an advice failure, keep benchmarking
             row["status"] = f"error: {type(error).__name__}: {error}"
         rows.append(row)
-        tick(f"advice {case.name}")
+        tick(f"advice {case.name} ({prior})")
     return {"status": "ok", "rows": rows}
 
 
@@ -405,8 +406,9 @@ LIVE_BUDGET_SECONDS = {"full": 120.0, "quick": 20.0, "smoke": 3.0}
 """Time each live replay may take; events past it are not timed (a slow event still finishes)."""
 
 
-def measure_live(cases: list[Case], plan: Plan, tick: Tick) -> dict[str, Any]:
-    """Warm seconds from an event typed in ``cardlogic live`` to its advice, at :data:`LIVE_PLAYERS` players.
+def measure_live(cases: list[Case], plan: Plan, tick: Tick, prior: str = DEFAULT_PRIOR) -> dict[str, Any]:
+    """Warm seconds from an event typed in ``cardlogic live`` to its advice, at :data:`LIVE_PLAYERS` players, the
+    beliefs under ``prior`` (the default: what the user gets).
 
     Replays the longest stored ``no-8s`` scenario of each player count from its set-up through
     :class:`~cardlogic.table.literature.LiveGame`, as the command does: both beliefs take the event, the autosave
@@ -425,7 +427,7 @@ def measure_live(cases: list[Case], plan: Plan, tick: Tick) -> dict[str, Any]:
         record = longest.scenario.record
         setup = Record(record.game, record.observer, dict(record.hands))
         with tempfile.TemporaryDirectory(prefix="live-") as folder:
-            live = LiveGame(setup, autosave=str(Path(folder) / "autosave.txt"))
+            live = LiveGame(setup, autosave=str(Path(folder) / "autosave.txt"), prior=prior)
 
             def step(event: Event, live: LiveGame = live) -> bool:
                 live.push(event)
@@ -435,8 +437,8 @@ def measure_live(cases: list[Case], plan: Plan, tick: Tick) -> dict[str, Any]:
                 return False
 
             row = _timed_events(longest, budget, step)
-        rows.append({"players": players, **row})
-        tick(f"live {players} players")
+        rows.append({"players": players, "prior": prior, **row})
+        tick(f"live {players} players ({prior})")
     return {"status": "ok", "budget_seconds": budget, "rows": rows}
 
 
@@ -1060,8 +1062,10 @@ def _work(plan: Plan, loaded: list[Scenario]) -> int:
         len(plan.accuracy_sizes) + len(plan.chain_sizes)
     )
     advice = sum(1 for s in loaded if s.spec.players >= 6)
-    live = len({s.spec.players for s in loaded if s.spec.players in LIVE_PLAYERS and s.spec.deck == "no-8s"})
-    live += len({s.spec.players for s in loaded if s.spec.players in SERVE_PLAYERS and s.spec.deck == "no-8s"})
+    live_sizes = len({s.spec.players for s in loaded if s.spec.players in LIVE_PLAYERS and s.spec.deck == "no-8s"})
+    live = live_sizes + len(
+        {s.spec.players for s in loaded if s.spec.players in SERVE_PLAYERS and s.spec.deck == "no-8s"}
+    )
     command = 2 * sum(1 for s in loaded if s.name in {f"{n:02d}p-no-8s-early" for n in ADVISE_PLAYERS})
     return (
         5 * len(loaded)
@@ -1069,6 +1073,8 @@ def _work(plan: Plan, loaded: list[Scenario]) -> int:
         + accuracy
         + advice
         + live
+        + advice  # and both again under the players' prior
+        + live_sizes
         + len(KNEKTPASS_LIVE_PLAYERS)
         + len(KNEKTPASS_SERVE_PLAYERS)
         + 1
@@ -1172,6 +1178,8 @@ def run_suite(scenarios: Path, plan: Plan, progress: bool = True) -> dict[str, A
                 ("rejection", lambda: measure_rejection(cases, plan, tick)),
                 ("advice", lambda: measure_advice(cases, plan, tick)),
                 ("live", lambda: measure_live(cases, plan, tick)),
+                ("advice_players", lambda: measure_advice(cases, plan, tick, prior="players")),
+                ("live_players", lambda: measure_live(cases, plan, tick, prior="players")),
                 ("serve", lambda: measure_serve(cases, plan, tick)),
                 ("cold_start", lambda: measure_cold_start(middle_path, warm_cache, plan, tick)),
                 ("advise_command", lambda: measure_advise_command(cases, warm_cache, plan, tick)),

@@ -40,7 +40,7 @@ from cardlogic.arguments import ArgumentTypeError
 from cardlogic.cards import CARDS, Card
 from cardlogic.constraints import InconsistentError
 from cardlogic.literature import Ask, Claim, Event, Pass, PlayerState, Record
-from cardlogic.literature.belief import LiteratureBelief
+from cardlogic.literature.belief import UNCONFIRMED, LiteratureBelief
 from cardlogic.literature.playouts import playout_scores
 
 CERTAIN = 1.0 - 1e-12
@@ -243,6 +243,9 @@ def claim_advice(belief: LiteratureBelief, set_index: int, p_team: float | None 
         assignment = {
             card: known[card] if card in known and team_mask >> known[card] & 1 else observer for card in cards
         }
+    certain = p_correct >= CERTAIN and (belief.prior == "rules" or belief.certainly(assignment))
+    if not certain and belief.prior != "rules":  # the players' resampled deals may all agree where the rules do not
+        p_correct = min(p_correct, UNCONFIRMED)
     p_lost = 1.0 - p_team if game.rules.wrong_claim == "split" else 1.0 - p_correct
     return ClaimAdvice(
         set_index,
@@ -251,7 +254,7 @@ def claim_advice(belief: LiteratureBelief, set_index: int, p_team: float | None 
         p_correct,
         p_team,
         value * (p_correct - p_lost),
-        p_correct >= CERTAIN,
+        certain,
         forced,
     )
 
@@ -683,10 +686,12 @@ def spectator(belief: LiteratureBelief) -> LiteratureBelief:
     """A spectator's belief over ``belief``'s history, for the leak figures of :func:`advise`.
 
     Exact while one pass takes at most :data:`LEAK_MAX_OPERATIONS` transitions, else :data:`LEAK_SAMPLES` sampled
-    deals: the leak figures are a side note, not worth a second of exact work for a spectator early in an 8-player
-    game.
+    deals, under the rules' prior: the leak figures are a side note, not worth a second of exact work (or the
+    weighing of the players' choices) for a spectator early in an 8-player game.
     """
-    public = LiteratureBelief(belief.game, max_operations=LEAK_MAX_OPERATIONS, samples=LEAK_SAMPLES, seed=belief.seed)
+    public = LiteratureBelief(
+        belief.game, max_operations=LEAK_MAX_OPERATIONS, samples=LEAK_SAMPLES, seed=belief.seed, prior="rules"
+    )
     for event in belief.public.history:
         public.push_unchecked(event)
     return public

@@ -31,14 +31,16 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import dataclasses
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
 
 from cardlogic import inference
 from cardlogic.arguments import MAX_SEED
-from cardlogic.belief import Belief
+from cardlogic.belief import Belief, Fact
 from cardlogic.cards import Card, iter_cards
 from cardlogic.constraints import InconsistentError
 from cardlogic.inference.base import Posterior
@@ -66,7 +68,13 @@ WEIGHING_BUDGET = 120_000
 """The most likelihood terms (distinct deals times the events each is weighed over, about a microsecond apiece) the
 players' prior works out in one state beyond its first draw: the bound that keeps ``advise`` and ``live`` within
 their latency whatever the table's size and the game's length."""
+DRAW_MAX_OPERATIONS = 1e7
+"""The largest exact sampling tables (about 0.1 s to build) the players' prior draws its deals from; beyond them the
+rules' MCMC chain draws them: a state may need a draw after every event, where the exact marginals need none."""
 MIN_DRAW = 2 * MIN_EFFECTIVE
+UNCONFIRMED = 0.99
+"""The largest chance the players' prior states for a placement the rules do not make certain: its resampled
+deals may all agree on what a deal they weigh little contradicts, so "1.00" and "certain" are the rules' word."""
 """The fewest deals one draw of the players' prior takes, however long the history."""
 
 
@@ -174,6 +182,7 @@ class LiteratureBelief(Belief):
     def _forget(self) -> None:
         super()._forget()
         self._weighting: Weighting | None = None
+        self._rules_posterior: Posterior | None = None
 
     # -- the players' prior ------------------------------------------------------------------------------------------
 
@@ -238,7 +247,8 @@ class LiteratureBelief(Belief):
             kept = self.model.consistent_rows(pool.deals)
             deals = pool.deals[kept]
             modelled, rules = self._log_likelihoods(history, deals, pool.events)
-            budget -= len(deals) * (history.events - pool.events)
+            # this runs after every event of a game followed live: a quarter of the budget, to refill the pool
+            budget = WEIGHING_BUDGET // 4 - len(deals) * (history.events - pool.events)
             pool = _Pool(
                 history,
                 history.events,
@@ -251,26 +261,33 @@ class LiteratureBelief(Belief):
             )
         elif pool is None or pool.history is not history:
             pool = None
-        self._pool = pool = self._grown(history, pool, budget)
+        self._pool = pool = self._grown(history, pool, budget, refill=pool is not None)
         return pool
 
-    def _grown(self, history: History, pool: _Pool | None, budget: int) -> _Pool:
+    def _grown(self, history: History, pool: _Pool | None, budget: int, refill: bool = False) -> _Pool:
         """``pool`` (None: empty) with more of the rules' deals drawn and weighed while it has fewer than
         :data:`FIRST_DEALS` draws, or an effective sample size under :data:`ENOUGH_EFFECTIVE`, and while its
-        ``samples`` and the likelihood terms left of ``budget`` allow another draw; one draw at least when empty."""
-        rounds, draw, events = 0, None, max(history.events, 1)
+        ``samples`` and the likelihood terms left of ``budget`` allow another draw; one draw at least when empty.
+        A ``refill`` is one draw at most, only to make up :data:`FIRST_DEALS` draws, of at least :data:`MIN_DRAW`
+        deals whatever the budget."""
+        drawn_rounds, draw, events = 0, None, max(history.events, 1)
         while pool is None or (
-            not pool.complete
+            not (refill and drawn_rounds)
+            and not pool.complete
             and pool.drawn < self.samples
-            and budget >= MIN_DRAW * events
-            and (pool.drawn < FIRST_DEALS or self._pool_effective(pool) < ENOUGH_EFFECTIVE)
+            and (refill or budget >= MIN_DRAW * events)
+            and (pool.drawn < FIRST_DEALS or (not refill and self._pool_effective(pool) < ENOUGH_EFFECTIVE))
         ):
             drawn = 0 if pool is None else pool.drawn
-            size = min(self.samples - drawn, max(MIN_DRAW, min(max(drawn, FIRST_DEALS), budget // events)))
+            wanted = FIRST_DEALS - drawn if refill else max(drawn, FIRST_DEALS)
+            size = min(self.samples - drawn, max(MIN_DRAW, min(wanted, budget // events)))
             if draw is None:
-                draw, how = self._sampler().drawer(self.model)
-            fresh = draw(size, (self.seed + history.events + 7919 * rounds) % (MAX_SEED + 1))  # new deals each time
-            rounds += 1
+                sampler = self._sampler()
+                sampler.max_operations = min(sampler.max_operations, DRAW_MAX_OPERATIONS)
+                draw, how = sampler.drawer(self.model)
+            seed = (self.seed + history.events + 7919 * drawn_rounds) % (MAX_SEED + 1)  # new deals each draw
+            fresh = draw(size, seed)
+            drawn_rounds += 1
             pool, weighed = self._merged(history, pool, fresh, how)
             budget -= weighed * events
         return pool
@@ -335,19 +352,55 @@ class LiteratureBelief(Belief):
         if weighting is None:
             return super().posterior()
         if self._posterior is None:
-            self._posterior = posterior_of(self.model, weighting.deals, weighting.how)
+            posterior = posterior_of(self.model, weighting.deals, weighting.how)
+            self._posterior = dataclasses.replace(posterior, marginals=self._confirmed(posterior.marginals))
         return self._posterior
+
+    def _confirmed(self, marginals: np.ndarray) -> np.ndarray:
+        """Weighted ``marginals`` (dealt holders) with every chance over :data:`UNCONFIRMED` that the rules do not
+        make certain stated as that, the rest of its row shared evenly among the other holders the rules allow."""
+        sure = marginals > UNCONFIRMED
+        if not sure.any():
+            return marginals
+        with self._by_the_rules():
+            rules = super().posterior().marginals if self._exact_fits() else self._allowed_table()
+        others = (rules > 0) & ~sure
+        doubted = sure.any(axis=1) & others.any(axis=1)
+        confirmed = marginals.copy()
+        confirmed[doubted] = others[doubted] * (1.0 - UNCONFIRMED) / others[doubted].sum(axis=1, keepdims=True)
+        confirmed[doubted] += sure[doubted] * UNCONFIRMED
+        return confirmed
+
+    def certainly(self, placements: Mapping[Card, int]) -> bool:
+        """Whether every card of ``placements`` is held now by its holder in every consistent deal (the rules'
+        word under either prior, see :meth:`certain`)."""
+        facts = {(fact.card, fact.holder) for fact in self.certain() if fact.has}
+        return all((card, holder) in facts for card, holder in placements.items())
 
     def is_consistent(self) -> bool:
         """Whether some deal explains everything observed: a question of the rules (the players' prior rules out
         no deal)."""
         if self.prior == "rules":
             return super().is_consistent()
-        kept, self._posterior, self._rules_only = self._posterior, None, True
-        try:
+        with self._by_the_rules():
             return super().is_consistent()
+
+    def certain(self) -> list[Fact]:
+        """Every has/lacks fact that holds in every consistent deal: a question of the rules under either prior (a
+        fact all the players' resampled deals agree on may still fail in a deal they weigh little)."""
+        if self.prior == "rules":
+            return super().certain()
+        with self._by_the_rules():
+            return super().certain()
+
+    @contextmanager
+    def _by_the_rules(self) -> Iterator[None]:
+        """Answer by the rules alone for a while, their posterior kept apart from the players' prior's."""
+        kept, self._posterior, self._rules_only = self._posterior, self._rules_posterior, True
+        try:
+            yield
         finally:
-            self._posterior, self._rules_only = kept, False
+            self._rules_posterior, self._posterior, self._rules_only = self._posterior, kept, False
 
     def joint(self, placements: Mapping[int | str, int | str]) -> float:
         if self.weighting is None:
