@@ -17,9 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from cardlogic import inference
 from cardlogic.cli import main
 from cardlogic.constraints import DealModel
-from cardlogic.inference import ExactBackend, InferenceError, exact_is_practical, infer
+from cardlogic.inference import AUTO_MAX_OPERATIONS, ExactBackend, InferenceError, exact_is_practical, infer
 from cardlogic.literature import Ask, read_record
 from cardlogic.literature.advice import advise, advise_record, spectator
 from cardlogic.literature.belief import LiteratureBelief
@@ -121,12 +122,14 @@ def test_the_advisor_bot_plays_a_legal_ask_from_sampled_deals():
     }
 
 
-def test_chances_beyond_autos_budget_are_sampled_and_said_so():
-    """44 events into a 10-player game the player's marginals are exact, but its claims' chances (an exact count
-    under each restriction, the teams kept apart) pass auto's budget together: they are sampled, and the advice
-    says so."""
+def test_chances_beyond_autos_budget_are_sampled_and_said_so(monkeypatch):
+    """44 events into a 10-player game the player's marginals are exact; where its claims' chances (an exact count
+    under each restriction, the teams kept apart) pass the budget auto holds them to (here a tenth of it), they
+    are sampled, and the advice says so."""
     belief = LiteratureBelief.from_record(read_record(CHANCES_BEYOND_AUTO.read_text()))
     assert belief.resolved_method == "exact" and belief.chance_method == ("exact", 0)
+    budgeted = inference.budgeted
+    monkeypatch.setattr(inference, "budgeted", lambda max_operations=None: budgeted(0.1 * AUTO_MAX_OPERATIONS))
     advice = advise(belief, spectator(belief))
     assert belief.chance_method == ("mcmc", belief.samples)
     assert (advice.method, advice.samples) == belief.chance_method
