@@ -72,10 +72,10 @@ DRAW_MAX_OPERATIONS = 1e7
 """The largest exact sampling tables (about 0.1 s to build) the players' prior draws its deals from; beyond them the
 rules' MCMC chain draws them: a state may need a draw after every event, where the exact marginals need none."""
 MIN_DRAW = 2 * MIN_EFFECTIVE
+"""The fewest deals one draw of the players' prior takes, however long the history."""
 UNCONFIRMED = 0.99
 """The largest chance the players' prior states for a placement the rules do not make certain: its resampled
 deals may all agree on what a deal they weigh little contradicts, so "1.00" and "certain" are the rules' word."""
-"""The fewest deals one draw of the players' prior takes, however long the history."""
 
 
 @dataclass(frozen=True)
