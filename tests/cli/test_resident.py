@@ -224,9 +224,9 @@ def test_ctrl_c_at_the_client_interrupts_the_command(runtime, server, attempt):
         time.sleep(0.05)
 
 
-def test_a_command_whose_server_process_dies_runs_again_in_the_client(runtime, server):
-    before = commands_running(server)
-    client = subprocess.Popen(
+def advise_from_stdin(runtime: str) -> subprocess.Popen[str]:
+    """``cardlogic advise --json -`` started from the command line, waiting for its record on standard input."""
+    return subprocess.Popen(
         [sys.executable, "-m", "cardlogic", "advise", "--json", "-"],
         env=environment(runtime),
         stdin=subprocess.PIPE,
@@ -234,6 +234,11 @@ def test_a_command_whose_server_process_dies_runs_again_in_the_client(runtime, s
         stderr=subprocess.PIPE,
         text=True,
     )
+
+
+def test_a_command_whose_server_process_dies_runs_again_in_the_client(runtime, server):
+    before = commands_running(server)
+    client = advise_from_stdin(runtime)
     os.kill(new_command(server, before), signal.SIGKILL)  # while it waits for its input
     time.sleep(0.5)
     out, err = client.communicate(ANN.read_text(), timeout=300)
@@ -330,14 +335,7 @@ def test_a_command_finishes_when_its_server_is_killed_meanwhile():
         subprocess.run([*control, "start"], env=environment(runtime), check=True, capture_output=True, timeout=900)
         killed = server_pid(runtime)
         assert killed is not None
-        client = subprocess.Popen(
-            [sys.executable, "-m", "cardlogic", "advise", "--json", "-"],
-            env=environment(runtime),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+        client = advise_from_stdin(runtime)
         new_command(killed, set())
         os.kill(killed, signal.SIGKILL)
         out, err = client.communicate(ANN.read_text(), timeout=300)
