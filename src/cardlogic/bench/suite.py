@@ -752,16 +752,28 @@ def run_child(args: list[str], env: dict[str, str], typed: str = "") -> tuple[fl
     Returns its wall seconds and peak resident memory in MB (None where /proc is missing); raises on a
     non-zero exit.
     """
-    command = [sys.executable, "-c", _CHILD, *args]
+    seconds, stderr = _timed_child([sys.executable, "-c", _CHILD], args, env, typed)
+    marks = [line.split()[1] for line in stderr.splitlines() if line.startswith("bench-vmhwm-kb ")]
+    return seconds, int(marks[-1]) / 1024 if marks else None
+
+
+def _timed_child(program: list[str], args: list[str], env: dict[str, str], typed: str = "") -> tuple[float, str]:
+    """The wall seconds of ``program ARGS`` (cardlogic's arguments), ``typed`` on its input, and its standard
+    error; raises on a non-zero exit."""
     start = time.perf_counter()
     child = subprocess.run(
-        command, check=False, env=env, input=typed, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+        [*program, *args],
+        check=False,
+        env=env,
+        input=typed,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     seconds = time.perf_counter() - start
     if child.returncode:
         raise RuntimeError(f"cardlogic {' '.join(args)} exited {child.returncode}: {child.stderr.strip()}")
-    marks = [line.split()[1] for line in child.stderr.splitlines() if line.startswith("bench-vmhwm-kb ")]
-    return seconds, int(marks[-1]) / 1024 if marks else None
+    return seconds, child.stderr
 
 
 def measure_cold_start(record: Path, warm_cache: Path, plan: Plan, tick: Tick) -> dict[str, Any]:
@@ -869,18 +881,7 @@ def resident_server(env: dict[str, str], start: bool = True) -> Iterator[dict[st
 def run_command(args: list[str], env: dict[str, str]) -> float:
     """The wall seconds of ``cardlogic ARGS`` from the command line (a resident server answers it if one runs);
     raises on a non-zero exit."""
-    start = time.perf_counter()
-    child = subprocess.run(
-        [sys.executable, "-m", "cardlogic", *args],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    seconds = time.perf_counter() - start
-    if child.returncode:
-        raise RuntimeError(f"cardlogic {' '.join(args)} exited {child.returncode}: {child.stderr.strip()}")
-    return seconds
+    return _timed_child([sys.executable, "-m", "cardlogic"], args, env)[0]
 
 
 def measure_first_advice(cases: list[Case], plan: Plan, tick: Tick) -> dict[str, Any]:
