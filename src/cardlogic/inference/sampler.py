@@ -32,7 +32,7 @@ from cardlogic.arguments import MAX_SEED
 from cardlogic.constraints import DealModel, InconsistentError
 from cardlogic.inference import kernels
 from cardlogic.inference.base import InferenceError, Posterior, restriction_hits
-from cardlogic.inference.exact import DealTables, box_of
+from cardlogic.inference.exact import box_of
 from cardlogic.inference.packed import PackedModel, pack
 
 CHAINS = max(1, min(2, os.cpu_count() or 1))
@@ -173,13 +173,19 @@ def share_out(packed: PackedModel, local: np.ndarray, seed: int) -> np.ndarray:
 def sampling_tables(packed: PackedModel) -> tuple[np.ndarray, np.ndarray]:
     """What :func:`kernels.sample_exact` walks: the backward table (see :func:`kernels.backward`; the forward one
     it is built from is let go) and the choice table of :func:`kernels.choice_table` where that takes at most
-    :data:`CHOICE_TABLE_MAX_BYTES` (else an empty one: the backward table is read as each card is placed)."""
-    tables = DealTables(packed, backward=True, exact_count=False)
-    if tables.total == 0 or tables.backward is None:
+    :data:`CHOICE_TABLE_MAX_BYTES` (else an empty one: the backward table is read as each card is placed).
+
+    The completions from a state do not depend on how it is reached: no forward pass is made, and with forward
+    values of zero the backward pass weighs no marginals (a draw needs neither; they were a third of the time)."""
+    if packed.empty:
+        raise InconsistentError("no deal satisfies the constraints")
+    box = box_of(packed)
+    backward, _ = kernels.backward(box, packed.steps, np.zeros(int(packed.offsets[-1])))
+    if backward[0] == 0.0:  # no completion from the start, where every draw begins
         raise InconsistentError("no deal satisfies the constraints")
     if 8 * packed.entries * max(packed.choices.shape[1], 1) > CHOICE_TABLE_MAX_BYTES:
-        return tables.backward, np.zeros((0, 1))
-    return tables.backward, kernels.choice_table(tables.box, packed.steps, tables.backward)
+        return backward, np.zeros((0, 1))
+    return backward, kernels.choice_table(box, packed.steps, backward)
 
 
 def sample_mcmc(packed: PackedModel, n: int, seed: int, *, burn_in: int = 500, thin: int = 4) -> np.ndarray:
