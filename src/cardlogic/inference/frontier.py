@@ -63,7 +63,7 @@ import numpy as np
 from cardlogic.constraints import InconsistentError
 from cardlogic.inference import kernels
 from cardlogic.inference.base import BudgetCache, InferenceError
-from cardlogic.inference.packed import PackedModel
+from cardlogic.inference.packed import PackedModel, forget_packed
 
 TOLERANCE = 1e-7
 """How far a card's marginals may sum from one before cancellation is deemed to have spoiled them."""
@@ -759,8 +759,9 @@ def closing_tables(packed: PackedModel, first: int, max_transitions: float = MAX
 
 
 def forget_tables() -> None:
-    """Empty the caches of :func:`frontier_tables` and :func:`closing_tables`, and the local walks their plans
-    keep (to time a pass from scratch)."""
+    """Empty the caches of :func:`frontier_tables` and :func:`closing_tables`, the local walks their plans keep
+    and the packed models (to time a pass from scratch)."""
+    forget_packed()
     _TABLES.clear()
     _CLOSING.clear()
     _WALKS.clear()
