@@ -330,9 +330,18 @@ def ask_advice(
 
     ranked = sorted(first, key=lambda item: -value(item[0], item[1], item[0]))
     hopeful = [ask for p, ask in ranked[: weights.lookahead] if p > 0.0]
-    with ThreadPoolExecutor(max_workers=max(1, min(len(hopeful), os.cpu_count() or 1))) as pool:
-        after_yes = list(pool.map(lambda ask: _table_after_yes(belief, ask, table), hopeful))  # kernels release the GIL
-    second = {ask: _best_next(belief, ask, table) for ask, table in zip(hopeful, after_yes)}
+    following = {ask: _asks_after_yes(belief, ask) for ask in hopeful}
+    known = belief.public.known
+    # A card in public at an opponent stays there whatever a yes teaches: asked for next, it is a sure yes, the
+    # best there is, and no exact pass is needed to know it (where exact, a yes with a chance can happen; sampled
+    # deals may show none, which the pass would find).
+    exact = belief.resolved_method == "exact"
+    sure_next = {ask for ask in hopeful if exact and any(known.get(a.card) == a.target for a in following[ask])}
+    unsure = [ask for ask in hopeful if ask not in sure_next]
+    with ThreadPoolExecutor(max_workers=max(1, min(len(unsure), os.cpu_count() or 1))) as pool:
+        after_yes = list(pool.map(lambda ask: _table_after_yes(belief, ask, table), unsure))  # kernels release the GIL
+    second = {ask: _best_next(following[ask], after) for ask, after in zip(unsure, after_yes)}
+    second.update(dict.fromkeys(sure_next, 1.0))
     leaks = leak_table(public, view.player, {ask.card for ask in asks}) if public is not None else {}
     advice = [
         AskAdvice(ask.target, ask.card, p, entropy_bits(p), leaks.get(ask.card), value(p, ask, second.get(ask, p)))
@@ -443,18 +452,22 @@ def _table_after_yes(
     return after
 
 
-def _best_next(belief: LiteratureBelief, ask: Ask, table: dict[Card, np.ndarray] | None) -> float:
-    """The best P(yes) of the asker's next ask after ``ask`` is answered yes, from ``table`` (see
-    :func:`_table_after_yes`)."""
-    if table is None:
-        return 0.0
+def _asks_after_yes(belief: LiteratureBelief, ask: Ask) -> list[Ask]:
+    """The asker's legal asks once ``ask`` is answered yes."""
     view = belief.view
     assert isinstance(view, PlayerState)
     view.push(Ask(ask.asker, ask.target, ask.card, True))
     try:
-        asks = view.legal_asks(view.player)
+        return view.legal_asks(view.player)
     finally:
         view.pop()
+
+
+def _best_next(asks: Sequence[Ask], table: dict[Card, np.ndarray] | None) -> float:
+    """The best P(yes) of the asks ``asks`` open to the asker after a yes, from ``table`` (see
+    :func:`_table_after_yes`)."""
+    if table is None:
+        return 0.0
     if not asks:
         return 1.0  # nothing left to ask: the team may claim or pass
     return max(float(table[a.card][a.target]) for a in asks)
