@@ -7,6 +7,7 @@ belief and advice through the few abstract methods.
 
 from __future__ import annotations
 
+import gc
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -229,6 +230,10 @@ class TableGame(ABC, Generic[E]):
         except OSError:
             self._retract()
             raise
+        # What is alive now lives on: the imports and compiled kernels (over 100,000 objects) all game long, the
+        # belief's undo steps and caches for many events. Left to the garbage collector, each of its full passes
+        # walked them all, pausing an event for 0.1-0.4 s at 12 players; refcounts still free what is let go.
+        gc.freeze()
         return Update(recorded, self.line_of(len(self.events) - 1), certain)
 
     def push_line(self, text: str) -> Update[E]:
