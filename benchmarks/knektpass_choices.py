@@ -1,15 +1,18 @@
-"""Fit and measure the Knektpass choice model: ``python benchmarks/knektpass_choices.py fit|calibrate``.
+"""Fit and measure the Knektpass choice model: ``python benchmarks/knektpass_choices.py fit|calibrate|games``.
 
 ``fit`` plays deals between the Knektpass bots (advisor, greedy, random) at 3, 4 and 5 players on the fitting
 seeds of :data:`FIT_PLAN` and prints the model of greatest likelihood as JSON: ``DEFAULT_MODEL`` in
 ``src/cardlogic/knektpass/choices.py`` was made by it. ``calibrate`` plays held-out deals (:data:`HELD_OUT`, seeds
 never used for fitting) and scores each prior's P(card at player) for every hidden card and every other player,
-from one seat's view at the start of each trick after the first: Brier score and log-loss.
+from one seat's view at the start of each trick after the first: Brier score and log-loss. ``games [SEEDS]
+[PLAYERS]`` plays whole games (to 0 points) on held-out seeds from 3001, ``advisor-players`` against ``advisor`` and
+``greedy`` in the other seats: each seed with the two advisors in every two seats, so the deals are paired.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import time
 
@@ -18,7 +21,9 @@ import numpy as np
 from cardlogic.knektpass.belief import KnektpassBelief
 from cardlogic.knektpass.choices import DEFAULT_MODEL, ChoiceModel, History, final_hands, fit
 from cardlogic.knektpass.events import Play
-from cardlogic.knektpass.tournament import played_deals
+from cardlogic.knektpass.rules import Game
+from cardlogic.knektpass.tournament import NAMES, play_game, played_deals
+from cardlogic.rating import wilson
 
 FIT_PLAN = (
     (("advisor", "greedy", "greedy"), 1001, 40),
@@ -88,13 +93,47 @@ def calibration(observer: int = 0) -> dict[str, dict[str, float]]:
     return result
 
 
+GAME_SEEDS = 3001
+"""The first seed of the paired games: never one of fitting's or the calibration's."""
+
+
+def paired_games(seeds: int, players: int) -> dict[str, object]:
+    """``advisor-players`` against ``advisor`` (``greedy`` in the other seats) on ``seeds`` seeds, each seed played
+    once for every two seats the two advisors can take: their wins with Wilson intervals, and the seeds on which
+    one won more of the games than the other."""
+    game = Game(NAMES[:players])
+    bots = ("advisor-players", "advisor", "greedy")
+    wins = {bot: [0] * seeds for bot in bots}
+    pairs = list(itertools.permutations(range(players), 2))
+    for index in range(seeds):
+        for first, second in pairs:
+            seats = ["greedy"] * players
+            seats[first], seats[second] = bots[0], bots[1]
+            winner = play_game(game, seats, GAME_SEEDS + index, index).winning_bot
+            if winner is not None:
+                wins[winner][index] += 1
+    games = seeds * len(pairs)
+    report: dict[str, object] = {"seeds": seeds, "games": games, "players": players}
+    for bot, won in wins.items():
+        low, high = wilson(sum(won), games)
+        report[bot] = {"wins": sum(won), "rate": round(sum(won) / games, 3), "wilson": [round(low, 3), round(high, 3)]}
+    paired = list(zip(wins[bots[0]], wins[bots[1]]))
+    report["seeds advisor-players won more"] = sum(a > b for a, b in paired)
+    report["seeds advisor won more"] = sum(a < b for a, b in paired)
+    return report
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("fit", "calibrate"))
+    parser.add_argument("what", choices=("fit", "calibrate", "games"))
+    parser.add_argument("seeds", nargs="?", type=int, default=30)
+    parser.add_argument("players", nargs="?", type=int, default=3)
     args = parser.parse_args()
     start = time.perf_counter()
     if args.what == "fit":
         print(fitted().to_json(), end="")
-    else:
+    elif args.what == "calibrate":
         print(json.dumps(calibration(), indent=2))
+    else:
+        print(json.dumps(paired_games(args.seeds, args.players), indent=2))
     print(f"{time.perf_counter() - start:.0f} s")
