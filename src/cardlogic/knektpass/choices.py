@@ -252,7 +252,8 @@ class History:
 
 
 def hands_of(deals: np.ndarray, cards: Sequence[Card], players: int) -> np.ndarray:
-    """Each player's card mask in every row of ``deals`` (the holder of each of ``cards``): deals x players."""
+    """Each holder's card mask in every row of ``deals`` (the holder of each of ``cards``), for the first
+    ``players`` holders: deals x players."""
     bits = np.array([1 << c for c in cards], np.int64)
     return np.stack([((deals == p) * bits).sum(axis=1) for p in range(players)], axis=1)
 
