@@ -6,7 +6,8 @@ seeds of :data:`FIT_PLAN` and prints the model of greatest likelihood as JSON: `
 never used for fitting) and scores each prior's P(card at player) for every hidden card and every other player,
 from one seat's view at the start of each trick after the first: Brier score and log-loss. ``games [SEEDS]
 [PLAYERS]`` plays whole games (to 0 points) on held-out seeds from 3001, ``advisor-players`` against ``advisor`` and
-``greedy`` in the other seats: each seed with the two advisors in every two seats, so the deals are paired.
+``greedy`` in the other seats: each seed with the two advisors in every two seats, so the deals are paired. ``latency`` times an event and the advice that
+follows it under each prior at 3-5 players.
 """
 
 from __future__ import annotations
@@ -123,9 +124,38 @@ def paired_games(seeds: int, players: int) -> dict[str, object]:
     return report
 
 
+def latency(deals: int = 4) -> dict[str, dict[str, float]]:
+    """Per prior and table size (3-5 players), warm seconds from an event to the belief taken and, on the first
+    seat's turn, its advice: the mean and the slowest over the first seat's view of ``deals`` deals of greedy bots
+    (a first pass, not timed, compiles)."""
+    from cardlogic.knektpass.advice import advise
+
+    result = {}
+    for _pass in ("compile", "timed"):  # the second pass overwrites the first
+        for players in (3, 4, 5):
+            views = []
+            for state in played_deals(("greedy",) * players, deals, 4000 + players):
+                events = [event.seen_by(0) for event in state.history]
+                while state.history:  # back to the deal as dealt
+                    state.pop()
+                views.append((state.deal, state.hands[0], events))
+            for prior in ("rules", "players"):
+                seconds = []
+                for deal, hand, events in views:
+                    belief = KnektpassBelief(deal, 0, hand, prior=prior)
+                    for event in events:
+                        start = time.perf_counter()
+                        belief.push(event)
+                        if belief.view.to_move == 0:
+                            advise(belief)
+                        seconds.append(time.perf_counter() - start)
+                result[f"{prior}, {players} players"] = {"mean": float(np.mean(seconds)), "max": float(max(seconds))}
+    return result
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("fit", "calibrate", "games"))
+    parser.add_argument("what", choices=("fit", "calibrate", "games", "latency"))
     parser.add_argument("seeds", nargs="?", type=int, default=30)
     parser.add_argument("players", nargs="?", type=int, default=3)
     args = parser.parse_args()
@@ -134,6 +164,8 @@ if __name__ == "__main__":
         print(fitted().to_json(), end="")
     elif args.what == "calibrate":
         print(json.dumps(calibration(), indent=2))
+    elif args.what == "latency":
+        print(json.dumps(latency(), indent=2))
     else:
         print(json.dumps(paired_games(args.seeds, args.players), indent=2))
     print(f"{time.perf_counter() - start:.0f} s")
