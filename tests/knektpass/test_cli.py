@@ -88,6 +88,25 @@ def test_belief_prints_a_table(capsys):
     assert code == 0 and "as Bob sees it" in out and "discards" in out
 
 
+def test_belief_and_advise_say_which_prior_answered(capsys):
+    code, out, _ = run(capsys, "belief", str(EXAMPLE), "--json")
+    assert code == 0 and json.loads(out)["prior"] == "rules"
+    code, out, _ = run(capsys, "belief", str(EXAMPLE), "--prior", "players")
+    assert code == 0 and "prior: players (effective sample size" in " ".join(out.split())
+    code, out, _ = run(capsys, "advise", str(EXAMPLE), "--prior", "players", "--json", "--samples", "8")
+    assert code == 0 and json.loads(out)["prior"].startswith("players (effective sample size")
+    code, out, _ = run(capsys, "advise", str(EXAMPLE), "--prior", "players", "--samples", "8")
+    assert code == 0 and "prior: players (effective sample size" in out
+
+
+def test_the_commands_know_every_bot_and_prior_without_importing_them():
+    from cardlogic.cli import knektpass as command
+    from cardlogic.knektpass import belief, bots
+
+    assert tuple(bots.BOTS) == command.BOT_NAMES
+    assert (command.PRIORS, command.DEFAULT_PRIOR) == (belief.PRIORS, belief.DEFAULT_PRIOR)
+
+
 def test_advise_json_lists_the_options_best_first(capsys):
     code, out, _ = run(capsys, "advise", str(EXAMPLE), "--json", "--samples", "16")
     data = json.loads(out)

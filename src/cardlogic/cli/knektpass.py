@@ -49,7 +49,9 @@ from cardlogic.knektpass.rules import MIN_PLAYERS
 if TYPE_CHECKING:
     from cardlogic.knektpass.tournament import TournamentResult
 
-BOT_NAMES = ("random", "greedy", "advisor")  # cardlogic.knektpass.bots.BOTS, without importing numba for --help
+BOT_NAMES = ("random", "greedy", "advisor", "advisor-players")  # knektpass.bots.BOTS, without numba for --help
+PRIORS = ("rules", "players")  # cardlogic.knektpass.belief.PRIORS, without importing numba for --help
+DEFAULT_PRIOR = "rules"  # cardlogic.knektpass.belief.DEFAULT_PRIOR
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -105,6 +107,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     belief.add_argument("--samples", type=SAMPLES, default=20000, metavar="N", help="deals to draw when sampling")
     belief.add_argument("--seed", type=SEED, default=0, help="random seed for sampling (default 0)")
     belief.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    _add_prior_argument(belief)
     belief.set_defaults(handler=run_belief)
 
     advise = commands.add_parser(
@@ -120,6 +123,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     advise.add_argument("--seed", type=SEED, default=0, help="random seed (default 0)")
     advise.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    _add_prior_argument(advise)
     advise.set_defaults(handler=run_advise)
 
     live = commands.add_parser(
@@ -168,6 +172,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_workers_arguments(tournament)
     tournament.add_argument("--json", action="store_true", help="print JSON instead of a table")
     tournament.set_defaults(handler=run_tournament)
+
+
+def _add_prior_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--prior",
+        choices=PRIORS,
+        default=DEFAULT_PRIOR,
+        help="prior over deals: rules (every consistent deal equally likely) or players (deals weighted by how the "
+        f"other players chose, docs/knektpass.md); default {DEFAULT_PRIOR}",
+    )
 
 
 # -- reading records ---------------------------------------------------------------------------------------------------
@@ -319,7 +333,7 @@ def run_belief(args: argparse.Namespace) -> int:
     record = _parse(args.record)
     if record is None:
         return 1
-    belief = _belief(args.record, record, method=args.method, samples=args.samples, seed=args.seed)
+    belief = _belief(args.record, record, method=args.method, samples=args.samples, seed=args.seed, prior=args.prior)
     if belief is None:
         return 1
     marginals = belief.marginals()
@@ -334,6 +348,7 @@ def run_belief(args: argparse.Namespace) -> int:
                 "deals": None if count is None else str(count),
                 "holders": list(holders),
                 "cards": {str(card): dict(zip(holders, row)) for card, row in table.items()},
+                "prior": belief.prior_answered,
             },
             sys.stdout,
         )
@@ -345,6 +360,8 @@ def run_belief(args: argparse.Namespace) -> int:
     title = f"Where the cards lie, as {observer or 'a spectator'} sees it ({method}" + (
         f", {plural(count, 'consistent deal')})" if count is not None else ")"
     )
+    if args.prior != "rules":
+        title += f"; prior: {belief.prior_answered}"
     out = Table(title=title, title_justify="left")
     out.add_column("card")
     for holder in holders:
@@ -366,7 +383,7 @@ def run_advise(args: argparse.Namespace) -> int:
     if record.observer is None:
         return _fail(args.record, 0, "advice needs the player it is for: a Me header")
     ensure_warm("knektpass")
-    belief = _belief(args.record, record)
+    belief = _belief(args.record, record, prior=args.prior)
     if belief is None:
         return 1
     deal, view = record.deal, belief.view
@@ -379,12 +396,15 @@ def run_advise(args: argparse.Namespace) -> int:
     from cardlogic.cli.knektpass_advice import as_json, print_advice
 
     if args.json:
-        json.dump(as_json(advice, deal), sys.stdout)
+        json.dump(as_json(advice, deal) | {"prior": belief.prior_answered}, sys.stdout)
         print()
         return 0
     from rich.console import Console
 
-    print_advice(advice, deal, belief.hand, Console())
+    console = Console()
+    print_advice(advice, deal, belief.hand, console)
+    if args.prior != "rules":
+        console.print(f"prior: {belief.prior_answered}")
     return 0
 
 

@@ -178,8 +178,10 @@ def _literature(players: int) -> None:
 
 
 def _knektpass(players: int) -> None:
-    """A deal with an advisor in every seat: advice at every choice (trump, bid, exchange, play)."""
+    """A deal with an advisor in every seat, over either prior by turns: advice at every choice (trump, bid,
+    exchange, play)."""
     from cardlogic.knektpass import Deal, Game, PlayerState, State
+    from cardlogic.knektpass.belief import PRIORS
     from cardlogic.knektpass.bots import AdvisorBot
 
     game = Game(tuple(f"P{k}" for k in range(players)))
@@ -187,7 +189,7 @@ def _knektpass(players: int) -> None:
     deal = Deal(game, dealer=0, turned=rng.choice(game.deck))
     state = State.deal(deal, rng)
     views = [PlayerState(deal, p, state.hands[p]) for p in range(players)]
-    bots = [AdvisorBot(deal, p, state.hands[p], samples=8) for p in range(players)]
+    bots = [AdvisorBot(deal, p, state.hands[p], samples=8, prior=PRIORS[p % 2]) for p in range(players)]
     while (mover := state.to_move) is not None:
         event = state.push(bots[mover].choose(views[mover]))
         for p, view in enumerate(views):

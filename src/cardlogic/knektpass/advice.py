@@ -1,8 +1,9 @@
 """Advice for one Knektpass player: take the trump or not, play or fold, which cards to exchange, which card to play.
 
 Every choice is valued over deals drawn from the player's
-:class:`~cardlogic.knektpass.belief.KnektpassBelief` (the uniform distribution
-over the hidden deals consistent with what they have seen), each solved as a perfect-information game
+:class:`~cardlogic.knektpass.belief.KnektpassBelief` (under its prior: the uniform distribution
+over the hidden deals consistent with what they have seen, or those deals weighed by the other players'
+choices), each solved as a perfect-information game
 of the remaining tricks by :class:`~cardlogic.knektpass.solver.TrickSolver`
 (the player against everyone else). For each choice the advice gives the
 expected change of the player's points (negative is good: the aim is 0), the
@@ -40,6 +41,7 @@ from cardlogic import arguments
 from cardlogic.arguments import MAX_DRAWN_DEALS, ArgumentTypeError
 from cardlogic.cards import Card, iter_cards
 from cardlogic.knektpass.belief import KnektpassBelief
+from cardlogic.knektpass.choices import hands_of
 from cardlogic.knektpass.events import Bid, Event, Exchange, Play, TakeTrump
 from cardlogic.knektpass.rules import HAND_SIZE, Deal
 from cardlogic.knektpass.solver import TrickSolver
@@ -102,9 +104,7 @@ class _Adviser:
         self.rng = np.random.default_rng([seed, len(position.history)])
         cards, deals = belief.sample(samples, seed=int(self.rng.integers(2**31)))
         self.samples = len(deals)
-        bits = np.array([1 << c for c in cards], np.int64)
-        # current[i, h]: the cards holder h holds now in deal i
-        self.current = np.stack([((deals == h) * bits).sum(axis=1) for h in range(len(belief.holders))], axis=1)
+        self.current = hands_of(deals, cards, len(belief.holders))  # [i, h]: the cards holder h holds now in deal i
         self.stock_column = belief.stock
 
     def advise(self) -> Advice:

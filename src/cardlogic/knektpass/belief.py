@@ -24,31 +24,168 @@ of play.
 >>> belief = KnektpassBelief.from_record(read_record(text))
 >>> belief.probability("8D", "stock"), belief.probability("8D", "Bob"), belief.resolved_method
 (1.0, 0.0, 'exact')
+
+Under ``prior="rules"`` (the default) probabilities are over the uniform distribution of the deals consistent
+with what the observer has seen. Under ``prior="players"`` each of those deals is weighted by the likelihood of
+the other players' choices under a :class:`~cardlogic.knektpass.choices.ChoiceModel`: :data:`WEIGHED_DEALS` of
+the rules' deals are drawn and weighed (importance sampling). Where the weights leave an effective sample size
+under :data:`MIN_EFFECTIVE`, the rules alone answer; :attr:`KnektpassBelief.prior_answered` says which did.
+
+>>> players = KnektpassBelief.from_record(read_record(text), prior="players")
+>>> round(players.probability("8D", "stock"), 6), players.prior_answered.startswith("players")
+(1.0, True)
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+import numpy as np
+
+from cardlogic import arguments
+from cardlogic.arguments import MAX_DRAWN_DEALS
 from cardlogic.belief import Belief
 from cardlogic.cards import Card, card_mask, iter_cards
 from cardlogic.constraints import InconsistentError
+from cardlogic.inference.base import Posterior
+from cardlogic.knektpass.choices import DEFAULT_MODEL, ChoiceModel, History, hands_of
 from cardlogic.knektpass.record import Record, RecordError, format_event
 from cardlogic.knektpass.rules import Deal, GameError
 from cardlogic.knektpass.state import IllegalEventError, PlayerState, PublicState
 from cardlogic.knektpass.tracking import DISCARDS, STOCK, KnektpassTracker
 
+PRIORS = ("rules", "players")
+"""The priors over deals: every consistent deal equally likely, or weighted by how the players chose."""
+DEFAULT_PRIOR = "rules"
+"""The prior a belief takes unless told (see docs/knektpass.md for how the two compare)."""
+WEIGHED_DEALS = 4_000
+"""The rules' deals the players' prior draws and weighs in a state (at most ``samples``)."""
+MIN_EFFECTIVE = 50
+"""The smallest effective sample size the players' prior answers with; below it the rules alone answer."""
+
+
+@dataclass(frozen=True)
+class Weighting:
+    """The players' prior in one state: the rules' deals drawn (holders of the model's cards), their normalised
+    weights, how they were drawn (``sample``, exactly uniform, or ``mcmc``) and the weights' effective sample size."""
+
+    deals: np.ndarray
+    weights: np.ndarray
+    how: str
+    effective: float
+
 
 class KnektpassBelief(Belief):
     """What one Knektpass player (or a spectator, ``observer=None``) knows about the hidden cards of a deal.
 
-    ``hand`` is the observer's hand as dealt (a card mask). ``options`` are
-    :class:`~cardlogic.belief.Belief`'s (``method``, ``samples``, ``seed``,
-    ``max_operations``).
+    ``hand`` is the observer's hand as dealt (a card mask). ``prior`` is one of :data:`PRIORS` (see the module
+    docstring), ``choices`` the players' model (default: the one shipped in the package). ``options`` are
+    :class:`~cardlogic.belief.Belief`'s (``method``, ``samples``, ``seed``, ``max_operations``).
     """
 
     tracker: KnektpassTracker
 
-    def __init__(self, deal: Deal, observer: int | None = None, hand: int = 0, **options) -> None:
+    def __init__(
+        self,
+        deal: Deal,
+        observer: int | None = None,
+        hand: int = 0,
+        *,
+        prior: str = DEFAULT_PRIOR,
+        choices: ChoiceModel = DEFAULT_MODEL,
+        **options,
+    ) -> None:
+        if prior not in PRIORS:
+            raise ValueError(f"unknown prior {prior!r}; expected one of {', '.join(PRIORS)}")
+        self.prior, self.choices = prior, choices
+        self._rules_only = False
+        self._history = History(deal)
         super().__init__(KnektpassTracker(deal, observer, hand), **options)
+
+    def _forget(self) -> None:
+        super()._forget()
+        self._weighting: Weighting | None = None
+        self._weighted: Posterior | None = None
+
+    # -- the players' prior ------------------------------------------------------------------------------------------
+
+    @property
+    def weighting(self) -> Weighting | None:
+        """The players' prior in this state, or None where the rules answer (``prior="rules"``, or collapsed)."""
+        if self.prior == "rules" or self._rules_only:
+            return None
+        if self._weighting is None:
+            self._weighting = self._weigh()
+        return self._weighting if self._weighting.effective >= MIN_EFFECTIVE else None
+
+    @property
+    def prior_answered(self) -> str:
+        """Which prior answers now, in words: ``rules``, ``players (effective sample size 812 of 4,000 deals)``
+        or ``rules (the players' prior collapsed: effective sample size 3 of 4,000 deals)``."""
+        if self.prior == "rules":
+            return "rules"
+        answering = self.weighting
+        drawn = self._weighting
+        assert drawn is not None
+        size = f"effective sample size {drawn.effective:,.0f} of {len(drawn.deals):,} deals"
+        return f"players ({size})" if answering is not None else f"rules (the players' prior collapsed: {size})"
+
+    def _weigh(self) -> Weighting:
+        """Draw the rules' deals of this state and weigh each by the likelihood of the other players' choices."""
+        deals, how = self._sampler().draw(self.model, min(self.samples, WEIGHED_DEALS), self.seed)
+        hands = hands_of(deals, self.model.cards, len(self.deal.game.players))
+        log_weights = self.choices.log_likelihoods(self._choices_history(), hands, skip=self.observer)
+        weights = np.exp(log_weights - log_weights.max())
+        weights /= weights.sum()
+        return Weighting(deals, weights, how, float(1.0 / (weights**2).sum()))
+
+    def _choices_history(self) -> History:
+        """The choice model's arrays of the history, extended event by event (built again after a pop)."""
+        events = self.view.history
+        if self._history.recorded != tuple(event.seen_by(None) for event in events[: self._history.events]):
+            self._history = History(self.deal)
+        for event in events[self._history.events :]:
+            self._history.push(event)
+        return self._history
+
+    @property
+    def resolved_method(self) -> str:
+        return "sample" if self.weighting is not None else super().resolved_method
+
+    def posterior(self) -> Posterior:
+        """The distribution over the holder of every card: under the players' prior, the weighted deals'."""
+        weighting = self.weighting
+        if weighting is None:
+            return super().posterior()
+        if self._weighted is None:
+            model = self.model
+            holders = len(model.holders)
+            flat = np.arange(len(model.cards)) * holders + weighting.deals.astype(np.int64)
+            weights = np.broadcast_to(weighting.weights[:, None], flat.shape)
+            marginals = np.bincount(flat.ravel(), weights.ravel(), len(model.cards) * holders)
+            marginals = marginals.reshape(len(model.cards), holders)
+            stderr = np.sqrt(np.clip(marginals * (1 - marginals), 0, None) / weighting.effective)
+            samples = len(weighting.deals)
+            self._weighted = Posterior(weighting.how, model.holders, model.cards, marginals, None, samples, stderr)
+        return self._weighted
+
+    def is_consistent(self) -> bool:
+        """Whether some deal explains everything observed: a question of the rules (the players' prior rules out
+        no deal)."""
+        self._rules_only = True
+        try:
+            return super().is_consistent()
+        finally:
+            self._rules_only = False
+
+    def sample(self, n: int, seed: int = 0) -> tuple[tuple[Card, ...], np.ndarray]:
+        """``n`` consistent deals (see :meth:`Belief.sample`): under the players' prior, drawn by their weights."""
+        weighting = self.weighting
+        if weighting is None:
+            return super().sample(n, seed)
+        n = arguments.samples(n, "n", MAX_DRAWN_DEALS)
+        rows = np.random.default_rng(arguments.seed(seed)).choice(len(weighting.deals), n, p=weighting.weights)
+        return tuple(self.in_play()), self._current_deals(weighting.deals[rows])
 
     @classmethod
     def from_record(cls, record: Record, **options) -> KnektpassBelief:

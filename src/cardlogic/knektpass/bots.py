@@ -4,7 +4,9 @@
 * ``greedy``: takes the turned card for its weakest card; plays whenever it holds a trump (else folds);
   in the first round of exchange discards its non-trumps below a queen, then stands; plays the lowest card
   that wins the trick, else the lowest card (lowest: plain before trump, then by rank);
-* ``advisor``: follows :func:`cardlogic.knektpass.advice.advise` over its own belief.
+* ``advisor``: follows :func:`cardlogic.knektpass.advice.advise` over its own belief;
+* ``advisor-players``: the same over a belief that weighs deals by the other players' choices
+  (``prior="players"``, :mod:`cardlogic.knektpass.choices`).
 
 A bot is made for one seat of one deal (:func:`make_bot`) and asked with
 ``choose(view)``, ``view`` being its player's :class:`PlayerState`, whenever that
@@ -28,10 +30,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from functools import partial
 from typing import Protocol
 
 from cardlogic.knektpass.advice import SAMPLES, advise
-from cardlogic.knektpass.belief import KnektpassBelief
+from cardlogic.knektpass.belief import DEFAULT_PRIOR, KnektpassBelief
 from cardlogic.knektpass.events import Bid, Event, Exchange, Play, TakeTrump
 from cardlogic.knektpass.rules import HAND_SIZE, Deal
 from cardlogic.knektpass.state import PlayerState
@@ -89,8 +92,10 @@ class AdvisorBot:
     """Follows the advice over its own belief, which it brings up to date from the view's history (unchecked:
     the events come from a referee, so some deal explains them)."""
 
-    def __init__(self, deal: Deal, player: int, hand: int, seed: int = 0, samples: int = SAMPLES) -> None:
-        self.belief = KnektpassBelief(deal, player, hand)
+    def __init__(
+        self, deal: Deal, player: int, hand: int, seed: int = 0, samples: int = SAMPLES, prior: str = DEFAULT_PRIOR
+    ) -> None:
+        self.belief = KnektpassBelief(deal, player, hand, prior=prior)
         self.seed = seed
         self.samples = samples
 
@@ -104,6 +109,7 @@ BOTS: dict[str, Callable[[Deal, int, int, int], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "advisor": AdvisorBot,
+    "advisor-players": partial(AdvisorBot, prior="players"),
 }
 
 

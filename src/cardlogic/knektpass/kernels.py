@@ -358,3 +358,184 @@ def start_values(
         out[row] = search(
             hands, me, leader, 0, -1, -1, -1, suits, suit_masks, beaters, above, trumps, void_rule, keys, lows, highs
         )
+
+
+PLAY_FEATURES = 9
+"""The features of a card played, as :mod:`cardlogic.knektpass.choices` names them (``PLAY_FEATURES`` there)."""
+KIND_SKIP, KIND_PLAY, KIND_BID = 0, 1, 2
+
+
+@njit(cache=True)
+def _lowest(mask: int, lowness: np.ndarray) -> int:
+    """The card of ``mask`` (not empty) with the least ``lowness``: the one a player gives up most easily."""
+    found, least, rest, card = -1, 1 << 30, mask, 0
+    while rest:
+        while not (rest >> card) & 1:
+            card += 1
+        rest ^= np.int64(1) << card
+        if lowness[card] < least:
+            found, least = card, lowness[card]
+    return found
+
+
+@njit(cache=True)
+def _highest(mask: int, lowness: np.ndarray) -> int:
+    found, most, rest, card = -1, -1, mask, 0
+    while rest:
+        while not (rest >> card) & 1:
+            card += 1
+        rest ^= np.int64(1) << card
+        if lowness[card] > most:
+            found, most = card, lowness[card]
+    return found
+
+
+@njit(cache=True)
+def play_features(
+    card: int,
+    hand: int,
+    legal: int,
+    count: int,
+    led: int,
+    best: int,
+    played: int,
+    deck: int,
+    lowness: np.ndarray,
+    suits: np.ndarray,
+    suit_masks: np.ndarray,
+    beaters: np.ndarray,
+    trumps: int,
+    out: np.ndarray,
+) -> None:
+    """The features of playing ``card`` out of ``legal`` (from ``hand``, before the trick's ``count`` cards, led
+    in ``led`` and won by ``best``; ``played`` the cards played before) into ``out``: following, whether it wins
+    the trick, is the cheapest card that wins it, the lowest or the highest legal card, a trump on a plain suit;
+    leading, whether it is the top of its suit among the cards still out, a trump, the share of the hand in its
+    suit, the lowest card."""
+    for i in range(PLAY_FEATURES):
+        out[i] = 0.0
+    bit = np.int64(1) << card
+    is_trump = 1.0 if trumps & bit else 0.0
+    if count > 0:
+        winners = legal & beaters[best]
+        if winners & bit:
+            out[0] = 1.0
+            if _lowest(winners, lowness) == card:
+                out[1] = 1.0
+        if _lowest(legal, lowness) == card:
+            out[2] = 1.0
+        if _highest(legal, lowness) == card:
+            out[3] = 1.0
+        if suit_masks[led] != trumps:
+            out[4] = is_trump
+    else:
+        suit = suit_masks[suits[card]]
+        if not beaters[card] & suit & deck & ~played & ~hand:
+            out[5] = 1.0
+        out[6] = is_trump
+        length = 0
+        rest = hand & suit
+        while rest:
+            rest &= rest - 1
+            length += 1
+        out[7] = length / 5.0
+        if _lowest(legal, lowness) == card:
+            out[8] = 1.0
+
+
+@njit(cache=True)
+def choice_log_likelihoods(
+    hands: np.ndarray,
+    kinds: np.ndarray,
+    actors: np.ndarray,
+    cards: np.ndarray,
+    played: np.ndarray,
+    counts: np.ndarray,
+    leds: np.ndarray,
+    bests: np.ndarray,
+    deck: int,
+    lowness: np.ndarray,
+    suits: np.ndarray,
+    suit_masks: np.ndarray,
+    beaters: np.ndarray,
+    trumps: int,
+    top_trumps: int,
+    void_rule: int,
+    play_weights: np.ndarray,
+    bid_weights: np.ndarray,
+    mix: float,
+    out: np.ndarray,
+) -> None:
+    """log P(the choices | deal) for every row of ``hands`` (each player's five cards after the exchanges,
+    those played since included) into ``out``.
+
+    Event ``k`` is of kind ``kinds[k]``: :data:`KIND_PLAY`, ``actors[k]`` playing ``cards[k]`` to a trick of
+    ``counts[k]`` cards led in ``leds[k]`` and won by ``bests[k]``, after the cards ``played[k]``: a softmax of
+    ``play_weights`` over :func:`play_features` among the legal cards; :data:`KIND_BID`, ``actors[k]`` playing
+    (``cards[k]`` 1) or folding (0): a logistic of ``bid_weights`` (bias, trumps held, ``top_trumps`` held); or
+    :data:`KIND_SKIP`. Each choice is mixed with the rules alone (uniform over the legal choices) with weight
+    ``mix``; a card the deal's hand cannot play has likelihood 0."""
+    features = np.zeros(PLAY_FEATURES)
+    scores = np.zeros(52)
+    for row in range(hands.shape[0]):
+        total = 0.0
+        for k in range(kinds.shape[0]):
+            kind = kinds[k]
+            if kind == KIND_SKIP:
+                continue
+            hand = hands[row, actors[k]] & ~played[k]
+            if kind == KIND_BID:
+                held, top, rest = 0, 0, hand & trumps
+                while rest:
+                    rest &= rest - 1
+                    held += 1
+                rest = hand & top_trumps
+                while rest:
+                    rest &= rest - 1
+                    top += 1
+                logit = bid_weights[0] + bid_weights[1] * held + bid_weights[2] * top
+                plays = 1.0 / (1.0 + np.exp(-logit))
+                chosen = plays if cards[k] else 1.0 - plays
+                total += np.log(mix / 2.0 + (1.0 - mix) * chosen)
+                continue
+            card = cards[k]
+            legal = legal_mask(hand, counts[k], leds[k], bests[k], suit_masks, beaters, trumps, void_rule)
+            if not (legal >> card) & 1:
+                total = -np.inf
+                break
+            most, options, rest, other = -np.inf, 0, legal, 0
+            while rest:
+                while not (rest >> other) & 1:
+                    other += 1
+                rest ^= np.int64(1) << other
+                play_features(
+                    other,
+                    hand,
+                    legal,
+                    counts[k],
+                    leds[k],
+                    bests[k],
+                    played[k],
+                    deck,
+                    lowness,
+                    suits,
+                    suit_masks,
+                    beaters,
+                    trumps,
+                    features,
+                )
+                score = 0.0
+                for i in range(PLAY_FEATURES):
+                    score += play_weights[i] * features[i]
+                scores[other] = score
+                most = max(most, score)
+                options += 1
+            summed, rest, other = 0.0, legal, 0
+            while rest:
+                while not (rest >> other) & 1:
+                    other += 1
+                rest ^= np.int64(1) << other
+                summed += np.exp(scores[other] - most)
+            chosen = np.exp(scores[card] - most) / summed
+            total += np.log(mix / options + (1.0 - mix) * chosen)
+        out[row] = total

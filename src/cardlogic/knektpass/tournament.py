@@ -25,7 +25,7 @@ from cardlogic.knektpass.bots import BOTS, make_bot
 from cardlogic.knektpass.match import Match
 from cardlogic.knektpass.match_record import MatchEvent, MatchRecord, NextDeal
 from cardlogic.knektpass.record import Record
-from cardlogic.knektpass.rules import Game, Rules
+from cardlogic.knektpass.rules import Deal, Game, Rules
 from cardlogic.knektpass.state import PlayerState, State
 from cardlogic.rating import wilson
 
@@ -149,6 +149,27 @@ def observed_match(game: Game, observer: int, seed: int, deals: int | None = Non
         match.finish(state.outcome())
     assert first is not None
     return MatchRecord(first, events)
+
+
+def played_deals(bots: Sequence[str], deals: int, seed: int, rules: Rules | None = None) -> list[State]:
+    """``deals`` single deals between bot ``bots[p]`` in seat ``p``, each dealt and its dealer drawn from ``seed``,
+    everyone at the starting points: the referee of each at its end (deals nobody played included). For fitting
+    and measuring the choice model (:mod:`cardlogic.knektpass.choices`)."""
+    rng = random.Random(seed)
+    n = len(bots)
+    game = Game(NAMES[:n], rules or Rules())
+    finished = []
+    for _ in range(deals):
+        deal = Deal(game, rng.randrange(n), rng.choice(game.deck))
+        state = State.deal(deal, rng)
+        views = [PlayerState(deal, p, state.hands[p]) for p in range(n)]
+        players = [make_bot(bots[p], deal, p, state.hands[p], seed=rng.randrange(2**31)) for p in range(n)]
+        while (mover := state.to_move) is not None:
+            event = state.push(players[mover].choose(views[mover]))
+            for p, view in enumerate(views):
+                view.push(event.seen_by(p))
+        finished.append(state)
+    return finished
 
 
 def _play(args: tuple[tuple[str, ...], str, int, int]) -> GameResult:
