@@ -12,9 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardlogic.arguments import MAX_SEED
-from cardlogic.cards import iter_cards
+from cardlogic.cards import Card, iter_cards
 from cardlogic.inference import CspBackend
-from cardlogic.literature import Ask, Claim, Game, Pass, State, actor, play_random_game
+from cardlogic.literature import Ask, Claim, Game, IllegalEventError, Pass, State, actor, play_random_game
 from cardlogic.literature import belief as belief_module
 from cardlogic.literature.belief import LiteratureBelief, effective_size, tempering_for
 from cardlogic.literature.choices import (
@@ -433,3 +433,65 @@ def test_the_players_prior_states_1_only_where_the_rules_are_certain() -> None:
             assert not ((stated > belief_module.UNCONFIRMED) & (exact < 1.0)).any()
             checked += int(((stated == belief_module.UNCONFIRMED) & (exact < 1.0)).sum())
     assert checked  # some resampled deals all agreed where the rules did not
+
+
+def enumerated_chance_of_yes(belief: LiteratureBelief, ask: Ask, model: ChoiceModel | None) -> float:
+    """P(yes) of ``ask`` given that it was asked, by enumeration: every consistent deal, weighted by the likelihood
+    of the history and the ask (1 under the rules), among those where the asker holds a card of the set and not
+    the card."""
+    deals = all_deals(belief)
+    events = [*belief.public.history, ask]
+    skip = belief.observer
+    weights = (
+        np.ones(len(deals))
+        if model is None
+        else np.exp(model.log_likelihoods(History(belief.game, events), deals, skip))
+    )
+    columns = {card: j for j, card in enumerate(belief.model.cards)}
+
+    def now(card: int) -> np.ndarray:
+        known = belief.public.known.get(card)
+        return deals[:, columns[card]] if known is None else np.full(len(deals), known)
+
+    legal = np.any([now(c) == ask.asker for c in belief.game.deck.set_of(ask.card).cards], axis=0)
+    legal &= now(ask.card) != ask.asker
+    return float(weights[legal & (now(ask.card) == ask.target)].sum() / weights[legal].sum())
+
+
+@pytest.mark.parametrize("prior", ["rules", "players"])
+def test_the_chance_of_yes_given_the_ask_matches_enumeration(prior: str, every_sample: None) -> None:
+    game = small_game(4, ["LS", "HS"], dealer=1)
+    hands, events = play_random_game(game, 11)
+    model = ChoiceModel(held=2.5, dead=-1.5, target_set=1.0, claim_certain=4.0, estimate=3.0, inferred=1.5)
+    checked = 0
+    for length, event in enumerate(events[:10]):
+        if not isinstance(event, Ask):
+            continue
+        for observer in (None, 0):
+            hand = iter_cards(hands[observer]) if observer is not None else ()
+            belief = LiteratureBelief(game, observer, hand, prior=prior, choices=model, samples=40_000)
+            for earlier in events[:length]:
+                belief.push_unchecked(earlier)
+            truth = enumerated_chance_of_yes(belief, event, model if prior == "players" else None)
+            assert abs(belief.chance_of_yes(event) - truth) < 0.02, (event, observer)
+            if observer == event.asker:
+                assert belief.chance_of_yes(event) == pytest.approx(
+                    belief.probability(event.card, event.target), abs=0.01
+                )
+            checked += 1
+    assert checked >= 8
+
+
+def test_the_chance_of_yes_of_an_illegal_ask_is_refused_and_changes_nothing() -> None:
+    game = small_game(4, ["LS", "HS"], dealer=1)
+    _, events = play_random_game(game, 11)
+    belief = LiteratureBelief(game, prior="players", samples=2_000)
+    for event in events[:3]:
+        belief.push(event)
+    before = belief.marginals().probabilities
+    mover = belief.public.movers[0]
+    teammate = next(p for p in game.teammates(mover) if p != mover)
+    with pytest.raises(IllegalEventError):
+        belief.chance_of_yes(Ask(mover, teammate, Card.parse("2S"), yes=False))
+    assert belief.public.history == tuple(events[:3])
+    assert np.array_equal(belief.marginals().probabilities, before)

@@ -1,7 +1,8 @@
 """Calibration of the beliefs: how often what a belief states comes true, for each prior, on held-out games.
 
 :func:`calibrate` walks full records of games between bots and, before every
-ask, asks the asker's belief (and a spectator's) for P(yes); before every claim
+ask's answer, asks the asker's belief for P(yes), and a spectator's for P(yes) given
+the ask it has just seen (:meth:`~cardlogic.literature.belief.LiteratureBelief.chance_of_yes`); before every claim
 the claimer's belief for P(correct). Each prior's answers are scored against
 what happened: Brier score, log-loss (probabilities clipped to [1e-6, 1 - 1e-6])
 and a 10-bin reliability table (stated probability v the rate that came true,
@@ -62,7 +63,7 @@ def calibrate(
             if isinstance(event, Ask):
                 for prior in PRIORS:
                     stated["asker"][prior].append(beliefs[prior][event.asker].probability(event.card, event.target))
-                    stated["spectator"][prior].append(spectators[prior].probability(event.card, event.target))
+                    stated["spectator"][prior].append(spectators[prior].chance_of_yes(event))
                 outcomes["asks"].append(bool(event.yes))
             elif isinstance(event, Claim):
                 for prior in PRIORS:

@@ -45,7 +45,7 @@ from cardlogic.cards import Card, iter_cards
 from cardlogic.constraints import InconsistentError
 from cardlogic.inference.base import Posterior
 from cardlogic.inference.sampler import posterior_of
-from cardlogic.literature import Game, PlayerState, PublicState, Record, RecordError, format_event
+from cardlogic.literature import Ask, Game, PlayerState, PublicState, Record, RecordError, format_event
 from cardlogic.literature.choices import DEFAULT_MODEL, ChoiceModel, History, mix_players, player_types
 from cardlogic.literature.tracking import LiteratureTracker
 
@@ -406,6 +406,64 @@ class LiteratureBelief(Belief):
         if self.weighting is None:
             return super().joint(placements)
         return self.chances([{card: 1 << self._holder(holder) for card, holder in placements.items()}])[0]
+
+    def chance_of_yes(self, ask: Ask) -> float:
+        """P(the target of ``ask`` holds its card now), given that the asker chose to ask for it (its answer unheard):
+        at the table the ask is seen before the answer, and it is evidence. Under either prior the asker holds a card
+        of the set (and, unless bluffing is allowed, not the card); under the players' prior each deal is weighted,
+        besides, by the chance that the asker chose this ask. For the asker's own belief this is
+        :meth:`probability`. Raises :class:`~cardlogic.literature.IllegalEventError` where the ask is not legal in the
+        public position."""
+        weighting = self.weighting
+        history = self._choices_history()
+        history.push(ask)  # raises where the ask is illegal
+        try:
+            chance = None if weighting is None else self._weighted_chance_of_yes(ask, weighting.tempering)
+        finally:
+            history.pop()
+        if chance is None:
+            return self._rules_chance_of_yes(ask)
+        if 1 - UNCONFIRMED <= chance <= UNCONFIRMED:
+            return chance
+        with self._by_the_rules():  # certain only where the rules are
+            rules = self.probability(ask.card, ask.target)
+        return rules if rules in (0.0, 1.0) else min(max(chance, 1 - UNCONFIRMED), UNCONFIRMED)
+
+    def _rules_chance_of_yes(self, ask: Ask) -> float:
+        """:meth:`chance_of_yes` under the rules: P(target holds the card | the asker holds a card of its set)."""
+        others = [c for c in self.game.deck.set_of(ask.card).cards if c != ask.card]
+        not_asker = ((1 << len(self.holders)) - 1) & ~(1 << ask.asker)
+        none_of_the_set: dict[int | str, int] = dict.fromkeys(others, not_asker)
+        yes, yes_but_none, not_held, none = self.chances(
+            [
+                {ask.card: 1 << ask.target},
+                {ask.card: 1 << ask.target, **none_of_the_set},
+                {ask.card: not_asker},
+                {ask.card: not_asker, **none_of_the_set},
+            ]
+        )
+        legal = (1.0 if self.game.rules.bluff else not_held) - none
+        return (yes - yes_but_none) / legal if legal > 0 else 0.0
+
+    def _weighted_chance_of_yes(self, ask: Ask, tempering: float) -> float | None:
+        """:meth:`chance_of_yes` over the players' prior's pooled deals, each weighed by the ask's likelihood too
+        (``tempering`` as the history's; the ask is pushed on the pool's history); None where no pooled deal makes
+        the ask legal."""
+        pool = self._pool
+        assert pool is not None and pool.events == pool.history.events - 1  # this state's weighting drew it
+        modelled, rules = self._log_likelihoods(pool.history, pool.deals, pool.events)
+        log_weights = mix_players(pool.modelled + modelled, pool.rules + rules, self.choices.modelled).sum(axis=1)
+        counts = np.ones(len(pool.deals)) if pool.complete else pool.counts
+        weights = counts * np.exp(tempering * (log_weights - log_weights.max()))
+        holders = self._current_deals(pool.deals)
+        columns = {card: j for j, card in enumerate(self.in_play())}
+        asked = holders[:, columns[ask.card]]
+        in_set = [columns[c] for c in self.game.deck.set_of(ask.card).cards]
+        legal = (holders[:, in_set] == ask.asker).any(axis=1)
+        if not self.game.rules.bluff:
+            legal &= asked != ask.asker
+        total = weights[legal].sum()
+        return float(weights[legal & (asked == ask.target)].sum() / total) if total > 0 else None
 
     def sample(self, n: int, seed: int = 0):
         weighting = self.weighting

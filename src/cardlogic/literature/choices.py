@@ -167,37 +167,42 @@ class ChoiceModel:
         """Per deal and player, the log-likelihood of that player's choices under the model and under the rules
         alone (two arrays deals x players), over the events from ``first`` on (the log-likelihoods add up over
         events: a belief extends what it worked out for the earlier ones)."""
-        h = history
+        h, new = history, slice(first, None)  # only the events from ``first`` on are read
         scale = 1.0 / self.temperature
-        public = np.tensordot(h.ask_features, np.array([getattr(self, f) for f in ASK_FEATURES]) * scale, axes=1)
-        exp_public = np.where(h.targets, np.exp(public), 0.0)
+        public = np.tensordot(h.ask_features[new], np.array([getattr(self, f) for f in ASK_FEATURES]) * scale, axes=1)
+        targets, public_at, estimate, hidden_open = (
+            h.targets[new],
+            h.public_at[new],
+            h.estimate[new],
+            h.hidden_open[new],
+        )
+        exp_public = np.where(targets, np.exp(public), 0.0)
         held_weight = np.exp(self.held * scale * h.held_share)
         w_estimate, w_inferred = self.estimate * scale, self.inferred * scale
-        base_weight = kernels.public_ask_weights(
-            h.public_at, exp_public, h.estimate, h.hidden_open, w_estimate, w_inferred
-        )
+        base_weight = kernels.public_ask_weights(public_at, exp_public, estimate, hidden_open, w_estimate, w_inferred)
+        actors = h.actor[new]
         return kernels.choice_log_likelihoods(
             np.ascontiguousarray(deals, np.int8),
             h.card_bits,
             h.players,
-            h.kind,
-            np.where(h.actor == (-1 if skip is None else skip), -1, h.actor),
-            h.card,
-            h.target,
-            h.gone,
-            h.public_at,
-            h.mates_public,
-            h.exposed,
-            h.targets,
+            h.kind[new],
+            np.where(actors == (-1 if skip is None else skip), -1, actors),
+            h.card[new],
+            h.target[new],
+            h.gone[new],
+            public_at,
+            h.mates_public[new],
+            h.exposed[new],
+            targets,
             exp_public,
             base_weight,
-            h.estimate,
-            h.owed,
-            h.hidden_open,
-            h.receivers,
+            estimate,
+            h.owed[new],
+            hidden_open,
+            h.receivers[new],
             h.set_masks,
             h.set_of,
-            h.live,
+            h.live[new],
             h.bluff,
             held_weight,
             self.claim_bias * scale,
@@ -206,7 +211,6 @@ class ChoiceModel:
             w_estimate,
             w_inferred,
             self.mix,
-            first,
         )
 
 
@@ -258,6 +262,7 @@ class History:
         self._state = PublicState(game)
         self._gone, self._denied = 0, [0] * n
         self._minimum = np.zeros((n, len(deck.sets)), np.int64)  # cards of each set each player surely holds
+        self._undo: list[tuple[int, list[int], np.ndarray]] = []
         self._rows: list[dict[str, Any]] = []
         self._arrays: dict[str, np.ndarray] = {}
         for event in events:
@@ -276,16 +281,25 @@ class History:
         if name not in _ROW_FIELDS:
             raise AttributeError(name)
         if name not in self._arrays:
-            self._arrays[name] = np.array([row[name] for row in self._rows], _ROW_FIELDS[name]).reshape(
-                (len(self._rows), *_row_shape(name, self.players, len(self.set_masks)))
-            )
+            self._arrays[name] = self._stacked(name, self._rows)
         return self._arrays[name]
+
+    def _stacked(self, name: str, rows: Sequence[dict[str, Any]]) -> np.ndarray:
+        """The array ``name`` of the events of ``rows``."""
+        return np.array([row[name] for row in rows], _ROW_FIELDS[name]).reshape(
+            (len(rows), *_row_shape(name, self.players, len(self.set_masks)))
+        )
 
     def push(self, event: Event) -> None:
         """Add the next event of the game (legal in the public position, as the referee recorded it)."""
         game, deck, denied = self.game, self.game.deck, self._denied
-        self._rows.append(self._describe(event, self._state, self._gone, denied))
-        self._arrays.clear()
+        row = self._describe(event, self._state, self._gone, denied)
+        self._rows.append(row)
+        # a question about a next event pushes and pops one: the arrays grow and shrink, never built anew
+        self._arrays = {
+            name: np.concatenate([array, self._stacked(name, [row])]) for name, array in self._arrays.items()
+        }
+        self._undo.append((self._gone, list(denied), self._minimum.copy()))
         if isinstance(event, Ask):
             bit = 1 << event.card
             index = deck.set_index_of(event.card)
@@ -304,6 +318,13 @@ class History:
             self._gone |= deck.sets[event.set_index].mask
             self._minimum[:, event.set_index] = 0
         self._state.push(event)
+
+    def pop(self) -> Event:
+        """Undo the last event and return it (a question about a next event asked, then taken back)."""
+        self._rows.pop()
+        self._arrays = {name: array[:-1] for name, array in self._arrays.items()}
+        self._gone, self._denied, self._minimum = self._undo.pop()
+        return self._state.pop()
 
     def _describe(self, event: Event, state: PublicState, gone: int, denied: list[int]) -> dict[str, Any]:
         game, n = self.game, self.players

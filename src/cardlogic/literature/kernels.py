@@ -323,10 +323,9 @@ def choice_log_likelihoods(
     w_estimate,
     w_inferred,
     mix,
-    first,
 ):
     """Per deal (rows of ``deals``: the holder of each card of ``card_bits``) and player, the log-likelihood of
-    that player's choices from event ``first`` on under the choice model and under the rules alone (see
+    that player's choices under the choice model and under the rules alone (see
     :mod:`cardlogic.literature.choices`, which builds the arrays). An event of ``actor`` -1 is left out; for an
     ask, ``targets[k, c, t]`` says whether the ask of ``c`` of ``t`` is open, ``exp_public[k, c, t]`` is
     exp(its public score), ``base_weight`` its weight where the asker's hand changes nothing
@@ -340,7 +339,7 @@ def choice_log_likelihoods(
         dealt[:] = 0
         for i in range(len(card_bits)):
             dealt[deals[j, i]] |= np.int64(1) << card_bits[i]
-        for k in range(first, events):
+        for k in range(events):
             a = actor[k]
             if a < 0 or kind[k] == 2:
                 continue
