@@ -60,8 +60,8 @@ def test_results_have_every_figure_and_target(results):
         "rejection",
         "advice",
         "live",
-        "advice_players",
-        "live_players",
+        "advice_rules",
+        "live_rules",
         "serve",
         "cold_start",
         "advise_command",
@@ -90,9 +90,12 @@ def test_results_have_every_figure_and_target(results):
     assert figures["first_advice"] == {"status": "not measured in smoke mode", "rows": []}  # minutes: full plan only
     assert figures["cold_start"]["cold_seconds"]["n"] >= 1 and figures["cold_start"]["warm_seconds"]["n"] >= 1
     assert [row["players"] for row in figures["live"]["rows"]] == [6]  # smoke keeps one 6-player scenario
-    assert [(row["players"], row["prior"]) for row in figures["live_players"]["rows"]] == [(6, "players")]
-    assert {row["prior"] for row in figures["advice_players"]["rows"]} == {"players"}
-    assert all(row["answered"].startswith("players") for row in figures["advice_players"]["rows"] if "answered" in row)
+    assert [(row["players"], row["prior"]) for row in figures["live"]["rows"]] == [(6, "players")]  # the default
+    assert {row["prior"] for row in figures["advice"]["rows"]} == {"players"}
+    assert all(row["answered"].startswith("players") for row in figures["advice"]["rows"] if "answered" in row)
+    assert [(row["players"], row["prior"]) for row in figures["live_rules"]["rows"]] == [(6, "rules")]
+    assert {row["prior"] for row in figures["advice_rules"]["rows"]} == {"rules"}
+    assert {row["answered"] for row in figures["advice_rules"]["rows"] if "answered" in row} <= {"rules"}
     assert [row["players"] for row in figures["serve"]["rows"]] == [6]
     assert figures["serve"]["rows"][0]["advised"] > 0
     assert figures["advise_command"]["rows"] == []  # smoke keeps no 8-12 player scenario

@@ -140,7 +140,7 @@ def test_the_readme_is_a_short_page():
 
 
 def test_the_readme_belief_caption_is_the_example_count(capsys):
-    assert main(["belief", str(ROOT / "examples" / "mini.txt"), "--json"]) == 0
+    assert main(["belief", str(ROOT / "examples" / "mini.txt"), "--prior", "rules", "--json"]) == 0
     deals = int(re.search(r'"deals": "(\d+)"', capsys.readouterr().out)[1])
     assert f"exact over {deals:,} consistent deals" in README
 

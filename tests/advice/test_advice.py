@@ -33,8 +33,8 @@ def beliefs_after(
 ) -> tuple[LiteratureBelief, LiteratureBelief, State]:
     """The observer's and a spectator's belief, and the referee, after the first ``events`` events of a random game."""
     hands, history = play_random_game(game, seed)
-    belief = LiteratureBelief(game, observer, iter_cards(hands[observer]))
-    public = LiteratureBelief(game)
+    belief = LiteratureBelief(game, observer, iter_cards(hands[observer]), prior="rules")  # as the oracle counts
+    public = LiteratureBelief(game, prior="rules")
     state = State(game, hands)
     for event in history[:events]:
         belief.push(event)

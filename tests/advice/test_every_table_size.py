@@ -35,7 +35,7 @@ CHANCES_BEYOND_AUTO = Path(__file__).resolve().parent / "10p-chances-beyond-auto
 def belief_json(tmp_path, capsys, text: str) -> dict:
     path = tmp_path / "deal.txt"
     path.write_text(text)
-    assert main(["belief", "--method", "exact", "--json", str(path)]) == 0
+    assert main(["belief", "--method", "exact", "--prior", "rules", "--json", str(path)]) == 0
     return json.loads(capsys.readouterr().out)
 
 
@@ -62,7 +62,7 @@ def test_the_deal_in_closed_form_for_a_spectator_and_a_player(tmp_path, capsys, 
 def twelve() -> tuple[LiteratureBelief, LiteratureBelief]:
     """The player to move 38 events into a 12-player game (jokers deck), and a spectator of the same history."""
     record = read_record(BEYOND_AUTO.read_text())
-    belief = LiteratureBelief.from_record(record)
+    belief = LiteratureBelief.from_record(record, prior="rules")
     return belief, spectator(belief)
 
 
@@ -99,13 +99,13 @@ def test_advice_falls_back_to_sampling_and_states_its_error(twelve):
 
 
 def test_cardlogic_advise_says_it_sampled(capsys):
-    assert main(["advise", str(BEYOND_AUTO)]) == 0
+    assert main(["advise", str(BEYOND_AUTO), "--prior", "rules"]) == 0
     out = capsys.readouterr().out
     assert "sampled from 20,000 deals by an MCMC chain" in out and "Recommendation:" in out
-    assert main(["advise", "--json", str(BEYOND_AUTO)]) == 0
+    assert main(["advise", "--json", str(BEYOND_AUTO), "--prior", "rules"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["method"] == "mcmc" and data["samples"] == 20_000 and 0 < data["stderr"] < 0.01
-    expected = advise_record(read_record(BEYOND_AUTO.read_text())).recommendation
+    expected = advise_record(read_record(BEYOND_AUTO.read_text()), prior="rules").recommendation
     assert data["recommendation"]["reason"] == expected.reason  # sampled from a fixed seed: reproducible
 
 
@@ -126,7 +126,7 @@ def test_chances_beyond_autos_budget_are_sampled_and_said_so(monkeypatch):
     """44 events into a 10-player game the player's marginals are exact; where its claims' chances (an exact count
     under each restriction, the teams kept apart) pass the budget auto holds them to (here a tenth of it), they
     are sampled, and the advice says so."""
-    belief = LiteratureBelief.from_record(read_record(CHANCES_BEYOND_AUTO.read_text()))
+    belief = LiteratureBelief.from_record(read_record(CHANCES_BEYOND_AUTO.read_text()), prior="rules")
     assert belief.resolved_method == "exact" and belief.chance_method == ("exact", 0)
     budgeted = inference.budgeted
     monkeypatch.setattr(inference, "budgeted", lambda max_operations=None: budgeted(0.1 * AUTO_MAX_OPERATIONS))

@@ -148,7 +148,7 @@ def test_no_consistent_deal_gets_likelihood_zero(seed: int, players: int, advers
         assert np.isfinite(truth).all() and truth[0] > -1e4
     # and every deal the spectator's rules allow, midway through the game
     middle = len(events) // 2
-    belief = LiteratureBelief(game, method="sample", samples=500, seed=seed)
+    belief = LiteratureBelief(game, method="sample", prior="rules", samples=500, seed=seed)
     for event in events[:middle]:
         belief.push_unchecked(event)
     deals, _ = belief._drawn()
@@ -352,7 +352,7 @@ def test_a_collapsed_prior_falls_back_to_the_rules_and_says_so() -> None:
     game = small_game(4, ["LS", "HS"], dealer=1)
     hands, events = play_random_game(game, 5)
     belief = LiteratureBelief(game, 0, iter_cards(hands[0]), prior="players", choices=EXTREME, samples=50)
-    rules = LiteratureBelief(game, 0, iter_cards(hands[0]))
+    rules = LiteratureBelief(game, 0, iter_cards(hands[0]), prior="rules")
     for event in events[:8]:
         belief.push_unchecked(event)
         rules.push_unchecked(event)
@@ -409,7 +409,7 @@ def test_under_the_players_prior_only_the_rules_make_a_fact_certain() -> None:
     game = small_game(4, ["LS", "HS"], dealer=1)
     hands, events = play_random_game(game, 5)
     players = LiteratureBelief(game, 0, iter_cards(hands[0]), prior="players", choices=EXTREME, samples=200)
-    rules = LiteratureBelief(game, 0, iter_cards(hands[0]))
+    rules = LiteratureBelief(game, 0, iter_cards(hands[0]), prior="rules")
     for event in events[:8]:
         players.push_unchecked(event)
         rules.push_unchecked(event)
@@ -423,7 +423,7 @@ def test_the_players_prior_states_1_only_where_the_rules_are_certain() -> None:
     for seed in range(6):
         hands, events = play_random_game(game, seed)
         players = LiteratureBelief(game, 0, iter_cards(hands[0]), prior="players", choices=EXTREME, samples=300)
-        rules = LiteratureBelief(game, 0, iter_cards(hands[0]))
+        rules = LiteratureBelief(game, 0, iter_cards(hands[0]), prior="rules")
         for event in events[:10]:
             players.push_unchecked(event)
             rules.push_unchecked(event)

@@ -42,7 +42,9 @@ def csp_searches_each_model_once():
 
 def belief_at(truth: Truth, observer: int | None, events: int, method: str) -> LiteratureBelief:
     hands = {} if observer is None else {observer: truth.hand(observer)}
-    return LiteratureBelief.from_record(Record(truth.game, observer, hands, list(truth.events[:events])), method=method)
+    return LiteratureBelief.from_record(
+        Record(truth.game, observer, hands, list(truth.events[:events])), method=method, prior="rules"
+    )
 
 
 def enumerable_cuts(truth: Truth, observer: int | None) -> list[int]:

@@ -205,7 +205,7 @@ class TestRejectedPush:
     )
     def test_a_rejected_event_changes_nothing(self, method, event, error):
         belief = LiteratureBelief.from_record(
-            record(SHORT_DAN, "Dan asks Ann for 2S: yes\n"), method=method, samples=2000
+            record(SHORT_DAN, "Dan asks Ann for 2S: yes\n"), method=method, samples=2000, prior="rules"
         )
         before = snapshot(belief)
         with pytest.raises(error):
@@ -214,9 +214,30 @@ class TestRejectedPush:
         good = Ask(3, 0, Card.parse("3S"), yes=False)
         assert belief.push(good) == good
         fresh = LiteratureBelief.from_record(
-            record(SHORT_DAN, "Dan asks Ann for 2S: yes\nDan asks Ann for 3S: no\n"), method=method, samples=2000
+            record(SHORT_DAN, "Dan asks Ann for 2S: yes\nDan asks Ann for 3S: no\n"),
+            method=method,
+            samples=2000,
+            prior="rules",
         )
         assert snapshot(belief) == snapshot(fresh)
+
+    @pytest.mark.parametrize("event", [Ask(0, 3, Card.parse("3S"), yes=True), Ask(3, 0, Card.parse("9S"), yes=False)])
+    def test_under_the_default_prior_a_rejected_event_leaves_no_trace(self, event):
+        """The players' prior keeps the deals it weighed from one state to the next: a rejected event must not
+        touch them, so the next event gives what it gives with no rejection before it."""
+        start = record(SHORT_DAN, "Dan asks Ann for 2S: yes\n")
+        belief, untouched = LiteratureBelief.from_record(start), LiteratureBelief.from_record(start)
+        assert belief.prior == "players"
+        before = snapshot(belief)
+        assert snapshot(untouched) == before  # both weighed the same deals in this state: the same seed
+        with pytest.raises(ValueError):
+            belief.push(event)
+        assert snapshot(belief) == before
+        good = Ask(3, 0, Card.parse("3S"), yes=False)
+        belief.push(good)
+        untouched.push(good)
+        assert snapshot(belief) == snapshot(untouched)
+        assert belief.prior_answered == untouched.prior_answered
 
     def test_an_answer_the_observers_hand_contradicts(self):
         belief = LiteratureBelief.from_record(record(MINI + ANN, "Dan asks Ann for 4S: no\nAnn asks Bob for 4S: no\n"))
@@ -265,11 +286,11 @@ class TestBeliefCommand:
 
     def test_json_of_the_bundled_view(self, capsys):
         path = str(EXAMPLES / "ann-view.txt")
-        code, out, err = self.run(capsys, path, "--json")
+        code, out, err = self.run(capsys, path, "--json", "--prior", "rules")
         assert (code, err) == (0, "")
         data = json.loads(out)
         assert list(data) == ["observer", "method", "deals", "samples", "players", "cards", "prior"]
-        belief = LiteratureBelief.from_record(read_record((EXAMPLES / "ann-view.txt").read_text()))
+        belief = LiteratureBelief.from_record(read_record((EXAMPLES / "ann-view.txt").read_text()), prior="rules")
         marginals = belief.marginals()
         assert data["observer"] == "Ann" and data["method"] == "exact" and data["samples"] == 0
         assert isinstance(data["deals"], str) and data["deals"] == str(belief.count()) and int(data["deals"]) > 1
@@ -284,13 +305,13 @@ class TestBeliefCommand:
 
     def test_json_sampled(self, capsys):
         path = str(EXAMPLES / "ann-view.txt")
-        argv = (path, "--json", "--method", "sample", "--samples", "5000", "--seed", "1")
+        argv = (path, "--json", "--method", "sample", "--samples", "5000", "--seed", "1", "--prior", "rules")
         code, out, err = self.run(capsys, *argv)
         assert (code, err) == (0, "")
         data = json.loads(out)
         assert list(data) == ["observer", "method", "deals", "samples", "players", "cards", "prior"]
         assert (data["observer"], data["method"], data["deals"], data["samples"]) == ("Ann", "sample", None, 5000)
-        exact = json.loads(self.run(capsys, path, "--json")[1])["cards"]
+        exact = json.loads(self.run(capsys, path, "--json", "--prior", "rules")[1])["cards"]
         assert list(data["cards"]) == list(exact)
         for card, cell in data["cards"].items():
             assert list(cell) == data["players"] and sum(cell.values()) == pytest.approx(1.0, abs=1e-9)
@@ -300,15 +321,15 @@ class TestBeliefCommand:
         assert self.run(capsys, *argv)[1] == out  # the seed fixes the draws
 
     def test_the_table(self, capsys):
-        code, out, err = self.run(capsys, str(EXAMPLES / "ann-view.txt"))
+        code, out, err = self.run(capsys, str(EXAMPLES / "ann-view.txt"), "--prior", "rules")
         assert (code, err) == (0, "")
-        belief = LiteratureBelief.from_record(read_record((EXAMPLES / "ann-view.txt").read_text()))
+        belief = LiteratureBelief.from_record(read_record((EXAMPLES / "ann-view.txt").read_text()), prior="rules")
         assert "Ann's view" in out and "Ann (me)" in out and f"exact over {belief.count():,} consistent deals" in out
         assert all(str(card) in out for card in belief.in_play())
 
     def test_the_table_of_a_sampled_spectator(self, capsys, write):
         path = write(MINI + "\nDan asks Ann for 4S: no\nAnn asks Bob for 5S: yes\n")
-        code, out, err = self.run(capsys, path, "--method", "sample", "--samples", "1000")
+        code, out, err = self.run(capsys, path, "--method", "sample", "--samples", "1000", "--prior", "rules")
         assert (code, err) == (0, "")
         assert "Spectator's view" in out and "sampled from 1,000 deals" in out
 

@@ -28,7 +28,7 @@ SAMPLES = 20_000
 
 
 def spectator_after(truth: Truth, events: int) -> LiteratureBelief:
-    belief = LiteratureBelief(truth.game)
+    belief = LiteratureBelief(truth.game, prior="rules")
     for event in truth.events[:events]:
         belief.push_unchecked(event)
     return belief
@@ -62,7 +62,9 @@ def late_state(deck: str, seed: int, observer: int | None) -> Record:
     game = Game(NAMES[:6], deck=Deck.named(deck), rules=Rules(bluff=seed % 2 == 1), dealer=seed % 6)
     truth = Truth.simulate(game, seed)
     hands = {} if observer is None else {observer: truth.hand(observer)}
-    belief = LiteratureBelief.from_record(Record(game, observer, hands, list(truth.events)), method="exact")
+    belief = LiteratureBelief.from_record(
+        Record(game, observer, hands, list(truth.events)), method="exact", prior="rules"
+    )
     while belief.public.history:
         belief.pop()
         marginals = belief.marginals()
@@ -87,8 +89,8 @@ LATE = [
 @pytest.mark.parametrize("deck, seed, observer", LATE)
 def test_late_game_marginals_fit_the_exact_ones(deck, seed, observer):
     record = late_state(deck, seed, observer)
-    exact = LiteratureBelief.from_record(record, method="exact")
-    sampled = LiteratureBelief.from_record(record, method="sample", samples=SAMPLES, seed=seed)
+    exact = LiteratureBelief.from_record(record, method="exact", prior="rules")
+    sampled = LiteratureBelief.from_record(record, method="sample", samples=SAMPLES, seed=seed, prior="rules")
     e, s = exact.marginals(), sampled.marginals()
     assert (s.method, s.count, s.samples) == ("sample", None, SAMPLES)
     assert s.cards == e.cards
@@ -102,7 +104,7 @@ def test_late_game_marginals_fit_the_exact_ones(deck, seed, observer):
 
 @pytest.mark.parametrize("deck, seed, observer", LATE[:4])
 def test_late_game_deals_fit_the_exact_joint_of_two_cards(deck, seed, observer):
-    exact = LiteratureBelief.from_record(late_state(deck, seed, observer), method="exact")
+    exact = LiteratureBelief.from_record(late_state(deck, seed, observer), method="exact", prior="rules")
     e = exact.marginals()
     uncertain = [i for i, row in enumerate(e.probabilities) if row.max() < 1]
     first, second = uncertain[0], uncertain[-1]

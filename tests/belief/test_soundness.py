@@ -56,7 +56,7 @@ def assert_exact_sound(belief: LiteratureBelief, truth: Truth, k: int) -> None:
 def follow(truth: Truth, observer: int | None, checkpoints: set[int], method: str = "auto") -> int:
     """Replay ``truth`` as ``observer`` sees it with the cheap checks after every event and the exact ones at
     ``checkpoints`` (where exact inference is practical); return how many exact checks ran."""
-    belief = LiteratureBelief(truth.game, observer, truth.hand(observer), method=method, samples=500)
+    belief = LiteratureBelief(truth.game, observer, truth.hand(observer), method=method, samples=500, prior="rules")
     exact_checks = 0
     for k in range(max(checkpoints) + 1):
         if k:

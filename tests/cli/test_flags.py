@@ -101,7 +101,7 @@ def test_every_record_argument_takes_standard_input(capsys, monkeypatch, command
 
 def test_belief_reads_standard_input(capsys, monkeypatch):
     monkeypatch.setattr("sys.stdin", io.StringIO(Path(MINI).read_text()))
-    assert main(["belief", "-", "--json"]) == 0
+    assert main(["belief", "-", "--prior", "rules", "--json"]) == 0
     assert '"deals": "8655"' in capsys.readouterr().out
 
 
@@ -112,7 +112,7 @@ def test_version(capsys):
 
 
 def test_csp_is_named_in_the_caption(capsys):
-    assert main(["belief", MINI, "--method", "csp"]) == 0
+    assert main(["belief", MINI, "--method", "csp", "--prior", "rules"]) == 0
     assert "csp over 8,655 consistent deals" in capsys.readouterr().out
 
 
@@ -128,5 +128,6 @@ def test_bench_messages_keep_the_extra_in_brackets():
 
 
 def test_one_deal_is_singular(capsys):
-    assert main(["belief", str(Path(MINI).with_name("six-players.txt"))]) == 0  # the end of the game
+    end = str(Path(MINI).with_name("six-players.txt"))  # the end of the game
+    assert main(["belief", end, "--prior", "rules"]) == 0
     assert capsys.readouterr().out.splitlines()[-1].rstrip() == "exact over 1 consistent deal; prior: rules"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from cardlogic.cli import main
+from cardlogic.cli import build_parser, main
 from cardlogic.literature import Game, Record, play_random_game, write_record
 from cardlogic.literature.choices import ChoiceModel
 from cardlogic.literature.decks import Deck
@@ -15,14 +15,38 @@ MINI = str(Path(__file__).resolve().parents[2] / "examples" / "mini.txt")
 
 
 def test_belief_and_advise_say_which_prior_answered(capsys) -> None:
-    assert main(["belief", MINI, "--json"]) == 0
+    assert main(["belief", MINI, "--prior", "rules", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["prior"] == "rules"
     assert main(["belief", MINI, "--prior", "players", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["prior"].startswith("players (effective sample size")
+    players = json.loads(capsys.readouterr().out)
+    assert players["prior"].startswith("players (effective sample size")
     assert main(["belief", MINI, "--prior", "players"]) == 0
     assert "prior: players" in " ".join(capsys.readouterr().out.split())
     assert main(["advise", MINI, "--prior", "players", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["prior"].startswith("players")
+    assert main(["advise", MINI, "--prior", "rules", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["prior"] == "rules"
+
+
+def test_the_default_prior_is_the_players_and_says_so(capsys) -> None:
+    """The players' prior is the better calibrated on held-out games (docs/beliefs.md): every command takes it
+    unless told, and says so; the same record and seed give the same answer every time."""
+    assert main(["belief", MINI, "--json"]) == 0
+    default = capsys.readouterr().out
+    assert main(["belief", MINI, "--prior", "players", "--json"]) == 0
+    assert capsys.readouterr().out == default
+    assert json.loads(default)["prior"].startswith("players (effective sample size")
+    assert main(["belief", MINI]) == 0
+    assert "prior: players (effective sample size" in " ".join(capsys.readouterr().out.split())
+    assert main(["advise", MINI, "--json"]) == 0
+    advice = capsys.readouterr().out
+    assert json.loads(advice)["prior"].startswith("players")
+    assert main(["advise", MINI, "--json"]) == 0
+    assert capsys.readouterr().out == advice
+    assert main(["advise", MINI]) == 0
+    assert "prior: players" in capsys.readouterr().out
+    for command in ("belief", "advise", "live", "serve"):
+        assert build_parser([command]).parse_args([command, MINI]).prior == "players"
 
 
 def full_records(folder: Path, count: int) -> list[str]:

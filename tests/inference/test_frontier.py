@@ -192,7 +192,7 @@ def test_auto_answers_the_start_of_a_12_player_game_exactly() -> None:
     """The stored 12-player scenario early on: the box has 25 million states, the frontier program a few
     thousand; ``auto`` gives the player exact marginals, and exact chances and placements for its advice."""
     scenario = load_scenario(SCENARIOS / "12p-no-8s-early.txt")
-    belief = LiteratureBelief.from_record(scenario.record)
+    belief = LiteratureBelief.from_record(scenario.record, prior="rules")
     assert belief.resolved_method == "exact"
     posterior = belief.posterior()
     assert posterior.method == "exact" and posterior.count > 0

@@ -145,9 +145,9 @@ def _cache_directory(module: ModuleType) -> str:
 
 
 def _literature(players: int) -> None:
-    """At three moments of a random game, for the player to move: belief (as the commands answer, sampled, under
-    the players' prior, and by the walk over reachable states and the chain), advice and its playouts, and what the
-    table can infer."""
+    """At three moments of a random game, for the player to move: belief and advice under the players' prior (the
+    commands' default) and under the rules' (exact where practical, sampled, and by the walk over reachable states
+    and the chain), the advice's playouts, and what the table can infer."""
     from cardlogic.cards import iter_cards
     from cardlogic.inference.exact import pack
     from cardlogic.inference.sampler import sample_mcmc
@@ -164,9 +164,10 @@ def _literature(players: int) -> None:
         full = Record(game, None, dealt, events[:cut])
         mover = full.replay().to_move
         record = full.view_as(0 if mover is None else mover)
-        LiteratureBelief.from_record(record, method="sample", samples=64).marginals()
-        LiteratureBelief.from_record(record, prior="players", samples=64).marginals()  # the advisor bot's prior
-        belief = LiteratureBelief.from_record(record)  # exact where practical, as the commands answer
+        LiteratureBelief.from_record(record, method="sample", samples=64, prior="rules").marginals()
+        by_players = LiteratureBelief.from_record(record, samples=64)  # the players' prior, the commands' default
+        advise(by_players, spectator(by_players))
+        belief = LiteratureBelief.from_record(record, prior="rules")  # exact where practical, as --prior rules
         advice = advise(belief, spectator(belief))
         spectator(belief).marginals()
         packed = pack(belief.model)

@@ -1,7 +1,8 @@
 """Advice for one Literature player: how safe each claim is, what each question is worth, and what to do now.
 
-Everything is computed from the player's :class:`~cardlogic.literature.belief.LiteratureBelief`, the
-uniform distribution over the deals consistent with what they have seen:
+Everything is computed from the player's :class:`~cardlogic.literature.belief.LiteratureBelief`: a
+distribution over the deals consistent with what they have seen, weighted by how the players chose (the
+default prior) or uniform (``prior="rules"``, exact):
 
 * a claim of a set: P(the player's team holds all of it), the most likely
   complete assignment of its cards to teammates (the joint maximum, read off the
@@ -18,8 +19,10 @@ uniform distribution over the deals consistent with what they have seen:
 * one recommendation: ask, claim, pass the turn, or wait, with a one-line reason.
 
 >>> from cardlogic.literature import read_record
->>> advice = advise_record(read_record(open("examples/mini.txt").read()))
->>> advice.recommendation.reason
+>>> record = read_record(open("examples/mini.txt").read())
+>>> advise_record(record).recommendation.reason
+'ask Bob for 2H: yes with probability 0.21'
+>>> advise_record(record, prior="rules").recommendation.reason
 'ask Dan for 2H: yes with probability 0.42'
 """
 

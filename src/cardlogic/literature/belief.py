@@ -8,13 +8,15 @@ event with :meth:`~cardlogic.belief.Belief.push` (and undone with
 :meth:`~cardlogic.belief.Belief.pop`):
 
 >>> from cardlogic.literature import read_record
->>> belief = LiteratureBelief.from_record(read_record(open("examples/mini.txt").read()))
->>> belief.probability("3S", "Dan"), round(belief.probability("KS", "Bob"), 3), belief.resolved_method
+>>> record = read_record(open("examples/mini.txt").read())
+>>> rules = LiteratureBelief.from_record(record, prior="rules")
+>>> rules.probability("3S", "Dan"), round(rules.probability("KS", "Bob"), 3), rules.resolved_method
 (1.0, 0.488, 'exact')
 
 Under ``prior="rules"`` probabilities are over the uniform distribution of the deals
 consistent with everything the observer has seen (exact where practical); a card
-that has moved is where it moved to. Under ``prior="players"`` each of those deals
+that has moved is where it moved to. Under ``prior="players"``, the default
+(:data:`DEFAULT_PRIOR`), each of those deals
 is weighted by the likelihood of the players' choices under a
 :class:`~cardlogic.literature.choices.ChoiceModel`: the rules' deals are drawn by
 the sampler and resampled by their weights (importance resampling). Where the
@@ -22,11 +24,12 @@ weights would leave an effective sample size under :data:`MIN_EFFECTIVE`, the
 likelihood is tempered (raised to the largest power that keeps that many, as
 adaptive tempering does); when that power falls under :data:`MIN_TEMPERING` the
 belief answers by the rules alone. :attr:`LiteratureBelief.prior_answered` says
-which of these answered.
+which of these answered. The draws follow from ``seed`` (default 0), so the same
+record gives the same answer every time.
 
->>> players = LiteratureBelief.from_record(read_record(open("examples/mini.txt").read()), prior="players")
->>> players.prior_answered.startswith("players")
-True
+>>> players = LiteratureBelief.from_record(record)
+>>> players.prior_answered, round(players.probability("KS", "Bob"), 3)
+('players (effective sample size 589 of 11,857 deals)', 0.93)
 """
 
 from __future__ import annotations
@@ -51,8 +54,9 @@ from cardlogic.literature.tracking import LiteratureTracker
 
 PRIORS = ("rules", "players")
 """The priors over deals: every consistent deal equally likely, or weighted by how the players chose."""
-DEFAULT_PRIOR = "rules"
-"""The prior a belief takes unless told: the better calibrated on held-out games (see docs/beliefs.md)."""
+DEFAULT_PRIOR = "players"
+"""The prior a belief takes unless told: the better calibrated on held-out games (see docs/beliefs.md); the
+rules' exact answer is ``prior="rules"``."""
 MIN_EFFECTIVE = 100
 """The smallest effective sample size the players' prior answers with: where the choices' weights leave fewer, they
 are tempered (raised to the largest power that keeps this many), and below :data:`MIN_TEMPERING` the rules answer."""

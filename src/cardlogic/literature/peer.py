@@ -208,7 +208,7 @@ def compare_game(players: int, seed: int, judge: bool = True, rules: str = "pack
         theirs = _literature(lit, hands, first, rules)
         result.their_seconds += time.perf_counter() - started
         started = time.perf_counter()
-        beliefs = [LiteratureBelief(game, p, _cards(hands[p])) for p in range(players)]
+        beliefs = [LiteratureBelief(game, p, _cards(hands[p]), prior="rules") for p in range(players)]
         result.our_seconds += time.perf_counter() - started
         _compare_moment(result, theirs, beliefs, referee, judge)
         while not theirs.completed:

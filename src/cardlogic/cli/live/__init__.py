@@ -131,7 +131,7 @@ def _follow(args: argparse.Namespace, saved: list[str]) -> int:
         notice,
         saved,
         "live",
-        lambda session: _greet(session, game.record()),
+        lambda session: _greet(session, game.record(), game.belief.prior),
     )
 
 
@@ -218,12 +218,10 @@ def follow_game(
         lock.release()
 
 
-def _greet(session: LiveSession, record: Record) -> None:
+def _greet(session: LiveSession, record: Record, prior: str) -> None:
     game = record.game
     me = "" if record.observer is None else f"; I am {game.players[record.observer]}"
-    print(
-        f"{len(game.players)} players, {game.deck.name} deck, {len(game.deck.sets)} sets{me}. "
-        f"{len(record.events)} events so far; {session.game.status().to_move()}."
-    )
+    print(f"{len(game.players)} players, {game.deck.name} deck, {len(game.deck.sets)} sets{me}; prior: {prior}.")
+    print(f"{len(record.events)} events so far; {session.game.status().to_move()}.")
     print(f"Autosaving to {session.game.autosave}. Type 'help' for help.", flush=True)
     session.advise_if_deciding()

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from rich.console import Console
 from rich.table import Table
 
-from cardlogic.cli.advise import asks_table, claims_table, print_recommendation, worth_claiming
+from cardlogic.cli.advise import asks_table, claims_table, method_caption, print_recommendation, worth_claiming
 from cardlogic.cli.belief import print_table
 from cardlogic.cli.live.notation import HELP
 from cardlogic.cli.live.session import say
@@ -76,7 +76,8 @@ class LiteratureView:
         say(self.console, text)
 
     def show_advice(self, advice: Advice) -> None:
-        """Who is to move, the recommendation, the best few asks and the claims worth thinking about."""
+        """Who is to move, the recommendation, the best few asks, the claims worth thinking about, and how the
+        numbers were worked out (which prior answered)."""
         game = self.game.game
         self.say(self.game.status().to_move())
         print_recommendation(advice, self.console)
@@ -86,6 +87,7 @@ class LiteratureView:
         claims = worth_claiming(advice)
         if claims:
             self.console.print(claims_table(advice, game, claims, "claims worth thinking about"))
+        self.say(method_caption(advice))
 
     def why(self, token: str) -> None:
         """Where ``token``'s card is, and the fewest events that together force it, by autosave line."""

@@ -320,6 +320,7 @@ function renderAdvice() {
       el("span", {}, `claim ${claim.set}${claim.certain ? " (certain)" : ""}`),
       el("span", {}, `P(correct) ${percent(claim.p_correct)}`)));
   }
+  box.append(el("p", { class: "hint", id: "prior" }, `prior: ${advice.prior}`));
   return box;
 }
 
