@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardlogic.cards import iter_cards
-from cardlogic.literature import Game, Rules, State
+from cardlogic.literature import Ask, Game, Rules, State
 from cardlogic.literature.advice import AdvisorWeights, advise, ask_advice, claim_advice, entropy_bits, team_chances
 from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.literature.decks import Deck
@@ -222,3 +222,36 @@ def test_certain_claims_are_always_correct(position):
         if claim.certain:
             assert all(state.holder_of(card) == holder for card, holder in claim.assignment)
             assert claim.p_team_holds == 1.0
+
+
+def test_a_look_ahead_adds_the_best_next_chance_after_a_yes():
+    """An ask looked ahead adds p * (the best P(yes) of the asker's next ask after a yes - p) to its value without
+    the second step, that best chance from the oracle's deals with the card at the target (1 when a card in public
+    at an opponent is left to ask for, where no exact pass is made)."""
+    game = small_game()
+    looked = sure_next = 0
+    for seed in (1, 2, 3):
+        hands, history = play_random_game(game, seed)
+        state = State(game, hands)
+        for count, event in enumerate(history[:16]):
+            mover = state.to_move
+            belief, _, _ = beliefs_after(game, seed, count, mover)
+            state.push(event)
+            plain = {(a.target, a.card): a.value for a in ask_advice(belief, weights=AdvisorWeights(lookahead=0))}
+            deals = current_deals(belief)
+            view = belief.view
+            for advice in ask_advice(belief):
+                if advice.p_yes == 0:
+                    continue
+                view.push(Ask(mover, advice.target, advice.card, True))
+                following = view.legal_asks(mover)
+                view.pop()
+                after = [deal for deal in deals if deal[advice.card] == advice.target]
+                best = max((sum(d[a.card] == a.target for d in after) / len(after) for a in following), default=1.0)
+                without = plain[advice.target, advice.card]
+                with_step = without + advice.p_yes * (best - advice.p_yes)
+                assert advice.value in (pytest.approx(without, abs=1e-9), pytest.approx(with_step, abs=1e-9))
+                stepped = advice.value != pytest.approx(without, abs=1e-12)
+                looked += stepped
+                sure_next += stepped and any(belief.public.known.get(a.card) == a.target for a in following)
+    assert looked and sure_next

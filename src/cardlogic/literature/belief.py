@@ -288,7 +288,9 @@ class LiteratureBelief(Belief):
             if draw is None:
                 sampler = self._sampler()
                 sampler.max_operations = min(sampler.max_operations, DRAW_MAX_OPERATIONS)
-                draw, how = sampler.drawer(self.model)
+                # a refill draws once; a growing pool at most what the budget lets it weigh
+                most = size if refill else min(self.samples - drawn, max(size, budget // events))
+                draw, how = sampler.drawer(self.model, most)
             seed = (self.seed + history.events + 7919 * drawn_rounds) % (MAX_SEED + 1)  # new deals each draw
             fresh = draw(size, seed)
             drawn_rounds += 1
