@@ -1,13 +1,15 @@
-"""Fit and measure the Knektpass choice model: ``python benchmarks/knektpass_choices.py fit|calibrate|games``.
+"""Fit and measure the Knektpass choice model: ``python benchmarks/knektpass_choices.py WHAT``.
 
 ``fit`` plays deals between the Knektpass bots (advisor, greedy, random) at 3, 4 and 5 players on the fitting
 seeds of :data:`FIT_PLAN` and prints the model of greatest likelihood as JSON: ``DEFAULT_MODEL`` in
 ``src/cardlogic/knektpass/choices.py`` was made by it. ``calibrate`` plays held-out deals (:data:`HELD_OUT`, seeds
 never used for fitting) and scores each prior's P(card at player) for every hidden card and every other player,
-from one seat's view at the start of each trick after the first: Brier score and log-loss. ``games [SEEDS]
-[PLAYERS]`` plays whole games (to 0 points) on held-out seeds from 3001, ``advisor-players`` against ``advisor`` and
-``greedy`` in the other seats: each seed with the two advisors in every two seats, so the deals are paired. ``latency`` times an event and the advice that
-follows it under each prior at 3-5 players.
+from one seat's view at the start of each trick after the first: Brier score and log-loss.
+
+``games [SEEDS] [PLAYERS] [FIRST]`` plays whole games (to 0 points) on held-out seeds from 3001 + FIRST,
+``advisor-players`` against ``advisor`` with ``greedy`` in the other seats: each seed with the two advisors in
+every two seats, so the deals are paired. ``latency`` times an event and the advice that follows it under each
+prior at 3-5 players.
 """
 
 from __future__ import annotations
@@ -98,8 +100,9 @@ GAME_SEEDS = 3001
 """The first seed of the paired games: never one of fitting's or the calibration's."""
 
 
-def paired_games(seeds: int, players: int) -> dict[str, object]:
-    """``advisor-players`` against ``advisor`` (``greedy`` in the other seats) on ``seeds`` seeds, each seed played
+def paired_games(seeds: int, players: int, first: int = 0) -> dict[str, object]:
+    """``advisor-players`` against ``advisor`` (``greedy`` in the other seats) on ``seeds`` seeds from
+    :data:`GAME_SEEDS` + ``first``, each seed played
     once for every two seats the two advisors can take: their wins with Wilson intervals, and the seeds on which
     one won more of the games than the other."""
     game = Game(NAMES[:players])
@@ -110,7 +113,7 @@ def paired_games(seeds: int, players: int) -> dict[str, object]:
         for first, second in pairs:
             seats = ["greedy"] * players
             seats[first], seats[second] = bots[0], bots[1]
-            winner = play_game(game, seats, GAME_SEEDS + index, index).winning_bot
+            winner = play_game(game, seats, GAME_SEEDS + first + index, index).winning_bot
             if winner is not None:
                 wins[winner][index] += 1
     games = seeds * len(pairs)
@@ -158,6 +161,7 @@ if __name__ == "__main__":
     parser.add_argument("what", choices=("fit", "calibrate", "games", "latency"))
     parser.add_argument("seeds", nargs="?", type=int, default=30)
     parser.add_argument("players", nargs="?", type=int, default=3)
+    parser.add_argument("first", nargs="?", type=int, default=0, help="games: the first seed, after 3001")
     args = parser.parse_args()
     start = time.perf_counter()
     if args.what == "fit":
@@ -167,5 +171,5 @@ if __name__ == "__main__":
     elif args.what == "latency":
         print(json.dumps(latency(), indent=2))
     else:
-        print(json.dumps(paired_games(args.seeds, args.players), indent=2))
+        print(json.dumps(paired_games(args.seeds, args.players, args.first), indent=2))
     print(f"{time.perf_counter() - start:.0f} s")
