@@ -63,6 +63,7 @@ def test_whole_game_through_a_pipe_is_autosaved_and_matches_advise(tmp_path):
     assert main(["check", str(autosave)]) == 0
     assert len(read_record(saved.read_text()).events) == 10
     out = done.stdout
+    assert out.splitlines()[0].endswith("; I am Ann; prior: players.")
     in_hand = replace(view, events=view.events[:10], lines=view.lines[:10]).replay().public.sizes[0]
     assert out.count("undone: ") == 2 and f"my hand, {in_hand} cards" in out  # after the tenth event
     claim = next(i for i, event in enumerate(view.events) if isinstance(event, Claim))  # of high-hearts, in the ten
