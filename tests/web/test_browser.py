@@ -200,6 +200,7 @@ def test_a_whole_game_by_taps_on_a_phone_with_a_desktop_tab_beside_it(browser, s
         if index == 7:
             page.wait_for_selector("#advice")
             assert page.inner_text("#tip").startswith("Advice: ")
+            assert page.inner_text("#prior").startswith("prior: players")  # the prior that answered
             page.locator("#seats").scroll_into_view_if_needed()
             page.screenshot(path=str(shots / "table-phone.png"))  # what the phone shows, above the fold
             page.click("#ask")
