@@ -239,7 +239,14 @@ def advise_from_stdin(runtime: str) -> subprocess.Popen[str]:
 def test_a_command_whose_server_process_dies_runs_again_in_the_client(runtime, server):
     before = commands_running(server)
     client = advise_from_stdin(runtime)
-    os.kill(new_command(server, before), signal.SIGKILL)  # while it waits for its input
+    command = new_command(server, before)
+    deadline = time.monotonic() + 60
+    # killed once it waits for its input: killed sooner, before it has told the client its pid, nothing ran and the
+    # client runs the command itself without a word
+    while "pipe_read" not in Path(f"/proc/{command}/wchan").read_text():
+        assert time.monotonic() < deadline, "the command never read its input"
+        time.sleep(0.05)
+    os.kill(command, signal.SIGKILL)
     time.sleep(0.5)
     out, err = client.communicate(ANN.read_text(), timeout=300)
     assert client.returncode == 0
