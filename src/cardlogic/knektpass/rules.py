@@ -118,7 +118,7 @@ class Rules:
                 values[attribute] = value == "on"
             elif attribute == "deck" and value == "auto":
                 values[attribute] = None
-            elif value.isdigit():
+            elif value.isdecimal():
                 values[attribute] = int(value)
             else:
                 raise GameError(f"{key} must be a number, not {value!r}", "rules")

@@ -89,7 +89,7 @@ class Notation:
 
     def _actor(self, tokens: list[str], to_move: int | None) -> tuple[int, list[str]]:
         first = tokens[0]
-        if len(tokens) > 1 and first not in VERBS and not first.isdigit():
+        if len(tokens) > 1 and first not in VERBS and not first.isdecimal():
             try:
                 return self.player(first), tokens[1:]
             except InvalidEventError:
@@ -116,7 +116,7 @@ class Notation:
             return Exchange(player, 0)
         if verb in EXCHANGE_WORDS:
             rest = arguments
-        if len(rest) == 1 and rest[0].isdigit():
+        if len(rest) == 1 and rest[0].isdecimal():
             return Exchange(player, int(rest[0]))
         if "for" in rest:
             return self.exchange(player, rest)
@@ -132,7 +132,7 @@ class Notation:
             raise InvalidEventError("name the cards put down, then 'for', then the cards drawn: 7c 8c for 7d ad")
         at = rest.index("for")
         discards, draws = rest[:at], rest[at + 1 :]
-        if discards and discards[0].isdigit():
+        if discards and discards[0].isdecimal():
             count, discards = int(discards[0]), discards[1:]
         else:
             count = len(discards)

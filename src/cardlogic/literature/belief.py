@@ -41,8 +41,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cardlogic import inference
-from cardlogic.arguments import MAX_SEED
+from cardlogic import arguments, inference
+from cardlogic.arguments import MAX_DRAWN_DEALS, MAX_SEED
 from cardlogic.belief import Belief, Fact
 from cardlogic.cards import Card, iter_cards
 from cardlogic.constraints import InconsistentError
@@ -475,6 +475,7 @@ class LiteratureBelief(Belief):
         weighting = self.weighting
         if weighting is None:
             return super().sample(n, seed)
+        n, seed = arguments.samples(n, "n", MAX_DRAWN_DEALS), arguments.seed(seed)
         rows = np.random.default_rng(seed).integers(0, len(weighting.deals), n)
         return tuple(self.in_play()), self._current_deals(weighting.deals[rows])
 

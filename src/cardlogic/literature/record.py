@@ -451,7 +451,7 @@ class _Reader:
                 player = self.player(line, name, game)
                 if player is None:
                     return None
-                if player in sizes or not number.isdigit():
+                if player in sizes or not number.isdecimal():
                     self.problem(line, f"bad size {token!r}" if player not in sizes else f"{name} is listed twice")
                     return None
                 sizes[player] = int(number)
@@ -460,7 +460,7 @@ class _Reader:
                 self.problem(line, f"Sizes leaves out {' '.join(missing)}")
                 return None
             return tuple(sizes[p] for p in range(len(game.players)))
-        if tokens and all(token.isdigit() for token in tokens) and len(tokens) == len(game.players):
+        if tokens and all(token.isdecimal() for token in tokens) and len(tokens) == len(game.players):
             return tuple(int(token) for token in tokens)
         self.problem(line, "Sizes must be NAME=N for every player or one number per player in seat order")
         return None

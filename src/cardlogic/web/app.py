@@ -124,7 +124,7 @@ class TokenGate:
 
 async def _json_body(request: Request) -> dict[str, Any]:
     declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+    if declared is not None and (not declared.isdecimal() or int(declared) > MAX_BODY):
         raise TooLargeError(f"the request body is over {MAX_BODY} bytes")
     body = b""
     async for chunk in request.stream():

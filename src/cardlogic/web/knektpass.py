@@ -109,7 +109,8 @@ class KnektpassPage(Page[LiveMatch]):
         }
 
     def advice(self) -> dict[str, Any]:
-        return as_json(self.game.advice(), self.game.deal)  # worked out once per position by the game
+        advice = as_json(self.game.advice(), self.game.deal)  # worked out once per position by the game
+        return advice | {"prior": self.game.belief.prior_answered}  # as `cardlogic knektpass advise --json` says
 
     def _exchange(self) -> dict[str, Any] | None:
         """My own exchange of cards, when it is my turn to exchange: how many at most, the cards I may draw, and

@@ -168,7 +168,7 @@ class LiveSession:
                 self.say(f"no advice: {error}")
 
     def undo(self, arguments: list[str]) -> None:
-        if len(arguments) > 1 or (arguments and not arguments[0].isdigit()):
+        if len(arguments) > 1 or (arguments and not arguments[0].isdecimal()):
             raise ValueError("undo takes a number of events: undo or undo N")
         undone = self.game.undo(int(arguments[0]) if arguments else 1)
         for event in undone:
@@ -176,7 +176,7 @@ class LiveSession:
         self.say(f"{len(self.game.events)} events; {self.game.status().to_move()}")
 
     def log(self, arguments: list[str]) -> None:
-        if len(arguments) > 1 or (arguments and not arguments[0].isdigit()):
+        if len(arguments) > 1 or (arguments and not arguments[0].isdecimal()):
             raise ValueError("log takes a number of events: log or log N")
         events = self.game.log(int(arguments[0]) if arguments else None)
         self.say("\n".join(f"{line:>4}  {text}" for line, text in events) or "no events yet")
