@@ -40,15 +40,15 @@ True
 
 from __future__ import annotations
 
-import json
-import math
-from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, fields, replace
-from pathlib import Path
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
+from cardlogic import choices
 from cardlogic.cards import Card, iter_cards
+from cardlogic.choices import ChoiceModelError as ChoiceModelError  # the error its readers catch
+from cardlogic.choices import WeightedChoices
 from cardlogic.knektpass import kernels
 from cardlogic.knektpass.events import Bid, Event, Play
 from cardlogic.knektpass.rules import Deal
@@ -73,12 +73,8 @@ TOP_TRUMP_POWER = 32
 """The power of the trump ace (:func:`cardlogic.knektpass.rules.power`): it and the jacks are the top trumps."""
 
 
-class ChoiceModelError(ValueError):
-    """A choice model file that cannot be read: not JSON, a missing or unknown field, a value out of range."""
-
-
 @dataclass(frozen=True)
-class ChoiceModel:
+class ChoiceModel(WeightedChoices):
     """The weights of the choice model (see the module docstring), its ``temperature`` and the rules' share
     ``mix`` of every choice.
 
@@ -98,55 +94,8 @@ class ChoiceModel:
     bid_bias: float = 0.0
     bid_trumps: float = 0.0
     bid_top: float = 0.0
-    temperature: float = 1.0
-    mix: float = 0.05
-    fitted_on: str = ""
 
     WEIGHTS = PLAY_FEATURES + BID_FEATURES
-
-    def __post_init__(self) -> None:
-        for name in (*self.WEIGHTS, "temperature", "mix"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-                raise ChoiceModelError(f"{name} must be a finite number, not {value!r}")
-        if not isinstance(self.fitted_on, str):
-            raise ChoiceModelError(f"fitted_on must be text, not {self.fitted_on!r}")
-        if not self.temperature > 0:
-            raise ChoiceModelError(f"temperature must be positive, not {self.temperature}")
-        if not 0.01 <= self.mix <= 1:
-            raise ChoiceModelError(f"mix (the rules' share of every choice) must be in [0.01, 1], not {self.mix}")
-
-    @classmethod
-    def from_json(cls, text: str, source: str = "<model>") -> ChoiceModel:
-        """Read a model written by :meth:`to_json`; :class:`ChoiceModelError` names ``source`` and the problem."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise ChoiceModelError(f"{source}:{error.lineno}: not JSON: {error.msg}") from None
-        known = {f.name for f in fields(cls)}
-        if not isinstance(data, dict) or set(data) - known:
-            extra = sorted(set(data) - known) if isinstance(data, dict) else []
-            raise ChoiceModelError(
-                f"{source}:1: unknown fields {', '.join(extra)}" if extra else f"{source}:1: not an object"
-            )
-        try:
-            return cls(**data)
-        except (TypeError, ChoiceModelError) as error:
-            raise ChoiceModelError(f"{source}:1: {error}") from None
-
-    @classmethod
-    def read(cls, path: str | Path) -> ChoiceModel:
-        return cls.from_json(Path(path).read_text(), str(path))
-
-    def to_json(self) -> str:
-        return json.dumps(asdict(self), indent=2) + "\n"
-
-    def weights(self) -> np.ndarray:
-        return np.array([getattr(self, name) for name in self.WEIGHTS])
-
-    def with_weights(self, values: Iterable[float], fitted_on: str | None = None) -> ChoiceModel:
-        changes = dict(zip(self.WEIGHTS, map(float, values)))
-        return replace(self, **changes, fitted_on=self.fitted_on if fitted_on is None else fitted_on)
 
     def log_likelihoods(self, history: History, hands: np.ndarray, skip: int | None = None) -> np.ndarray:
         """log P(the history's choices | deal) for every row of ``hands`` (deals x players: each player's card
@@ -269,24 +218,11 @@ def final_hands(state: State) -> list[int]:
 
 def fit(model: ChoiceModel, games: Sequence[tuple[History, np.ndarray]], fitted_on: str = "") -> ChoiceModel:
     """The weights of greatest likelihood of ``games`` (each a deal's history and its true hands, one row of
-    :func:`final_hands`), from ``model``'s weights; its mix and temperature are kept, so a player who chose at
-    random weighs little in the fit (their choices are explained by the rules).
+    :func:`final_hands`), from ``model``'s weights; its mix and temperature are kept (:func:`cardlogic.choices.fit`).
 
     Raises ValueError when ``games`` is empty.
     """
-    from scipy.optimize import minimize
-
-    if not games:
-        raise ValueError("no deal to fit on")
-    plain = replace(model, temperature=1.0)
-
-    def loss(values: np.ndarray) -> float:
-        trial = plain.with_weights(values)
-        return -sum(float(trial.log_likelihoods(h, hands)[0]) for h, hands in games)
-
-    start = model.weights() / model.temperature
-    found = minimize(loss, start, method="L-BFGS-B", bounds=[(-10, 10)] * len(start))
-    return model.with_weights(found.x * model.temperature, fitted_on)
+    return choices.fit(model, games, fitted_on, "no deal to fit on")
 
 
 DEFAULT_MODEL = ChoiceModel(

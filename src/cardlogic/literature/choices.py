@@ -43,17 +43,17 @@ True
 
 from __future__ import annotations
 
-import json
 import math
-from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, fields, replace
+from collections.abc import Sequence
+from dataclasses import dataclass
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from cardlogic import choices
 from cardlogic.cards import card_mask
+from cardlogic.choices import ChoiceModelError, WeightedChoices
 from cardlogic.literature import kernels
 from cardlogic.literature.events import Ask, Claim, Event, Pass, actor
 from cardlogic.literature.rules import Game
@@ -65,12 +65,8 @@ hand, are apart."""
 KIND_ASK, KIND_CLAIM, KIND_FORCED, KIND_PASS = 0, 1, 2, 3
 
 
-class ChoiceModelError(ValueError):
-    """A choice model file that cannot be read: not JSON, a missing or unknown field, a value out of range."""
-
-
 @dataclass(frozen=True)
-class ChoiceModel:
+class ChoiceModel(WeightedChoices):
     """The weights of the choice model (see the module docstring), the rules' share ``mix`` and the prior
     share ``modelled`` of players who play by the model.
 
@@ -88,10 +84,7 @@ class ChoiceModel:
     pass_sure: float = 0.0
     estimate: float = 0.0
     inferred: float = 0.0
-    temperature: float = 1.0
-    mix: float = 0.05
     modelled: float = 0.9
-    fitted_on: str = ""
 
     WEIGHTS = (
         "held",
@@ -105,54 +98,14 @@ class ChoiceModel:
         "estimate",
         "inferred",
     )
+    NUMBERS = (*WeightedChoices.NUMBERS, "modelled")
 
     def __post_init__(self) -> None:
-        for name in (*self.WEIGHTS, "temperature", "mix", "modelled"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-                raise ChoiceModelError(f"{name} must be a finite number, not {value!r}")
-        if not isinstance(self.fitted_on, str):
-            raise ChoiceModelError(f"fitted_on must be text, not {self.fitted_on!r}")
-        if not self.temperature > 0:
-            raise ChoiceModelError(f"temperature must be positive, not {self.temperature}")
-        if not 0.01 <= self.mix <= 1:
-            raise ChoiceModelError(f"mix (the rules' share of every choice) must be in [0.01, 1], not {self.mix}")
+        super().__post_init__()
         if not 0 <= self.modelled < 1:
             raise ChoiceModelError(
                 f"modelled (a player's prior chance to play by the model) must be in [0, 1), not {self.modelled}"
             )
-
-    @classmethod
-    def from_json(cls, text: str, source: str = "<model>") -> ChoiceModel:
-        """Read a model written by :meth:`to_json`; :class:`ChoiceModelError` names ``source`` and the problem."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise ChoiceModelError(f"{source}:{error.lineno}: not JSON: {error.msg}") from None
-        known = {f.name for f in fields(cls)}
-        if not isinstance(data, dict) or set(data) - known:
-            extra = sorted(set(data) - known) if isinstance(data, dict) else []
-            raise ChoiceModelError(
-                f"{source}:1: unknown fields {', '.join(extra)}" if extra else f"{source}:1: not an object"
-            )
-        try:
-            return cls(**data)
-        except (TypeError, ChoiceModelError) as error:
-            raise ChoiceModelError(f"{source}:1: {error}") from None
-
-    @classmethod
-    def read(cls, path: str | Path) -> ChoiceModel:
-        return cls.from_json(Path(path).read_text(), str(path))
-
-    def to_json(self) -> str:
-        return json.dumps(asdict(self), indent=2) + "\n"
-
-    def weights(self) -> np.ndarray:
-        return np.array([getattr(self, name) for name in self.WEIGHTS])
-
-    def with_weights(self, values: Iterable[float], fitted_on: str | None = None) -> ChoiceModel:
-        changes = dict(zip(self.WEIGHTS, map(float, values)))
-        return replace(self, **changes, fitted_on=self.fitted_on if fitted_on is None else fitted_on)
 
     def log_likelihoods(self, history: History, deals: np.ndarray, skip: int | None = None) -> np.ndarray:
         """log P(history | deal) for every row of ``deals`` (holders of ``history.cards``), each player a
@@ -431,24 +384,11 @@ def _row_shape(name: str, players: int, sets: int) -> tuple[int, ...]:
 
 def fit(model: ChoiceModel, games: Sequence[tuple[History, np.ndarray]], fitted_on: str = "") -> ChoiceModel:
     """The weights of greatest likelihood of ``games`` (each a history and its true deal, one row), from
-    ``model``'s weights; its mix, temperature and share of modelled players are kept, so a player who chose
-    at random weighs little in the fit (their choices are explained by the rules).
+    ``model``'s weights; its mix, temperature and share of modelled players are kept (:func:`cardlogic.choices.fit`).
 
     Raises ValueError when ``games`` is empty.
     """
-    from scipy.optimize import minimize
-
-    if not games:
-        raise ValueError("no game to fit on")
-    plain = replace(model, temperature=1.0)
-
-    def loss(values: np.ndarray) -> float:
-        trial = plain.with_weights(values)
-        return -sum(float(trial.log_likelihoods(h, deal)[0]) for h, deal in games)
-
-    start = model.weights() / model.temperature
-    found = minimize(loss, start, method="L-BFGS-B", bounds=[(-10, 10)] * len(start))
-    return model.with_weights(found.x * model.temperature, fitted_on)
+    return choices.fit(model, games, fitted_on, "no game to fit on")
 
 
 def deal_row(history: History, hands: Sequence[int]) -> np.ndarray:

@@ -1,0 +1,108 @@
+"""What every game's model of how players choose shares: named weights, a temperature, the rules' share of every
+choice, a JSON file, and fitting by maximum likelihood.
+
+A game's model (:class:`cardlogic.literature.choices.ChoiceModel`,
+:class:`cardlogic.knektpass.choices.ChoiceModel`) is a frozen dataclass that
+derives from :class:`WeightedChoices`, declares its weights as fields, names
+them in ``WEIGHTS`` and gives ``log_likelihoods(history, truth)``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, fields, replace
+from pathlib import Path
+from typing import Any, ClassVar, Self, TypeVar
+
+import numpy as np
+
+
+class ChoiceModelError(ValueError):
+    """A choice model file that cannot be read: not JSON, a missing or unknown field, a value out of range."""
+
+
+@dataclass(frozen=True)
+class WeightedChoices:
+    """The weights named by ``WEIGHTS`` (fields of the subclass), divided by ``temperature``, and the rules' share
+    ``mix`` of every choice; ``NUMBERS`` are the other fields that must be finite numbers."""
+
+    temperature: float = 1.0
+    mix: float = 0.05
+    fitted_on: str = ""
+
+    WEIGHTS: ClassVar[tuple[str, ...]] = ()
+    NUMBERS: ClassVar[tuple[str, ...]] = ("temperature", "mix")
+
+    def __post_init__(self) -> None:
+        for name in (*self.WEIGHTS, *self.NUMBERS):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+                raise ChoiceModelError(f"{name} must be a finite number, not {value!r}")
+        if not isinstance(self.fitted_on, str):
+            raise ChoiceModelError(f"fitted_on must be text, not {self.fitted_on!r}")
+        if not self.temperature > 0:
+            raise ChoiceModelError(f"temperature must be positive, not {self.temperature}")
+        if not 0.01 <= self.mix <= 1:
+            raise ChoiceModelError(f"mix (the rules' share of every choice) must be in [0.01, 1], not {self.mix}")
+
+    @classmethod
+    def from_json(cls, text: str, source: str = "<model>") -> Self:
+        """Read a model written by :meth:`to_json`; :class:`ChoiceModelError` names ``source`` and the problem."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ChoiceModelError(f"{source}:{error.lineno}: not JSON: {error.msg}") from None
+        known = {f.name for f in fields(cls)}
+        if not isinstance(data, dict) or set(data) - known:
+            extra = sorted(set(data) - known) if isinstance(data, dict) else []
+            raise ChoiceModelError(
+                f"{source}:1: unknown fields {', '.join(extra)}" if extra else f"{source}:1: not an object"
+            )
+        try:
+            return cls(**data)
+        except (TypeError, ChoiceModelError) as error:
+            raise ChoiceModelError(f"{source}:1: {error}") from None
+
+    @classmethod
+    def read(cls, path: str | Path) -> Self:
+        return cls.from_json(Path(path).read_text(), str(path))
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), indent=2) + "\n"
+
+    def weights(self) -> np.ndarray:
+        return np.array([getattr(self, name) for name in self.WEIGHTS])
+
+    def with_weights(self, values: Iterable[float], fitted_on: str | None = None) -> Self:
+        changes: dict[str, Any] = dict(zip(self.WEIGHTS, map(float, values)))
+        return replace(self, **changes, fitted_on=self.fitted_on if fitted_on is None else fitted_on)
+
+    def log_likelihoods(self, history: Any, truth: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+
+M = TypeVar("M", bound=WeightedChoices)
+
+
+def fit(model: M, games: Sequence[tuple[Any, np.ndarray]], fitted_on: str, empty: str) -> M:
+    """The weights of greatest likelihood of ``games`` (each a history and its truth, one row, as the model's
+    ``log_likelihoods`` reads them), from ``model``'s weights; everything else of the model is kept, so a player
+    who chose at random weighs little in the fit (their choices are explained by the rules).
+
+    Raises ValueError with the message ``empty`` when ``games`` is empty.
+    """
+    from scipy.optimize import minimize
+
+    if not games:
+        raise ValueError(empty)
+    plain = replace(model, temperature=1.0)
+
+    def loss(values: np.ndarray) -> float:
+        trial = plain.with_weights(values)
+        return -sum(float(trial.log_likelihoods(h, truth)[0]) for h, truth in games)
+
+    start = model.weights() / model.temperature
+    found = minimize(loss, start, method="L-BFGS-B", bounds=[(-10, 10)] * len(start))
+    return model.with_weights(found.x * model.temperature, fitted_on)
