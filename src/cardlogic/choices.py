@@ -1,5 +1,5 @@
 """What every game's model of how players choose shares: named weights, a temperature, the rules' share of every
-choice, a JSON file, and fitting by maximum likelihood.
+choice, a JSON file, fitting by maximum likelihood, and the effective sample size of deals weighed by a model.
 
 A game's model (:class:`cardlogic.literature.choices.ChoiceModel`,
 :class:`cardlogic.knektpass.choices.ChoiceModel`) is a frozen dataclass that
@@ -81,6 +81,14 @@ class WeightedChoices:
 
     def log_likelihoods(self, history: Any, truth: np.ndarray) -> np.ndarray:
         raise NotImplementedError
+
+
+def effective_size(weights: np.ndarray, counts: np.ndarray | None = None) -> float:
+    """The effective sample size of importance ``weights`` (of deals drawn ``counts`` times each, default once):
+    (sum w)^2 / sum w^2 over the draws."""
+    if counts is None:
+        return float(weights.sum() ** 2 / (weights**2).sum())
+    return float((counts * weights).sum() ** 2 / (counts * weights**2).sum())
 
 
 M = TypeVar("M", bound=WeightedChoices)

@@ -46,6 +46,7 @@ from cardlogic import arguments
 from cardlogic.arguments import MAX_DRAWN_DEALS
 from cardlogic.belief import Belief
 from cardlogic.cards import Card, card_mask, iter_cards
+from cardlogic.choices import effective_size
 from cardlogic.constraints import InconsistentError
 from cardlogic.inference.base import Posterior
 from cardlogic.knektpass.choices import DEFAULT_MODEL, ChoiceModel, History, hands_of
@@ -137,7 +138,7 @@ class KnektpassBelief(Belief):
         log_weights = self.choices.log_likelihoods(self._choices_history(), hands, skip=self.observer)
         weights = np.exp(log_weights - log_weights.max())
         weights /= weights.sum()
-        return Weighting(deals, weights, how, float(1.0 / (weights**2).sum()))
+        return Weighting(deals, weights, how, effective_size(weights))
 
     def _choices_history(self) -> History:
         """The choice model's arrays of the history, extended event by event (built again after a pop)."""

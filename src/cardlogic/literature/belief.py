@@ -45,6 +45,7 @@ from cardlogic import arguments, inference
 from cardlogic.arguments import MAX_DRAWN_DEALS, MAX_SEED
 from cardlogic.belief import Belief, Fact
 from cardlogic.cards import Card, iter_cards
+from cardlogic.choices import effective_size
 from cardlogic.constraints import InconsistentError
 from cardlogic.inference.base import Posterior
 from cardlogic.inference.sampler import posterior_of
@@ -125,14 +126,6 @@ class _Pool:
     def log_weights(self, share: float) -> np.ndarray:
         """Per deal, the log-likelihood of the history mixed over the players' types (``share`` modelled)."""
         return mix_players(self.modelled, self.rules, share).sum(axis=1)
-
-
-def effective_size(weights: np.ndarray, counts: np.ndarray | None = None) -> float:
-    """The effective sample size of importance ``weights`` (of deals drawn ``counts`` times each, default once):
-    (sum w)^2 / sum w^2 over the draws."""
-    if counts is None:
-        return float(weights.sum() ** 2 / (weights**2).sum())
-    return float((counts * weights).sum() ** 2 / (counts * weights**2).sum())
 
 
 def tempering_for(log_weights: np.ndarray, effective: float, counts: np.ndarray | None = None) -> float:
