@@ -231,6 +231,32 @@ def test_a_whole_game_by_taps_on_a_phone_with_a_desktop_tab_beside_it(browser, s
     assert failures == [409]  # the stale undo after the restart, and nothing else
 
 
+def test_taps_that_outrun_the_server_all_count(browser, serve):
+    """On a slow connection every tap lands before the server has answered the one before: none is lost."""
+    server = serve()
+    page = browser.new_page(viewport=PHONE)
+    page.set_default_timeout(10000)
+    page.add_init_script(  # each set-up check leaves 0.4 s late, so the next taps run on the old screen
+        "const sent = window.fetch; window.fetch = (path, options) => String(path).includes('/api/setup/check')"
+        " ? new Promise((done) => setTimeout(done, 400)).then(() => sent(path, options)) : sent(path, options);"
+    )
+    page.goto(f"{server.url}?token={TOKEN}")
+    page.fill("#players", " ".join(GAME.players))
+    page.press("#players", "Tab")
+    page.click("button.seat:has-text('Bob')")  # Bob and Cat change teams, tapped in one breath
+    page.click("button.seat:has-text('Cat')")
+    sync_api.expect(page.locator("button.seat:has-text('Cat')")).to_have_text("Cat · team 2")
+    sync_api.expect(page.locator("button.seat:has-text('Bob')")).to_have_text("Bob · team 1")
+    set_up_by_taps(page)
+    sync_api.expect(page.locator("#sets button.on")).to_have_text(
+        ["low-spades", "high-spades", "low-hearts", "high-hearts"]
+    )
+    page.click("#start")
+    page.wait_for_selector("#seats")
+    header = server.autosave.read_text()
+    assert "Sets: LS HS LH HH" in header and "Teams: Ann Bob Eve | Cat Dan Fay" in header, header
+
+
 def desktop_tab(browser, server: Server, claim: Claim, shots: Path) -> None:
     """At a desktop's viewport: the advice, a heat-map cell's why, and ``claim`` entered from the claim sheet."""
     page = browser.new_page(viewport=DESKTOP)

@@ -193,12 +193,13 @@ function renderSetup(main) {
     } }, game[0].toUpperCase() + game.slice(1))))));
   if (setup.game === "knektpass") return renderKnektpassSetup(main);
   if (!playersInput(main, "4 to 12 names, separated by spaces, in the order you sit.")) return;
-  const teams = checked.teams;
+  // taps outrun answers: each tap changes what was tapped so far, not what the server last confirmed
+  const teams = () => (setup.teams.length ? setup.teams : checked.teams);
   main.append(section("Teams (tap a seat to move it)", el("div", { class: "row" }, checked.players.map((name, i) =>
-    el("button", { class: `seat t${teams[i]}`, onclick: () => {
-      setup.teams = teams.map((t, j) => (j === i ? 1 - t : t));
+    el("button", { class: `seat t${teams()[i]}`, onclick: () => {
+      setup.teams = teams().map((t, j) => (j === i ? 1 - t : t));
       checkSetup();
-    } }, name, ` · team ${teams[i] + 1}`))), setupField("teams")));
+    } }, name, ` · team ${teams()[i] + 1}`))), setupField("teams")));
   main.append(section("Deck", el("div", { class: "row" }, S.decks.map((deck) =>
     el("button", { class: deck === setup.deck ? "on" : "", onclick: () => {
       setup.deck = deck;
@@ -206,11 +207,12 @@ function renderSetup(main) {
       setup.hand = [];
       checkSetup();
     } }, deck))), setupField("deck")));
-  const kept = checked.sets.map((set) => set.name);
+  const kept = () => setup.sets ?? checked.sets.map((set) => set.name);
   main.append(section("Sets in play (tap to leave one out)", el("div", { class: "row", id: "sets" },
-    checked.deck_sets.map((name) => el("button", { class: kept.includes(name) ? "on" : "", onclick: () => {
-      setup.sets = kept.includes(name) ? kept.filter((k) => k !== name) : checked.deck_sets.filter((k) =>
-        k === name || kept.includes(k));
+    checked.deck_sets.map((name) => el("button", { class: kept().includes(name) ? "on" : "", onclick: () => {
+      const now = kept();
+      setup.sets = now.includes(name) ? now.filter((k) => k !== name) : checked.deck_sets.filter((k) =>
+        k === name || now.includes(k));
       setup.hand = [];
       checkSetup();
     } }, name)))));
