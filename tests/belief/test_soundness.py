@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardlogic import inference
-from cardlogic.literature import Game
 from cardlogic.inference.frontier import TOLERANCE
+from cardlogic.literature import Game
 from cardlogic.literature.belief import LiteratureBelief
 
 from .games import Truth, games, guess_rates, seeds

@@ -166,6 +166,23 @@ def test_output_errors_and_exit_codes_through_the_server_are_the_commands_own(ru
     assert "Traceback" not in served.stderr
 
 
+@pytest.mark.parametrize("resident", ["1", "0"])
+@pytest.mark.parametrize("args", [["advise", str(ANN)], ["belief", str(ANN)], ["knektpass", "advise", str(BOB)]])
+def test_a_reader_that_leaves_early_ends_the_command_quietly(runtime, server, resident, args):
+    """``cardlogic advise RECORD | head -1``: once the reader has gone, the command stops with exit code 0."""
+    command = subprocess.Popen(
+        [sys.executable, "-m", "cardlogic", *args],
+        env=environment(runtime, CARDLOGIC_RESIDENT=resident),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert command.stdout is not None
+    command.stdout.close()  # the reader leaves before the first line: every write meets a closed pipe
+    _, errors = command.communicate(timeout=300)
+    assert (command.returncode, errors) == (0, "")
+
+
 def test_a_relative_record_is_read_from_the_clients_directory(runtime, server):
     served = subprocess.run(
         [sys.executable, "-m", "cardlogic", "knektpass", "advise", "--json", "knektpass/bob.txt"],

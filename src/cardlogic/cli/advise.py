@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from cardlogic.cli.common import RECORD_HELP, add_prior_argument, parse_record, plural, report, source_name
+from cardlogic.cli.console import CommandConsole
 from cardlogic.cli.warmup import ensure_warm
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Ask, Claim, Game, Pass, RecordError
@@ -126,7 +127,7 @@ def worth_claiming(advice: Advice) -> list[ClaimAdvice]:
 def print_advice(advice: Advice, game: Game, console: Console | None = None) -> None:
     """The recommendation first, then the claims worth thinking about and the best asks as tables; the sets and
     asks left out are counted, each in one line."""
-    console = console or Console()
+    console = console or CommandConsole()
     name = game.players[advice.observer]
     print_recommendation(advice, console)
     claims = worth_claiming(advice)

@@ -12,6 +12,7 @@ from rich.table import Table
 
 from cardlogic.belief import Marginals
 from cardlogic.cli.common import RECORD_HELP, SAMPLES, SEED, add_prior_argument, load_belief, plural
+from cardlogic.cli.console import CommandConsole
 from cardlogic.literature.belief import LiteratureBelief
 
 CSP_MAX_DEALS = 2_000_000
@@ -77,7 +78,7 @@ def print_table(
 ) -> None:
     """P(player holds card) as a table of cards by players; where the players do not fit the console's width
     side by side (10-12 players on 80 columns), one table per group of players that does."""
-    console = console or Console()
+    console = console or CommandConsole()
     if belief.weighting is not None:
         source = f"{plural(marginals.samples, 'deal')} of the rules resampled by the players' choices"
     elif marginals.count is not None:

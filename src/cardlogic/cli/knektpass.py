@@ -354,8 +354,9 @@ def run_belief(args: argparse.Namespace) -> int:
         )
         print()
         return 0
-    from rich.console import Console
     from rich.table import Table
+
+    from cardlogic.cli.console import CommandConsole
 
     title = f"Where the cards lie, as {observer or 'a spectator'} sees it ({method}" + (
         f", {plural(count, 'consistent deal')})" if count is not None else ")"
@@ -368,7 +369,7 @@ def run_belief(args: argparse.Namespace) -> int:
         out.add_column(holder, justify="right")
     for card, row in table.items():
         out.add_row(str(card), *("" if p == 0 else "1" if p == 1 else f"{p:.3f}" for p in row))
-    Console().print(out)
+    CommandConsole().print(out)
     return 0
 
 
@@ -399,9 +400,9 @@ def run_advise(args: argparse.Namespace) -> int:
         json.dump(as_json(advice, deal) | {"prior": belief.prior_answered}, sys.stdout)
         print()
         return 0
-    from rich.console import Console
+    from cardlogic.cli.console import CommandConsole
 
-    console = Console()
+    console = CommandConsole()
     print_advice(advice, deal, belief.hand, console)
     if args.prior != "rules":
         console.print(f"prior: {belief.prior_answered}")
@@ -478,8 +479,9 @@ def run_tournament(args: argparse.Namespace) -> int:
 
 def _show_tournament(result: TournamentResult, as_json: bool) -> None:
     """Print a Knektpass tournament's result as JSON or as a table."""
-    from rich.console import Console
     from rich.table import Table
+
+    from cardlogic.cli.console import CommandConsole
 
     summary = result.as_json()
     if as_json:
@@ -499,6 +501,6 @@ def _show_tournament(result: TournamentResult, as_json: bool) -> None:
             f"{rate['low']:.1%} - {rate['high']:.1%}",
             f"{rate['share']:.1%}",
         )
-    console = Console()
+    console = CommandConsole()
     console.print(out)
     console.print(f"{summary['unfinished']} unfinished; {summary['deals']:.1f} deals a game; {result.seconds:.1f} s")

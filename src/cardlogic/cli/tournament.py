@@ -11,6 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from cardlogic.cli.common import PLAYERS, SEED, add_workers_arguments, at_least, cluster_logs_silenced
+from cardlogic.cli.console import CommandConsole
 from cardlogic.dispatch import ClusterError, SchedulerLost, Workers
 from cardlogic.literature import GameError, Rules
 from cardlogic.literature.bots import BOTS
@@ -139,7 +140,7 @@ def print_result(result: TournamentResult) -> None:
     counts = {f"{first} wins": wins[first], "ties": summary["ties"], f"{second} wins": wins[second]}
     for label, rate in summary["rates"].items():
         table.add_row(label, str(counts[label]), f"{rate['rate']:.1%}", f"{rate['low']:.1%} - {rate['high']:.1%}")
-    console = Console()
+    console = CommandConsole()
     console.print(table)
     console.print(
         f"average sets: {first} {result.points(first):.2f}, {second} {result.points(second):.2f}; "
