@@ -23,7 +23,7 @@ from cardlogic.knektpass import Game, Rules
 from cardlogic.knektpass.match_record import MatchRecord, read_match, write_match
 from cardlogic.table.knektpass import LiveMatch
 from tests.cli.knektpass_scripted import bobs_match, short_form
-from tests.cli.test_live_kill import run_until_killed
+from tests.cli.test_live_kill import Trials, run_until_killed
 from tests.knektpass.test_live_match import typed_in
 
 pexpect = pytest.importorskip("pexpect")
@@ -149,8 +149,8 @@ def test_sigkill_at_random_moments_never_loses_an_accepted_event(tmp_path):
     autosave = tmp_path / "match.live.txt"
     rng = random.Random(5)
     typed_in(match, len(match.events))  # compiled once here, so that every forked process starts at once
-    kept = total = 0
-    for trial in range(TRIALS):
+    kept = 0
+    for trial in (trials := Trials(TRIALS, len(match.events) // 2)):
         if kept == len(match.events):
             kept = 0
         if kept == 0:
@@ -162,8 +162,8 @@ def test_sigkill_at_random_moments_never_loses_an_accepted_event(tmp_path):
         assert saved.events == match.events[: len(saved.events)], f"trial {trial}"
         assert len(saved.events) >= kept + accepted, f"trial {trial}: {accepted} accepted, not all saved"
         kept = len(saved.events)
-        total += accepted
-    assert total >= len(match.events) // 2  # the kills fell all along the match, not only before the first event
+        trials.accepted += accepted
+    assert trials.accepted >= trials.goal  # the kills fell all along the match, not only before the first event
 
 
 def _lines(event) -> list[str]:

@@ -28,6 +28,7 @@ from cardlogic.literature import read_record
 from cardlogic.literature.belief import check_record
 from cardlogic.table.literature import LiveGame
 from tests.cli.scripted import GAME, annes_view, setup_text, typed
+from tests.cli.test_live_kill import Trials
 
 pexpect = pytest.importorskip("pexpect")
 from pexpect import fdpexpect  # noqa: E402 (only once pexpect is known to be there)
@@ -145,8 +146,8 @@ def test_ctrl_c_at_random_moments_never_shows_a_traceback_nor_loses_an_accepted_
     warm = LiveGame(view)  # compiled once here, so that every forked process starts at once
     warm.advice()
     kept: list = []  # the events the autosave held before the trial
-    total = ended = 0
-    for trial in range(TRIALS):
+    ended = 0
+    for trial in (trials := Trials(TRIALS, len(view.events))):
         if kept != view.events[: len(kept)] or len(kept) == len(view.events):
             kept = []  # a dropped line made another game, or the game is over: start it again
         if not kept:
@@ -163,9 +164,9 @@ def test_ctrl_c_at_random_moments_never_shows_a_traceback_nor_loses_an_accepted_
         leftovers = sorted(p.name for p in tmp_path.iterdir() if p.name not in ("game.live.txt", "game.live.history"))
         assert not leftovers, f"trial {trial}: {leftovers} left behind\n{printed}"
         kept = list(saved.events)
-        total += accepted
-    assert total >= len(view.events)  # the Ctrl-Cs fell all along the game, not only before the first event
-    assert 0 < ended < TRIALS  # some fell while work ran, some at the prompt
+        trials.accepted += accepted
+    assert trials.accepted >= trials.goal  # the Ctrl-Cs fell all along the game, not only before the first event
+    assert 0 < ended < trial + 1  # some fell while work ran, some at the prompt
 
 
 def _numba_style_interrupt() -> None:
