@@ -330,11 +330,17 @@ def choice_log_likelihoods(
     ask, ``targets[k, c, t]`` says whether the ask of ``c`` of ``t`` is open, ``exp_public[k, c, t]`` is
     exp(its public score), ``base_weight`` its weight where the asker's hand changes nothing
     (:func:`public_ask_weights`), ``estimate``/``owed``/``hidden_open`` what :func:`_private_estimate` reads, and
-    ``held_weight[s, h]`` the weight of asking in set ``s`` holding ``h`` of its cards."""
+    ``held_weight[s, h]`` the weight of asking in set ``s`` holding ``h`` of its cards.
+
+    The open asks of a set at an event weigh the same in every deal where the asker holds the same cards of that set:
+    their sum is worked out once per event, set and such holding (the deals share few), in the same order."""
     n, events = deals.shape[0], len(kind)
     modelled = np.zeros((n, players))
     rules = np.zeros((n, players))
     dealt = np.zeros(players, np.int64)
+    set_cards, holdings = _set_cards(set_masks)
+    open_sums = np.zeros((events, len(set_masks), holdings))
+    open_counts = np.full((events, len(set_masks), holdings), -1, np.int64)  # -1: not worked out yet
     for j in range(n):
         dealt[:] = 0
         for i in range(len(card_bits)):
@@ -368,31 +374,28 @@ def choice_log_likelihoods(
                 held = _popcount(hand & set_masks[s] & live[k])
                 if held == 0:
                     continue
-                open_sum = 0.0
-                bits = set_masks[s] & live[k]
-                if not bluff:  # the asker's own cards are no asks
-                    bits &= ~hand
-                while bits:
-                    low = bits & -bits
-                    c = _popcount(low - 1)
-                    bits ^= low
-                    for t in range(players):
-                        if targets[k, c, t]:
-                            open_sum += _ask_weight(
-                                low,
-                                hand,
-                                hidden_open[k, t],
-                                public_at[k, t],
-                                exp_public[k, c, t],
-                                estimate[k, c, t],
-                                base_weight[k, c, t],
-                                owed[k, t, s],
-                                set_masks[s],
-                                w_estimate,
-                                w_inferred,
-                            )
-                            options += 1
-                total += held_weight[s, held] * open_sum
+                holding = _holding(hand, set_cards[s])
+                if open_counts[k, s, holding] < 0:
+                    open_sums[k, s, holding], open_counts[k, s, holding] = _open_asks(
+                        k,
+                        s,
+                        hand & set_masks[s],
+                        players,
+                        targets,
+                        hidden_open,
+                        public_at,
+                        exp_public,
+                        estimate,
+                        base_weight,
+                        owed,
+                        set_masks,
+                        live,
+                        bluff,
+                        w_estimate,
+                        w_inferred,
+                    )
+                total += held_weight[s, held] * open_sums[k, s, holding]
+                options += open_counts[k, s, holding]
             c, t = card[k], target[k]
             s = set_of[c]
             mine = held_weight[s, _popcount(hand & set_masks[s])] * _ask_weight(
@@ -412,3 +415,78 @@ def choice_log_likelihoods(
             modelled[j, a] += np.log(1.0 - claim) + np.log(p)
             rules[j, a] -= np.log(options) if options else 690.0
     return modelled, rules
+
+
+@njit(cache=True)
+def _set_cards(set_masks):
+    """Each set's cards in order (rows padded with -1), and how many holdings of a set's cards there can be."""
+    largest = 0
+    for s in range(len(set_masks)):
+        largest = max(largest, _popcount(set_masks[s]))
+    cards = np.full((len(set_masks), largest), -1, np.int64)
+    for s in range(len(set_masks)):
+        bits, i = set_masks[s], 0
+        while bits:
+            low = bits & -bits
+            cards[s, i] = _popcount(low - 1)
+            bits ^= low
+            i += 1
+    return cards, 1 << largest
+
+
+@njit(cache=True)
+def _holding(hand, cards):
+    """Which of a set's ``cards`` (padded with -1) ``hand`` holds, as a mask over their positions."""
+    holding = 0
+    for i in range(len(cards)):
+        if cards[i] >= 0 and hand >> cards[i] & 1:
+            holding |= 1 << i
+    return holding
+
+
+@njit(cache=True)
+def _open_asks(
+    k,
+    s,
+    hand,
+    players,
+    targets,
+    hidden_open,
+    public_at,
+    exp_public,
+    estimate,
+    base_weight,
+    owed,
+    set_masks,
+    live,
+    bluff,
+    w_estimate,
+    w_inferred,
+):
+    """The summed weight and the number of the open asks in set ``s`` at event ``k`` of an asker holding ``hand``
+    of the set's cards (:func:`choice_log_likelihoods`)."""
+    open_sum, options = 0.0, 0
+    bits = set_masks[s] & live[k]
+    if not bluff:  # the asker's own cards are no asks
+        bits &= ~hand
+    while bits:
+        low = bits & -bits
+        c = _popcount(low - 1)
+        bits ^= low
+        for t in range(players):
+            if targets[k, c, t]:
+                open_sum += _ask_weight(
+                    low,
+                    hand,
+                    hidden_open[k, t],
+                    public_at[k, t],
+                    exp_public[k, c, t],
+                    estimate[k, c, t],
+                    base_weight[k, c, t],
+                    owed[k, t, s],
+                    set_masks[s],
+                    w_estimate,
+                    w_inferred,
+                )
+                options += 1
+    return open_sum, options
