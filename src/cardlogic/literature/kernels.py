@@ -490,3 +490,65 @@ def _open_asks(
                 )
                 options += 1
     return open_sum, options
+
+
+@njit(cache=True)
+def describe_ask(
+    at,
+    denied,
+    sizes,
+    open_to,
+    asker,
+    live,
+    placed,
+    minimum,
+    set_masks,
+    set_of,
+    targets,
+    features,
+    estimate,
+    hidden,
+    owed,
+):
+    """Fill the public arrays of an ask event (:class:`cardlogic.literature.choices.History`, all zero before) from
+    the cards publicly ``at`` each player, those each is publicly ``denied``, the hand ``sizes``, the opponents of the
+    ``asker`` an ask is ``open_to`` (with cards), the ``live`` cards, those ``placed`` publicly, and the ``minimum``
+    cards of each set each player surely holds: ``targets``, ``features`` (sure, dead, target_set, slots), the
+    counting ``estimate`` of each card at each target, each player's ``hidden`` open cards and the cards of each set
+    each ``owed`` beyond their public ones."""
+    players, sets = len(at), len(set_masks)
+    public_in_set = np.zeros((players, sets), np.int64)
+    slots = np.zeros(players)
+    for p in range(players):
+        hidden[p] = live & ~placed & ~denied[p]
+        for s in range(sets):
+            public_in_set[p, s] = _popcount(at[p] & set_masks[s])
+            owed[p, s] = max(0, minimum[p, s] - public_in_set[p, s])
+        slots[p] = sizes[p] - _popcount(at[p])
+    total, opponents = 0, 0
+    for t in range(players):
+        if open_to[t]:
+            total += sizes[t]
+            opponents += 1
+    share = np.zeros(players)
+    bits = live
+    while bits:
+        low = bits & -bits
+        c = _popcount(low - 1)
+        bits ^= low
+        # the counting estimate: the target's hidden cards over those of everyone else who may hold the card
+        others = 0.0
+        for p in range(players):
+            may = p != asker and not placed & low and not denied[p] & low
+            share[p] = slots[p] if may else 0.0
+            others += share[p]
+        for t in range(players):
+            if not open_to[t]:
+                continue
+            here = 1.0 if at[t] & low else 0.0
+            targets[c, t] = True
+            features[c, t, 0] = here
+            features[c, t, 1] = 1.0 if denied[t] & low or placed & low and not at[t] & low else 0.0
+            features[c, t, 2] = 1.0 if public_in_set[t, set_of[c]] - here > 0 else 0.0
+            features[c, t, 3] = sizes[t] * opponents / total - 1.0
+            estimate[c, t] = share[t] / others if others > 0 else 0.0
