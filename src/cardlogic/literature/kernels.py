@@ -233,16 +233,23 @@ def _mate_with_most_cards(hand, team_of, mover):
 
 
 @njit(cache=True)
-def _claim_chance(hand, mates_public, live, set_masks, claim_bias, claim_certain, mix):
-    """P(claim now) of a player with ``hand``: a logistic on whether some live set is covered by the hand and
-    the cards publicly at teammates, mixed with an even chance."""
-    certain = 0.0
+def _covers_a_set(hand, mates_public, live, set_masks):
+    """1 where some live set is covered by ``hand`` and the cards publicly at teammates (a certain claim), else 0."""
     for s in range(len(set_masks)):
         mask = set_masks[s]
         if mask & live == mask and mask & ~(hand | mates_public) == 0:
-            certain = 1.0
-            break
-    return (1.0 - mix) / (1.0 + np.exp(-(claim_bias + claim_certain * certain))) + mix / 2.0
+            return 1
+    return 0
+
+
+@njit(cache=True)
+def _claim_chances(claim_bias, claim_certain, mix):
+    """P(claim now) of a player without and with a certain claim (:func:`_covers_a_set`): a logistic on it, mixed
+    with an even chance."""
+    chances = np.zeros(2)
+    for certain in range(2):
+        chances[certain] = (1.0 - mix) / (1.0 + np.exp(-(claim_bias + claim_certain * float(certain)))) + mix / 2.0
+    return chances
 
 
 ESTIMATE_FLOOR = 0.05
@@ -341,6 +348,8 @@ def choice_log_likelihoods(
     set_cards, holdings = _set_cards(set_masks)
     open_sums = np.zeros((events, len(set_masks), holdings))
     open_counts = np.full((events, len(set_masks), holdings), -1, np.int64)  # -1: not worked out yet
+    claim_chances = _claim_chances(claim_bias, claim_certain, mix)
+    log_claim, log_no_claim = np.log(claim_chances), np.log(1.0 - claim_chances)
     for j in range(n):
         dealt[:] = 0
         for i in range(len(card_bits)):
@@ -364,10 +373,10 @@ def choice_log_likelihoods(
                 modelled[j, a] += np.log(p)
                 rules[j, a] -= np.log(options)
                 continue
-            claim = _claim_chance(hand, mates_public[k], live[k], set_masks, claim_bias, claim_certain, mix)
+            certain = _covers_a_set(hand, mates_public[k], live[k], set_masks)
             rules[j, a] += np.log(0.5)
             if kind[k] == 1:
-                modelled[j, a] += np.log(claim)
+                modelled[j, a] += log_claim[certain]
                 continue
             total, options = 0.0, 0
             for s in range(len(set_masks)):
@@ -412,7 +421,7 @@ def choice_log_likelihoods(
                 w_inferred,
             )
             p = (1.0 - mix) * mine / total + mix / options if options and total > 0.0 else 1e-300
-            modelled[j, a] += np.log(1.0 - claim) + np.log(p)
+            modelled[j, a] += log_no_claim[certain] + np.log(p)
             rules[j, a] -= np.log(options) if options else 690.0
     return modelled, rules
 
