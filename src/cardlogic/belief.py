@@ -32,7 +32,7 @@ from cardlogic import arguments, inference
 from cardlogic.arguments import MAX_DRAWN_DEALS, ArgumentError, ArgumentTypeError
 from cardlogic.cards import Card
 from cardlogic.constraints import DealModel, InconsistentError
-from cardlogic.inference.base import Posterior, restriction_hits
+from cardlogic.inference.base import Posterior, distinct_rows, restriction_hits
 from cardlogic.inference.packed import pack
 from cardlogic.inference.sampler import SamplerBackend, frequencies, posterior_of, posterior_of_counts, starting_deal
 
@@ -421,8 +421,8 @@ class Belief:
             rows = rows[((holders >> rows) & 1).all(axis=1)]
             if not len(rows):
                 raise InconsistentError("no sampled deal meets the condition")
-            distinct, weights = np.unique(rows, axis=0, return_counts=True)
-            probabilities = weights / len(rows)
+            distinct, inverse = distinct_rows(rows, len(self.holders))
+            probabilities = np.bincount(inverse, minlength=len(distinct)) / len(rows)
         else:
             distinct, probabilities = found
         full = np.empty((len(distinct), len(chosen)), np.int64)

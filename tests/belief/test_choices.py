@@ -495,3 +495,64 @@ def test_the_chance_of_yes_of_an_illegal_ask_is_refused_and_changes_nothing() ->
         belief.chance_of_yes(Ask(mover, teammate, Card.parse("2S"), yes=False))
     assert belief.public.history == tuple(events[:3])
     assert np.array_equal(belief.marginals().probabilities, before)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), players=st.sampled_from([4, 6]))
+def test_a_history_extended_and_taken_back_gives_the_likelihoods_of_one_built_at_once(seed: int, players: int) -> None:
+    game = small_game(players, ["LS", "HS", "LH"], dealer=seed % players)
+    hands, events = play_random_game(game, seed)
+    history = History(game)
+    deal = deal_row(history, hands)
+    middle = len(events) // 2
+    for event in events[:middle]:
+        history.push(event)
+    DEFAULT_MODEL.player_log_likelihoods(history, deal)  # what depends on the history alone is kept from here
+    for event in events[middle:]:
+        history.push(event)
+    for _ in range(len(events) - middle - 1):
+        history.pop()  # all but one event of the second half taken back
+    history.push(events[middle + 1])
+    for first in (0, middle, middle + 1):
+        built = DEFAULT_MODEL.player_log_likelihoods(History(game, events[: middle + 2]), deal, first=first)
+        kept = DEFAULT_MODEL.player_log_likelihoods(history, deal, first=first)
+        assert np.array_equal(built, kept)
+
+
+def test_what_a_history_keeps_is_dropped_with_its_events_and_a_question_is_not_kept() -> None:
+    game = small_game(4, ["LS", "HS"], dealer=1)
+    _, events = play_random_game(game, 11)
+    history = History(game, events[:4])
+    builds: list[int] = []
+
+    def build(h: History, first: int) -> tuple[np.ndarray, ...]:
+        builds.append(first)
+        return (np.arange(first, h.events),)
+
+    assert history.derived("k", build)[0].tolist() == [0, 1, 2, 3] and builds == [0]
+    history.push(events[4])
+    assert history.derived("k", build, first=4)[0].tolist() == [4] and builds == [0, 4]  # a question: worked out ...
+    history.pop()
+    assert history.derived("k", build, first=2)[0].tolist() == [2, 3] and builds == [0, 4]  # ... and not kept
+    history.pop()
+    history.push(events[3])
+    assert history.derived("k", build)[0].tolist() == [0, 1, 2, 3] and builds == [0, 4, 3]  # the popped one dropped
+
+
+def test_a_history_refuses_an_illegal_event_and_stays_as_it_was() -> None:
+    game = small_game(4, ["LS", "HS"], dealer=1)
+    hands, events = play_random_game(game, 11)
+    history = History(game, events[:3])
+    deal = deal_row(history, hands)
+    before = DEFAULT_MODEL.player_log_likelihoods(history, deal)
+    asker = actor(events[3])
+    teammate = next(p for p in game.teammates(asker) if p != asker)
+    with pytest.raises(IllegalEventError):
+        history.push(Ask(asker, teammate, Card.parse("2S"), yes=False))  # one never asks a teammate
+    assert history.events == 3 and history.recorded == tuple(events[:3])
+    assert all(np.array_equal(b, a) for b, a in zip(before, DEFAULT_MODEL.player_log_likelihoods(history, deal)))
+    history.push(events[3])
+    assert np.array_equal(
+        DEFAULT_MODEL.player_log_likelihoods(history, deal)[0],
+        DEFAULT_MODEL.player_log_likelihoods(History(game, events[:4]), deal)[0],
+    )

@@ -6,6 +6,7 @@ about the uniform distribution over its consistent deals.
 
 from __future__ import annotations
 
+import math
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping, Sequence
@@ -119,3 +120,16 @@ def restriction_hits(deals: np.ndarray, cards: Sequence[Card], restrictions: Seq
             inside &= (mask >> deals[:, column[card]].astype(np.int64)) & 1 == 1
         hits.append(int(np.count_nonzero(inside)))
     return hits
+
+
+def distinct_rows(rows: np.ndarray, base: int) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of ``rows`` (integers in ``[0, base)``) in lexicographic order, and the index of each row's
+    among them, as ``np.unique(rows, axis=0, return_inverse=True)`` gives them: where a row fits in one integer
+    (first column most significant) those are sorted instead, many times faster."""
+    columns = rows.shape[1]
+    if columns * math.log2(max(base, 2)) < 62:
+        keys = rows.astype(np.int64) @ (base ** np.arange(columns - 1, -1, -1, dtype=np.int64))
+        _, first_rows, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        return rows[first_rows], inverse.ravel()
+    distinct, inverse = np.unique(rows, axis=0, return_inverse=True)
+    return distinct, inverse.ravel()

@@ -29,7 +29,7 @@ import numpy as np
 
 from cardlogic.constraints import DealModel, InconsistentError
 from cardlogic.inference import kernels
-from cardlogic.inference.base import InferenceError, Posterior
+from cardlogic.inference.base import InferenceError, Posterior, distinct_rows
 from cardlogic.inference.frontier import (
     MAX_TRANSITIONS,
     FrontierTables,
@@ -362,14 +362,8 @@ class ExactBackend:
                 rows[:, i] = packed.template[column]
         keep = weights > 0
         rows, weights = rows[keep], weights[keep]
-        base = len(model.holders)
-        if len(cards) * math.log2(max(base, 2)) < 62:  # a row as one integer, first card most significant: fast
-            keys = rows @ (base ** np.arange(len(cards) - 1, -1, -1, dtype=np.int64))
-            _, first_rows, inverse = np.unique(keys, return_index=True, return_inverse=True)
-            distinct = rows[first_rows]
-        else:
-            distinct, inverse = np.unique(rows, axis=0, return_inverse=True)
-        return distinct, np.bincount(inverse.ravel(), weights, len(distinct)) / weights.sum()
+        distinct, inverse = distinct_rows(rows, len(model.holders))
+        return distinct, np.bincount(inverse, weights, len(distinct)) / weights.sum()
 
     def chances(self, model: DealModel, restrictions: Sequence[Mapping[int, int]]) -> list[float]:
         """P(every card of ``restrictions[i]`` was dealt to a holder in its bitmask), for each ``i``.

@@ -147,9 +147,9 @@ def posterior_of_counts(model: DealModel, counts: np.ndarray, method: str, n: in
 
 def frequencies(deals: np.ndarray, holders: int) -> np.ndarray:
     """Fraction of ``deals`` (samples x cards of holder indices) giving each card to each holder."""
-    n, cards = deals.shape
-    flat = np.arange(cards) * holders + deals.astype(np.int64)
-    return np.bincount(flat.ravel(), minlength=cards * holders).reshape(cards, holders) / max(n, 1)
+    counts = np.zeros((deals.shape[1], holders), np.int64)
+    kernels.count_holders(np.ascontiguousarray(deals), counts)
+    return counts / max(len(deals), 1)
 
 
 def sample_exact(

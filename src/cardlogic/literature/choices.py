@@ -44,7 +44,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -122,17 +122,15 @@ class ChoiceModel(WeightedChoices):
         events: a belief extends what it worked out for the earlier ones)."""
         h, new = history, slice(first, None)  # only the events from ``first`` on are read
         scale = 1.0 / self.temperature
-        public = np.tensordot(h.ask_features[new], np.array([getattr(self, f) for f in ASK_FEATURES]) * scale, axes=1)
         targets, public_at, estimate, hidden_open = (
             h.targets[new],
             h.public_at[new],
             h.estimate[new],
             h.hidden_open[new],
         )
-        exp_public = np.where(targets, np.exp(public), 0.0)
+        exp_public, base_weight = h.derived(self, self._public_weights, first)
         held_weight = np.exp(self.held * scale * h.held_share)
         w_estimate, w_inferred = self.estimate * scale, self.inferred * scale
-        base_weight = kernels.public_ask_weights(public_at, exp_public, estimate, hidden_open, w_estimate, w_inferred)
         actors = h.actor[new]
         return kernels.choice_log_likelihoods(
             np.ascontiguousarray(deals, np.int8),
@@ -165,6 +163,19 @@ class ChoiceModel(WeightedChoices):
             w_inferred,
             self.mix,
         )
+
+    def _public_weights(self, history: History, first: int) -> tuple[np.ndarray, np.ndarray]:
+        """Per event from ``first`` on, card and target: exp(the public score of the ask), 0 where it is not open,
+        and its weight where the asker's hand changes nothing (:func:`kernels.public_ask_weights`)."""
+        h, new = history, slice(first, None)
+        scale = 1.0 / self.temperature
+        public = np.tensordot(h.ask_features[new], np.array([getattr(self, f) for f in ASK_FEATURES]) * scale, axes=1)
+        exp_public = np.where(h.targets[new], np.exp(public), 0.0)
+        w_estimate, w_inferred = self.estimate * scale, self.inferred * scale
+        base_weight = kernels.public_ask_weights(
+            h.public_at[new], exp_public, h.estimate[new], h.hidden_open[new], w_estimate, w_inferred
+        )
+        return exp_public, base_weight
 
 
 def mix_players(modelled: np.ndarray, rules: np.ndarray, share: float) -> np.ndarray:
@@ -203,11 +214,9 @@ class History:
         self.bluff = game.rules.bluff
         self.set_masks = np.array([s.mask for s in deck.sets], np.int64)
         self.set_of = np.full(64, -1, np.int64)
-        self.set_members = np.zeros((64, len(deck.sets)))
         for index, card_set in enumerate(deck.sets):
             for card in card_set.cards:
                 self.set_of[card] = index
-                self.set_members[card, index] = 1.0
         largest = max(len(s.cards) for s in deck.sets)
         self.held_share = np.array(
             [[min(h, len(s.cards)) / len(s.cards) for h in range(largest + 1)] for s in deck.sets]
@@ -218,6 +227,7 @@ class History:
         self._undo: list[tuple[int, list[int], np.ndarray]] = []
         self._rows: list[dict[str, Any]] = []
         self._arrays: dict[str, np.ndarray] = {}
+        self._derived: dict[Hashable, tuple[np.ndarray, ...]] = {}
         for event in events:
             self.push(event)
 
@@ -243,10 +253,30 @@ class History:
             (len(rows), *_row_shape(name, self.players, len(self.set_masks)))
         )
 
+    def derived(
+        self, key: Hashable, build: Callable[[History, int], tuple[np.ndarray, ...]], first: int = 0
+    ) -> tuple[np.ndarray, ...]:
+        """Arrays over the events from ``first`` on that depend on the history alone (and on ``key``, which names
+        them), as ``build(history, first)`` works them out, kept from call to call: the events pushed since are
+        worked out alone, those popped dropped. An event pushed to be asked about and popped again (``first`` at
+        the events kept) is not kept."""
+        kept = self._derived.get(key)
+        done = 0 if kept is None else len(kept[0])
+        if kept is not None and done == self.events:
+            return tuple(array[first:] for array in kept)
+        if kept is not None and first >= done:
+            return tuple(array[first - done :] for array in build(self, done))
+        arrays = build(self, done)
+        kept = arrays if kept is None else tuple(np.concatenate([old, new]) for old, new in zip(kept, arrays))
+        self._derived[key] = kept
+        return tuple(array[first:] for array in kept)
+
     def push(self, event: Event) -> None:
-        """Add the next event of the game (legal in the public position, as the referee recorded it)."""
+        """Add the next event of the game (legal in the public position, as the referee recorded it); an illegal
+        one raises :class:`~cardlogic.literature.IllegalEventError` and leaves the history as it was."""
         game, deck, denied = self.game, self.game.deck, self._denied
         row = self._describe(event, self._state, self._gone, denied)
+        self._state.push(event)
         self._rows.append(row)
         # a question about a next event pushes and pops one: the arrays grow and shrink, never built anew
         self._arrays = {
@@ -270,12 +300,12 @@ class History:
         elif isinstance(event, Claim):
             self._gone |= deck.sets[event.set_index].mask
             self._minimum[:, event.set_index] = 0
-        self._state.push(event)
 
     def pop(self) -> Event:
         """Undo the last event and return it (a question about a next event asked, then taken back)."""
         self._rows.pop()
         self._arrays = {name: array[:-1] for name, array in self._arrays.items()}
+        self._derived = {key: tuple(array[: self.events] for array in kept) for key, kept in self._derived.items()}
         self._gone, self._denied, self._minimum = self._undo.pop()
         return self._state.pop()
 
@@ -319,33 +349,25 @@ class History:
         row["card"], row["target"] = event.card, event.target
         if not opponents:
             return row
-        columns = np.arange(64)[:, None]
-        at_bits = (np.array(at, np.int64)[None, :] >> columns) & 1  # cards x players
-        denied_bits = (np.array(denied, np.int64)[None, :] >> columns) & 1
-        in_set = at_bits.T @ self.set_members  # players x sets: public cards of each set at each player
-        elsewhere = at_bits.sum(axis=1, keepdims=True) - at_bits > 0
-        total = sum(sizes[t] for t in opponents)
-        rows = np.flatnonzero((live >> np.arange(64)) & 1)
-        # What the asker's own counting sees (the kernel adds the asker's hand): each player's hidden cards ...
-        placed = card_mask(state.known)
-        row["hidden_open"] = np.array([live & ~placed & ~d for d in denied], np.int64)
-        row["owed"] = np.maximum(0, self._minimum - np.rint(in_set).astype(np.int64))
-        # ... and the counting estimate: the target's hidden cards over those of everyone else who may hold the card
-        slots = np.array(sizes, float) - at_bits.sum(axis=0)
-        may = (1 - denied_bits) * (1 - at_bits.sum(axis=1, keepdims=True))
-        may[:, who] = 0
-        share = may * slots
-        others = share.sum(axis=1, keepdims=True)
-        estimate = np.divide(share, others, out=np.zeros_like(share), where=others > 0)
-        for t in opponents:
-            row["targets"][rows, t] = True
-            features = row["ask_features"][rows, t]
-            features[:, 0] = at_bits[rows, t]
-            features[:, 1] = denied_bits[rows, t] | elsewhere[rows, t]
-            features[:, 2] = in_set[t, self.set_of[rows]] - at_bits[rows, t] > 0
-            features[:, 3] = sizes[t] * len(opponents) / total - 1.0
-            row["ask_features"][rows, t] = features
-            row["estimate"][rows, t] = estimate[rows, t]
+        open_to = np.zeros(n, np.bool_)
+        open_to[opponents] = True
+        kernels.describe_ask(
+            np.array(at, np.int64),
+            np.array(denied, np.int64),
+            np.array(sizes, np.int64),
+            open_to,
+            who,
+            live,
+            card_mask(state.known),
+            self._minimum,
+            self.set_masks,
+            self.set_of,
+            row["targets"],
+            row["ask_features"],
+            row["estimate"],
+            row["hidden_open"],
+            row["owed"],
+        )
         return row
 
 

@@ -233,16 +233,23 @@ def _mate_with_most_cards(hand, team_of, mover):
 
 
 @njit(cache=True)
-def _claim_chance(hand, mates_public, live, set_masks, claim_bias, claim_certain, mix):
-    """P(claim now) of a player with ``hand``: a logistic on whether some live set is covered by the hand and
-    the cards publicly at teammates, mixed with an even chance."""
-    certain = 0.0
+def _covers_a_set(hand, mates_public, live, set_masks):
+    """1 where some live set is covered by ``hand`` and the cards publicly at teammates (a certain claim), else 0."""
     for s in range(len(set_masks)):
         mask = set_masks[s]
         if mask & live == mask and mask & ~(hand | mates_public) == 0:
-            certain = 1.0
-            break
-    return (1.0 - mix) / (1.0 + np.exp(-(claim_bias + claim_certain * certain))) + mix / 2.0
+            return 1
+    return 0
+
+
+@njit(cache=True)
+def _claim_chances(claim_bias, claim_certain, mix):
+    """P(claim now) of a player without and with a certain claim (:func:`_covers_a_set`): a logistic on it, mixed
+    with an even chance."""
+    chances = np.zeros(2)
+    for certain in range(2):
+        chances[certain] = (1.0 - mix) / (1.0 + np.exp(-(claim_bias + claim_certain * float(certain)))) + mix / 2.0
+    return chances
 
 
 ESTIMATE_FLOOR = 0.05
@@ -330,11 +337,19 @@ def choice_log_likelihoods(
     ask, ``targets[k, c, t]`` says whether the ask of ``c`` of ``t`` is open, ``exp_public[k, c, t]`` is
     exp(its public score), ``base_weight`` its weight where the asker's hand changes nothing
     (:func:`public_ask_weights`), ``estimate``/``owed``/``hidden_open`` what :func:`_private_estimate` reads, and
-    ``held_weight[s, h]`` the weight of asking in set ``s`` holding ``h`` of its cards."""
+    ``held_weight[s, h]`` the weight of asking in set ``s`` holding ``h`` of its cards.
+
+    The open asks of a set at an event weigh the same in every deal where the asker holds the same cards of that set:
+    their sum is worked out once per event, set and such holding (the deals share few), in the same order."""
     n, events = deals.shape[0], len(kind)
     modelled = np.zeros((n, players))
     rules = np.zeros((n, players))
     dealt = np.zeros(players, np.int64)
+    set_cards, holdings = _set_cards(set_masks)
+    open_sums = np.zeros((events, len(set_masks), holdings))
+    open_counts = np.full((events, len(set_masks), holdings), -1, np.int64)  # -1: not worked out yet
+    claim_chances = _claim_chances(claim_bias, claim_certain, mix)
+    log_claim, log_no_claim = np.log(claim_chances), np.log(1.0 - claim_chances)
     for j in range(n):
         dealt[:] = 0
         for i in range(len(card_bits)):
@@ -358,41 +373,38 @@ def choice_log_likelihoods(
                 modelled[j, a] += np.log(p)
                 rules[j, a] -= np.log(options)
                 continue
-            claim = _claim_chance(hand, mates_public[k], live[k], set_masks, claim_bias, claim_certain, mix)
+            certain = _covers_a_set(hand, mates_public[k], live[k], set_masks)
             rules[j, a] += np.log(0.5)
             if kind[k] == 1:
-                modelled[j, a] += np.log(claim)
+                modelled[j, a] += log_claim[certain]
                 continue
             total, options = 0.0, 0
             for s in range(len(set_masks)):
                 held = _popcount(hand & set_masks[s] & live[k])
                 if held == 0:
                     continue
-                open_sum = 0.0
-                bits = set_masks[s] & live[k]
-                if not bluff:  # the asker's own cards are no asks
-                    bits &= ~hand
-                while bits:
-                    low = bits & -bits
-                    c = _popcount(low - 1)
-                    bits ^= low
-                    for t in range(players):
-                        if targets[k, c, t]:
-                            open_sum += _ask_weight(
-                                low,
-                                hand,
-                                hidden_open[k, t],
-                                public_at[k, t],
-                                exp_public[k, c, t],
-                                estimate[k, c, t],
-                                base_weight[k, c, t],
-                                owed[k, t, s],
-                                set_masks[s],
-                                w_estimate,
-                                w_inferred,
-                            )
-                            options += 1
-                total += held_weight[s, held] * open_sum
+                holding = _holding(hand, set_cards[s])
+                if open_counts[k, s, holding] < 0:
+                    open_sums[k, s, holding], open_counts[k, s, holding] = _open_asks(
+                        k,
+                        s,
+                        hand & set_masks[s],
+                        players,
+                        targets,
+                        hidden_open,
+                        public_at,
+                        exp_public,
+                        estimate,
+                        base_weight,
+                        owed,
+                        set_masks,
+                        live,
+                        bluff,
+                        w_estimate,
+                        w_inferred,
+                    )
+                total += held_weight[s, held] * open_sums[k, s, holding]
+                options += open_counts[k, s, holding]
             c, t = card[k], target[k]
             s = set_of[c]
             mine = held_weight[s, _popcount(hand & set_masks[s])] * _ask_weight(
@@ -409,6 +421,143 @@ def choice_log_likelihoods(
                 w_inferred,
             )
             p = (1.0 - mix) * mine / total + mix / options if options and total > 0.0 else 1e-300
-            modelled[j, a] += np.log(1.0 - claim) + np.log(p)
+            modelled[j, a] += log_no_claim[certain] + np.log(p)
             rules[j, a] -= np.log(options) if options else 690.0
     return modelled, rules
+
+
+@njit(cache=True)
+def _set_cards(set_masks):
+    """Each set's cards in order (rows padded with -1), and how many holdings of a set's cards there can be."""
+    largest = 0
+    for s in range(len(set_masks)):
+        largest = max(largest, _popcount(set_masks[s]))
+    cards = np.full((len(set_masks), largest), -1, np.int64)
+    for s in range(len(set_masks)):
+        bits, i = set_masks[s], 0
+        while bits:
+            low = bits & -bits
+            cards[s, i] = _popcount(low - 1)
+            bits ^= low
+            i += 1
+    return cards, 1 << largest
+
+
+@njit(cache=True)
+def _holding(hand, cards):
+    """Which of a set's ``cards`` (padded with -1) ``hand`` holds, as a mask over their positions."""
+    holding = 0
+    for i in range(len(cards)):
+        if cards[i] >= 0 and hand >> cards[i] & 1:
+            holding |= 1 << i
+    return holding
+
+
+@njit(cache=True)
+def _open_asks(
+    k,
+    s,
+    hand,
+    players,
+    targets,
+    hidden_open,
+    public_at,
+    exp_public,
+    estimate,
+    base_weight,
+    owed,
+    set_masks,
+    live,
+    bluff,
+    w_estimate,
+    w_inferred,
+):
+    """The summed weight and the number of the open asks in set ``s`` at event ``k`` of an asker holding ``hand``
+    of the set's cards (:func:`choice_log_likelihoods`)."""
+    open_sum, options = 0.0, 0
+    bits = set_masks[s] & live[k]
+    if not bluff:  # the asker's own cards are no asks
+        bits &= ~hand
+    while bits:
+        low = bits & -bits
+        c = _popcount(low - 1)
+        bits ^= low
+        for t in range(players):
+            if targets[k, c, t]:
+                open_sum += _ask_weight(
+                    low,
+                    hand,
+                    hidden_open[k, t],
+                    public_at[k, t],
+                    exp_public[k, c, t],
+                    estimate[k, c, t],
+                    base_weight[k, c, t],
+                    owed[k, t, s],
+                    set_masks[s],
+                    w_estimate,
+                    w_inferred,
+                )
+                options += 1
+    return open_sum, options
+
+
+@njit(cache=True)
+def describe_ask(
+    at,
+    denied,
+    sizes,
+    open_to,
+    asker,
+    live,
+    placed,
+    minimum,
+    set_masks,
+    set_of,
+    targets,
+    features,
+    estimate,
+    hidden,
+    owed,
+):
+    """Fill the public arrays of an ask event (:class:`cardlogic.literature.choices.History`, all zero before) from
+    the cards publicly ``at`` each player, those each is publicly ``denied``, the hand ``sizes``, the opponents of the
+    ``asker`` an ask is ``open_to`` (with cards), the ``live`` cards, those ``placed`` publicly, and the ``minimum``
+    cards of each set each player surely holds: ``targets``, ``features`` (sure, dead, target_set, slots), the
+    counting ``estimate`` of each card at each target, each player's ``hidden`` open cards and the cards of each set
+    each ``owed`` beyond their public ones."""
+    players, sets = len(at), len(set_masks)
+    public_in_set = np.zeros((players, sets), np.int64)
+    slots = np.zeros(players)
+    for p in range(players):
+        hidden[p] = live & ~placed & ~denied[p]
+        for s in range(sets):
+            public_in_set[p, s] = _popcount(at[p] & set_masks[s])
+            owed[p, s] = max(0, minimum[p, s] - public_in_set[p, s])
+        slots[p] = sizes[p] - _popcount(at[p])
+    total, opponents = 0, 0
+    for t in range(players):
+        if open_to[t]:
+            total += sizes[t]
+            opponents += 1
+    share = np.zeros(players)
+    bits = live
+    while bits:
+        low = bits & -bits
+        c = _popcount(low - 1)
+        bits ^= low
+        # the counting estimate: the target's hidden cards over those of everyone else who may hold the card
+        others = 0.0
+        for p in range(players):
+            may = p != asker and not placed & low and not denied[p] & low
+            share[p] = slots[p] if may else 0.0
+            others += share[p]
+        for t in range(players):
+            if not open_to[t]:
+                continue
+            here = 1.0 if at[t] & low else 0.0
+            targets[c, t] = True
+            features[c, t, 0] = here
+            features[c, t, 1] = 1.0 if denied[t] & low or placed & low and not at[t] & low else 0.0
+            features[c, t, 2] = 1.0 if public_in_set[t, set_of[c]] - here > 0 else 0.0
+            features[c, t, 3] = sizes[t] * opponents / total - 1.0
+            estimate[c, t] = share[t] / others if others > 0 else 0.0
