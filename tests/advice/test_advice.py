@@ -255,20 +255,3 @@ def test_a_look_ahead_adds_the_best_next_chance_after_a_yes():
                 looked += stepped
                 sure_next += stepped and any(belief.public.known.get(a.card) == a.target for a in following)
     assert looked and sure_next
-
-
-@pytest.mark.parametrize(("seed", "observer", "events"), [(15, 2, 8), (24, 2, 11), (38, 0, 5)])
-def test_an_uncertain_claim_waits_while_an_ask_can_succeed(seed, observer, events):
-    """Before the endgame the advisor claims a set it is not sure of only when no ask can be answered yes: a set the
-    team holds all of is out of the opponents' reach, and one they hold a card of is lost by claiming it. In these
-    positions a claim at least 80% likely to be right is at hand, and an ask that can succeed."""
-    game = small_game()
-    hands, history = play_random_game(game, seed)
-    belief = LiteratureBelief(game, observer, iter_cards(hands[observer]))
-    for event in history[:events]:
-        belief.push(event)
-    assert belief.public.to_move == observer and not belief.public.endgame
-    advice = advise(belief, thorough=False)
-    assert max(c.p_correct for c in advice.claims if not c.certain) >= 0.8
-    assert max(a.p_yes for a in advice.asks) > 0.0
-    assert isinstance(advice.recommendation.event, Ask), advice.recommendation.reason

@@ -66,9 +66,8 @@ class AdvisorWeights:
     * ``completion``: weight of the chance to gather the asked card's whole set in an ask's value;
     * ``danger``: weight of the known cards a no hands the target the chance to ask back;
     * ``lookahead``: how many of the most promising asks get an exact second step (the belief after a yes);
-    * ``risky_claim``: when no ask can succeed, an uncertain claim is made when P(correct) reaches this (while an ask
-      can, an uncertain claim waits: a set the team holds all of is out of the opponents' reach, and one they hold a
-      card of is lost by claiming it);
+    * ``risky_claim``: an uncertain claim is made when P(correct) reaches this and the opponents could still take
+      its cards;
     * ``hold_ask``: a best ask at least this likely is taken before claiming (a certain set can wait);
     * ``prospect_samples``: deals sampled to estimate a teammate's best ask when deciding to pass the turn;
     * ``playout_candidates``: where a bot's best ask is a guess, how many of the best by value are compared by
@@ -653,6 +652,14 @@ def _recommend(
         )
     sure = [a for a in hopeful if a.p_yes >= CERTAIN]  # a sure yes keeps the turn: take it before any gamble
     best = sure[0] if sure else hopeful[0] if hopeful else asks[0]
+    risky = [c for c in claims if not c.certain and c.p_team_holds < CERTAIN and c.p_correct >= weights.risky_claim]
+    if risky and best.p_yes < weights.hold_ask:
+        claim = risky[0]
+        return Recommendation(
+            claim.event(observer),
+            f"claim {claim.name} before the opponents break it: correct "
+            f"with probability {claim.p_correct:.2f}, {claim.expected_points:+.2f} points expected",
+        )
     if certain and best.p_yes < weights.hold_ask and mates:
         chance, mate = best_mate()
         if chance > best.p_yes:
