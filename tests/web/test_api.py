@@ -285,7 +285,8 @@ def test_the_claim_sheet_is_pre_filled_with_the_best_assignment(client, autosave
     assert state["to_move"] == "Ann"
     sheet = client.get("/api/claim", params={"claimer": "Ann", "set": "LH"}).json()
     best = claim_advice(LiveGame(read_record(autosave.read_text())).belief, GAME.deck.set_index("LH"))
-    assert sheet["p_correct"] == pytest.approx(best.p_correct)
+    # the server's players' prior, followed event by event, agrees with a fresh read within its sampling error
+    assert sheet["p_correct"] == pytest.approx(best.p_correct, abs=0.01)
     assert sheet["assignment"] == {str(card): GAME.players[holder] for card, holder in best.assignment}
     assert sheet["team"] == ["Ann", "Cat", "Eve"]
     assert client.get("/api/claim", params={"claimer": "Bob", "set": "LH"}).status_code == 400
