@@ -15,15 +15,21 @@ for name in ("COLUMNS", "LINES"):
     os.environ.pop(name, None)
 
 STARTED_FIRST = (
-    "crosscheck/test_literature_pkg.py",
-    "test_benchmarks.py",
-    "literature/test_properties.py",
-    "belief/test_soundness.py",
-    "inference/test_exact.py",
     "belief/test_choices.py",
+    "crosscheck/test_literature_pkg.py",
+    "literature/test_properties.py",
+    "test_benchmarks.py",
     "advice/test_cluster.py",
-    "cli/test_warmup.py",
+    "belief/test_soundness.py",
+    "test_doctests.py",
     "cli/test_every_command_checks.py",
+    "knektpass/test_bots.py",
+    "advice/test_bots.py",
+    "belief/test_exact.py",
+    "inference/test_exact.py",
+    "cli/test_resident.py",
+    "web/test_browser.py",
+    "advice/test_tournament.py",
 )
 """The longest files, longest first. Each file runs in one worker (``--dist loadfile``), so a file of minutes that
 starts late ends the run late; pyproject's ``--no-loadscope-reorder`` keeps this order, where pytest-xdist would
