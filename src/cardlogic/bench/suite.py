@@ -825,9 +825,11 @@ def measure_advise_command(cases: list[Case], warm_cache: Path, plan: Plan, tick
     env = {**os.environ, "NUMBA_CACHE_DIR": str(warm_cache), "CARDLOGIC_RESIDENT": "0"}
     imports = summarize([run_child([], env)[0] for _ in range(max(plan.warm_repeats, 1))])
     rows = []
+    measured = {f"{players:02d}p-no-8s-early" for players in ADVISE_PLAYERS}
     with (
         tempfile.TemporaryDirectory(prefix="advise-") as folder,
-        resident_server(env, start=any(c.name.endswith("-no-8s-early") for c in cases)) as served,
+        # the server's start-up runs every command once (minutes of kernels to load): only when a row asks it
+        resident_server(env, start=any(c.name in measured for c in cases)) as served,
     ):
         for players in ADVISE_PLAYERS:
             early = next((c for c in cases if c.name == f"{players:02d}p-no-8s-early"), None)

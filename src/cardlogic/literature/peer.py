@@ -370,11 +370,9 @@ def _asks(lit: Any, theirs: Any, mover: Any, use_all_knowledge: bool) -> list[An
         for s in lit.Suit
         if lit.Card.Name(r, s).half_suit() in halves
     )
+    opponents = [p for p in theirs.players if p.unique_id % 2 != mover.unique_id % 2]  # valid_ask refuses the rest
     return [
-        mover.asks(p).to_give(name)
-        for p in theirs.players
-        for name in names
-        if mover.valid_ask(p, name, use_all_knowledge)
+        mover.asks(p).to_give(name) for p in opponents for name in names if mover.valid_ask(p, name, use_all_knowledge)
     ]
 
 
@@ -395,14 +393,19 @@ def _check_turn(referee: State, theirs: Any) -> None:
 
 def their_facts(lit: Any, theirs: Any, observer: int, names: Sequence[str]) -> set[Fact]:
     """Every has/lacks fact ``observer``'s knowledge states about cards of unclaimed sets (players ``names``)."""
-    player = theirs.players[observer]
+    might, does = lit.Card.State.MIGHT_POSSESS, lit.Card.State.DOES_POSSESS
+    # every moment asks this of every player's whole knowledge: the claimed cards as one bitmask, not a half-suit
+    # built and hashed per card (its hashes are Python code)
+    claimed = 0
+    for half, team in theirs.claims.items():
+        if team != lit.Team.NEITHER:
+            claimed |= sum(1 << to_card(lit.Card.Name(rank, half.suit)) for rank in lit.SETS[half.half])
     facts = set()
-    for actor, cards in player.knowledge.items():
+    for actor, cards in theirs.players[observer].knowledge.items():
+        holder = actor.unique_id
         for name, state in cards.items():
-            if state == lit.Card.State.MIGHT_POSSESS or theirs.claims[name.half_suit()] != lit.Team.NEITHER:
-                continue
-            holder = actor.unique_id
-            facts.add(Fact(to_card(name), holder, state == lit.Card.State.DOES_POSSESS, names[holder]))
+            if state is not might and not claimed >> (card := to_card(name)) & 1:
+                facts.add(Fact(card, holder, state is does, names[holder]))
     return facts
 
 
