@@ -86,3 +86,10 @@ def test_no_module_imports_itself_through_others():
         if name not in state:
             visit(name, [name])
     assert cycles == []
+
+
+def test_the_files_the_test_run_starts_first_exist():
+    from tests.conftest import STARTED_FIRST
+
+    here = Path(__file__).parent
+    assert [name for name in STARTED_FIRST if not (here / name).is_file()] == []
