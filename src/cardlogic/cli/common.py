@@ -216,12 +216,18 @@ def cluster_logs_silenced(scheduler: str | None) -> Iterator[None]:
             logger.setLevel(level)
 
 
-def add_prior_argument(parser: argparse.ArgumentParser) -> None:
-    """``--prior rules|players``: the prior over deals (see :mod:`cardlogic.literature.belief`)."""
+def add_prior_argument(
+    parser: argparse.ArgumentParser,
+    priors: tuple[str, ...] = PRIORS,
+    default: str = DEFAULT_PRIOR,
+    rules: str = "every consistent deal equally likely, exact",
+    players: str = "how the players chose, docs/beliefs.md",
+) -> None:
+    """``--prior rules|players``: the prior over deals, Literature's unless told (see
+    :mod:`cardlogic.literature.belief`); ``rules`` and ``players`` say what each means in the help."""
     parser.add_argument(
         "--prior",
-        choices=PRIORS,
-        default=DEFAULT_PRIOR,
-        help="prior over deals: rules (every consistent deal equally likely, exact) or players (deals weighted "
-        f"by how the players chose, docs/beliefs.md); default {DEFAULT_PRIOR}",
+        choices=priors,
+        default=default,
+        help=f"prior over deals: rules ({rules}) or players (deals weighted by {players}); default {default}",
     )

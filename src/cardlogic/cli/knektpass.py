@@ -20,6 +20,7 @@ from cardlogic.cli.common import (
     RECORD_HELP,
     SAMPLES,
     SEED,
+    add_prior_argument,
     add_workers_arguments,
     at_least,
     cluster_logs_silenced,
@@ -175,12 +176,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _add_prior_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--prior",
-        choices=PRIORS,
-        default=DEFAULT_PRIOR,
-        help="prior over deals: rules (every consistent deal equally likely) or players (deals weighted by how the "
-        f"other players chose, docs/knektpass.md); default {DEFAULT_PRIOR}",
+    add_prior_argument(
+        parser,
+        PRIORS,
+        DEFAULT_PRIOR,
+        "every consistent deal equally likely",
+        "how the other players chose, docs/knektpass.md",
     )
 
 
