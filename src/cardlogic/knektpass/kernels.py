@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from cardlogic.inference.kernels import _popcount
 from cardlogic.knektpass.rules import VOID_TRUMP
 
 
@@ -433,12 +434,7 @@ def play_features(
         if not beaters[card] & suit & deck & ~played & ~hand:
             out[5] = 1.0
         out[6] = is_trump
-        length = 0
-        rest = hand & suit
-        while rest:
-            rest &= rest - 1
-            length += 1
-        out[7] = length / 5.0
+        out[7] = _popcount(hand & suit) / 5.0
         if _lowest(legal, lowness) == card:
             out[8] = 1.0
 
@@ -485,14 +481,7 @@ def choice_log_likelihoods(
                 continue
             hand = hands[row, actors[k]] & ~played[k]
             if kind == KIND_BID:
-                held, top, rest = 0, 0, hand & trumps
-                while rest:
-                    rest &= rest - 1
-                    held += 1
-                rest = hand & top_trumps
-                while rest:
-                    rest &= rest - 1
-                    top += 1
+                held, top = _popcount(hand & trumps), _popcount(hand & top_trumps)
                 logit = bid_weights[0] + bid_weights[1] * held + bid_weights[2] * top
                 plays = 1.0 / (1.0 + np.exp(-logit))
                 chosen = plays if cards[k] else 1.0 - plays
