@@ -137,7 +137,12 @@ def _stamps(game: str) -> list[Path]:
 def _cache_directory(module: ModuleType) -> str:
     from numba.core.dispatcher import Dispatcher
 
-    kernel = next(value for value in vars(module).values() if isinstance(value, Dispatcher))
+    # a kernel of the module's own: one it imports (a shared bit count) keeps its code in its own module's directory
+    kernel = next(
+        value
+        for value in vars(module).values()
+        if isinstance(value, Dispatcher) and value.py_func.__module__ == module.__name__
+    )
     return kernel._cache.cache_path  # type: ignore[attr-defined]  # numba's cache object has no public accessor
 
 
