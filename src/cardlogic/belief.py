@@ -22,15 +22,18 @@ moved in public since the hidden deal is where it moved to; a card out of play
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
 from cardlogic import arguments, inference
 from cardlogic.arguments import MAX_DRAWN_DEALS, ArgumentError, ArgumentTypeError
 from cardlogic.cards import Card
+from cardlogic.choices import WeightedChoices
 from cardlogic.constraints import DealModel, InconsistentError
 from cardlogic.inference.base import Posterior, distinct_rows, restriction_hits
 from cardlogic.inference.packed import pack
@@ -594,3 +597,137 @@ class Belief:
             return self.holders.index(holder)
         except ValueError:
             raise ArgumentError(f"no holder is called {holder!r}") from None
+
+
+PRIORS = ("rules", "players")
+"""The priors over deals: every consistent deal equally likely, or weighted by how the players chose."""
+
+
+class Weighting(Protocol):
+    """The players' prior of a :class:`WeightedBelief` in one state: the rules' deals it answers over (holders of
+    the model's cards), each one's weight (None: equally likely, as resampled deals are), how the rules' deals were
+    drawn (``sample``, exactly uniform, or ``mcmc``) and how many, and the effective sample size of their weights."""
+
+    @property
+    def deals(self) -> np.ndarray: ...
+
+    @property
+    def weights(self) -> np.ndarray | None: ...
+
+    @property
+    def how(self) -> str: ...
+
+    @property
+    def drawn(self) -> int: ...
+
+    @property
+    def effective(self) -> float: ...
+
+
+Weighed = TypeVar("Weighed", bound=Weighting)
+
+
+class WeightedBelief(Belief, ABC, Generic[Weighed]):
+    """A :class:`Belief` under one of :data:`PRIORS`: ``rules`` answers over the uniform distribution of the
+    consistent deals, ``players`` over the rules' deals weighted by the likelihood of the players' choices under
+    ``choices``, a game's model.
+
+    The game weighs the deals of a state (:meth:`_weigh`), says whether the weights answer (:meth:`_answers`; where
+    they do not, the rules alone answer, and :attr:`prior_answered` says so) and turns them into a posterior
+    (:meth:`_weighted_posterior`). Whether some deal is consistent, and which facts are certain, are the rules'
+    questions under either prior: the players' prior rules out no deal, and may weigh some too little to show.
+    """
+
+    def __init__(self, tracker: Tracker, *, prior: str, choices: WeightedChoices, **options: Any) -> None:
+        if prior not in PRIORS:
+            raise ValueError(f"unknown prior {prior!r}; expected one of {', '.join(PRIORS)}")
+        self.prior, self.choices = prior, choices
+        self._rules_only = False
+        super().__init__(tracker, **options)
+
+    def _forget(self) -> None:
+        super()._forget()
+        self._weighting: Weighed | None = None
+        self._weighted: Posterior | None = None  # the players' prior's, beside the rules' own _posterior
+
+    @abstractmethod
+    def _weigh(self) -> Weighed:
+        """The players' prior in this state, however few deals its weights leave."""
+
+    @abstractmethod
+    def _answers(self, weighting: Weighed) -> bool:
+        """Whether ``weighting`` answers, or leaves too few effective deals for the rules not to answer instead."""
+
+    @abstractmethod
+    def _weighted_posterior(self, weighting: Weighed) -> Posterior:
+        """The distribution over the dealt holder of every card under ``weighting``."""
+
+    def _weighed_in_words(self, weighting: Weighed, size: str) -> str:
+        """How ``weighting``, which answers, was had (``size``: its effective sample size in words)."""
+        return size
+
+    @property
+    def weighting(self) -> Weighed | None:
+        """The players' prior in this state, or None where the rules answer (``prior="rules"``, or collapsed)."""
+        if self.prior == "rules" or self._rules_only:
+            return None
+        if self._weighting is None:
+            self._weighting = self._weigh()
+        return self._weighting if self._answers(self._weighting) else None
+
+    @property
+    def prior_answered(self) -> str:
+        """Which prior answers now, in words: ``rules``, ``players (effective sample size 812 of 4,000 deals)`` or
+        ``rules (the players' prior collapsed: effective sample size 3 of 4,000 deals)``."""
+        if self.prior == "rules":
+            return "rules"
+        answering = self.weighting
+        drawn = self._weighting
+        assert drawn is not None
+        size = f"effective sample size {drawn.effective:,.0f} of {drawn.drawn:,} deals"
+        if answering is None:
+            return f"rules (the players' prior collapsed: {size})"
+        return f"players ({self._weighed_in_words(drawn, size)})"
+
+    @contextmanager
+    def _by_the_rules(self) -> Iterator[None]:
+        """Answer by the rules alone for a while."""
+        kept, self._rules_only = self._rules_only, True
+        try:
+            yield
+        finally:
+            self._rules_only = kept
+
+    @property
+    def resolved_method(self) -> str:
+        return "sample" if self.weighting is not None else super().resolved_method
+
+    def posterior(self) -> Posterior:
+        """The distribution over the dealt holder of every card: under the players' prior, the weighted deals'."""
+        weighting = self.weighting
+        if weighting is None:
+            return super().posterior()
+        if self._weighted is None:
+            self._weighted = self._weighted_posterior(weighting)
+        return self._weighted
+
+    def is_consistent(self) -> bool:
+        """Whether some deal explains everything observed: a question of the rules (the players' prior rules out
+        no deal)."""
+        with self._by_the_rules():
+            return super().is_consistent()
+
+    def certain(self) -> list[Fact]:
+        """Every has/lacks fact that holds in every consistent deal: a question of the rules under either prior (a
+        fact all the players' weighted deals agree on may still fail in a deal they weigh little)."""
+        with self._by_the_rules():
+            return super().certain()
+
+    def sample(self, n: int, seed: int = 0) -> tuple[tuple[Card, ...], np.ndarray]:
+        """``n`` consistent deals (see :meth:`Belief.sample`): under the players' prior, drawn by their weights."""
+        weighting = self.weighting
+        if weighting is None:
+            return super().sample(n, seed)
+        n, seed = arguments.samples(n, "n", MAX_DRAWN_DEALS), arguments.seed(seed)
+        rows = np.random.default_rng(seed).choice(len(weighting.deals), n, p=weighting.weights)
+        return tuple(self.in_play()), self._current_deals(weighting.deals[rows])

@@ -42,9 +42,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cardlogic import arguments
-from cardlogic.arguments import MAX_DRAWN_DEALS
-from cardlogic.belief import Belief
+from cardlogic.belief import PRIORS as PRIORS
+from cardlogic.belief import WeightedBelief
 from cardlogic.cards import Card, card_mask, iter_cards
 from cardlogic.choices import effective_size
 from cardlogic.constraints import InconsistentError
@@ -55,8 +54,6 @@ from cardlogic.knektpass.rules import Deal, GameError
 from cardlogic.knektpass.state import IllegalEventError, PlayerState, PublicState
 from cardlogic.knektpass.tracking import DISCARDS, STOCK, KnektpassTracker
 
-PRIORS = ("rules", "players")
-"""The priors over deals: every consistent deal equally likely, or weighted by how the players chose."""
 DEFAULT_PRIOR = "rules"
 """The prior a belief takes unless told (see docs/knektpass.md for how the two compare)."""
 WEIGHED_DEALS = 4_000
@@ -75,8 +72,12 @@ class Weighting:
     how: str
     effective: float
 
+    @property
+    def drawn(self) -> int:
+        return len(self.deals)
 
-class KnektpassBelief(Belief):
+
+class KnektpassBelief(WeightedBelief[Weighting]):
     """What one Knektpass player (or a spectator, ``observer=None``) knows about the hidden cards of a deal.
 
     ``hand`` is the observer's hand as dealt (a card mask). ``prior`` is one of :data:`PRIORS` (see the module
@@ -85,6 +86,7 @@ class KnektpassBelief(Belief):
     """
 
     tracker: KnektpassTracker
+    choices: ChoiceModel
 
     def __init__(
         self,
@@ -96,40 +98,13 @@ class KnektpassBelief(Belief):
         choices: ChoiceModel = DEFAULT_MODEL,
         **options,
     ) -> None:
-        if prior not in PRIORS:
-            raise ValueError(f"unknown prior {prior!r}; expected one of {', '.join(PRIORS)}")
-        self.prior, self.choices = prior, choices
-        self._rules_only = False
         self._history = History(deal)
-        super().__init__(KnektpassTracker(deal, observer, hand), **options)
-
-    def _forget(self) -> None:
-        super()._forget()
-        self._weighting: Weighting | None = None
-        self._weighted: Posterior | None = None
+        super().__init__(KnektpassTracker(deal, observer, hand), prior=prior, choices=choices, **options)
 
     # -- the players' prior ------------------------------------------------------------------------------------------
 
-    @property
-    def weighting(self) -> Weighting | None:
-        """The players' prior in this state, or None where the rules answer (``prior="rules"``, or collapsed)."""
-        if self.prior == "rules" or self._rules_only:
-            return None
-        if self._weighting is None:
-            self._weighting = self._weigh()
-        return self._weighting if self._weighting.effective >= MIN_EFFECTIVE else None
-
-    @property
-    def prior_answered(self) -> str:
-        """Which prior answers now, in words: ``rules``, ``players (effective sample size 812 of 4,000 deals)``
-        or ``rules (the players' prior collapsed: effective sample size 3 of 4,000 deals)``."""
-        if self.prior == "rules":
-            return "rules"
-        answering = self.weighting
-        drawn = self._weighting
-        assert drawn is not None
-        size = f"effective sample size {drawn.effective:,.0f} of {len(drawn.deals):,} deals"
-        return f"players ({size})" if answering is not None else f"rules (the players' prior collapsed: {size})"
+    def _answers(self, weighting: Weighting) -> bool:
+        return weighting.effective >= MIN_EFFECTIVE
 
     def _weigh(self) -> Weighting:
         """Draw the rules' deals of this state and weigh each by the likelihood of the other players' choices."""
@@ -149,44 +124,16 @@ class KnektpassBelief(Belief):
             self._history.push(event)
         return self._history
 
-    @property
-    def resolved_method(self) -> str:
-        return "sample" if self.weighting is not None else super().resolved_method
-
-    def posterior(self) -> Posterior:
-        """The distribution over the holder of every card: under the players' prior, the weighted deals'."""
-        weighting = self.weighting
-        if weighting is None:
-            return super().posterior()
-        if self._weighted is None:
-            model = self.model
-            holders = len(model.holders)
-            flat = np.arange(len(model.cards)) * holders + weighting.deals.astype(np.int64)
-            weights = np.broadcast_to(weighting.weights[:, None], flat.shape)
-            marginals = np.bincount(flat.ravel(), weights.ravel(), len(model.cards) * holders)
-            marginals = marginals.reshape(len(model.cards), holders)
-            stderr = np.sqrt(np.clip(marginals * (1 - marginals), 0, None) / weighting.effective)
-            samples = len(weighting.deals)
-            self._weighted = Posterior(weighting.how, model.holders, model.cards, marginals, None, samples, stderr)
-        return self._weighted
-
-    def is_consistent(self) -> bool:
-        """Whether some deal explains everything observed: a question of the rules (the players' prior rules out
-        no deal)."""
-        self._rules_only = True
-        try:
-            return super().is_consistent()
-        finally:
-            self._rules_only = False
-
-    def sample(self, n: int, seed: int = 0) -> tuple[tuple[Card, ...], np.ndarray]:
-        """``n`` consistent deals (see :meth:`Belief.sample`): under the players' prior, drawn by their weights."""
-        weighting = self.weighting
-        if weighting is None:
-            return super().sample(n, seed)
-        n = arguments.samples(n, "n", MAX_DRAWN_DEALS)
-        rows = np.random.default_rng(arguments.seed(seed)).choice(len(weighting.deals), n, p=weighting.weights)
-        return tuple(self.in_play()), self._current_deals(weighting.deals[rows])
+    def _weighted_posterior(self, weighting: Weighting) -> Posterior:
+        model = self.model
+        holders = len(model.holders)
+        flat = np.arange(len(model.cards)) * holders + weighting.deals.astype(np.int64)
+        weights = np.broadcast_to(weighting.weights[:, None], flat.shape)
+        marginals = np.bincount(flat.ravel(), weights.ravel(), len(model.cards) * holders)
+        marginals = marginals.reshape(len(model.cards), holders)
+        stderr = np.sqrt(np.clip(marginals * (1 - marginals), 0, None) / weighting.effective)
+        samples = len(weighting.deals)
+        return Posterior(weighting.how, model.holders, model.cards, marginals, None, samples, stderr)
 
     @classmethod
     def from_record(cls, record: Record, **options) -> KnektpassBelief:

@@ -35,15 +35,15 @@ record gives the same answer every time.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
-from cardlogic import arguments, inference
-from cardlogic.arguments import MAX_DRAWN_DEALS, MAX_SEED
-from cardlogic.belief import Belief, Fact
+from cardlogic import inference
+from cardlogic.arguments import MAX_SEED
+from cardlogic.belief import PRIORS as PRIORS
+from cardlogic.belief import WeightedBelief
 from cardlogic.cards import Card, iter_cards
 from cardlogic.choices import effective_size
 from cardlogic.constraints import InconsistentError
@@ -53,8 +53,6 @@ from cardlogic.literature import Ask, Game, PlayerState, PublicState, Record, Re
 from cardlogic.literature.choices import DEFAULT_MODEL, ChoiceModel, History, mix_players, player_types
 from cardlogic.literature.tracking import LiteratureTracker
 
-PRIORS = ("rules", "players")
-"""The priors over deals: every consistent deal equally likely, or weighted by how the players chose."""
 DEFAULT_PRIOR = "players"
 """The prior a belief takes unless told: the better calibrated on held-out games (see docs/beliefs.md); the
 rules' exact answer is ``prior="rules"``."""
@@ -97,6 +95,11 @@ class Weighting:
     modelled: np.ndarray
     tempering: float = 1.0
     complete: bool = False
+
+    @property
+    def weights(self) -> None:
+        """None: the resampled deals are equally likely."""
+        return None
 
 
 @dataclass(frozen=True)
@@ -146,7 +149,7 @@ def tempering_for(log_weights: np.ndarray, effective: float, counts: np.ndarray 
     return low
 
 
-class LiteratureBelief(Belief):
+class LiteratureBelief(WeightedBelief[Weighting]):
     """What one Literature player (or a spectator, ``observer=None``) knows about the hidden cards.
 
     The holders are the players. ``sure_asks_first`` assumes the other players take a sure ask before any guess
@@ -156,6 +159,7 @@ class LiteratureBelief(Belief):
     """
 
     tracker: LiteratureTracker
+    choices: ChoiceModel
 
     def __init__(
         self,
@@ -168,55 +172,28 @@ class LiteratureBelief(Belief):
         choices: ChoiceModel = DEFAULT_MODEL,
         **options,
     ) -> None:
-        if prior not in PRIORS:
-            raise ValueError(f"unknown prior {prior!r}; expected one of {', '.join(PRIORS)}")
-        self.prior, self.choices = prior, choices
-        self._rules_only = False
         self._history = History(game)
         self._pool: _Pool | None = None
-        super().__init__(LiteratureTracker(game, observer, hand, sure_asks_first), **options)
-
-    def _forget(self) -> None:
-        super()._forget()
-        self._weighting: Weighting | None = None
-        self._rules_posterior: Posterior | None = None
+        tracker = LiteratureTracker(game, observer, hand, sure_asks_first)
+        super().__init__(tracker, prior=prior, choices=choices, **options)
 
     # -- the players' prior ------------------------------------------------------------------------------------------
 
-    @property
-    def weighting(self) -> Weighting | None:
-        """The players' prior in this state, or None where the rules answer (``prior="rules"``, or collapsed)."""
-        if self.prior == "rules" or self._rules_only:
-            return None
-        if self._weighting is None:
-            self._weighting = self._weigh()
-        weighting = self._weighting
-        if weighting.complete:
-            return weighting
-        return weighting if weighting.effective >= MIN_EFFECTIVE and weighting.tempering >= MIN_TEMPERING else None
+    def _answers(self, weighting: Weighting) -> bool:
+        """Every consistent deal weighed answers; else enough effective deals, the likelihood tempered no further
+        than :data:`MIN_TEMPERING`."""
+        return weighting.complete or (weighting.effective >= MIN_EFFECTIVE and weighting.tempering >= MIN_TEMPERING)
 
-    @property
-    def prior_answered(self) -> str:
-        """Which prior answers now, in words: ``rules``, ``players (effective sample size 812 of 4,000 deals)``,
-        ``players (likelihood tempered to the power 0.42: effective sample size 100 of 4,000 deals)``,
-        ``players (exact: every one of the 126 consistent deals weighed)``, or
-        ``rules (the players' prior collapsed: effective sample size 3 of 40 deals)``."""
-        if self.prior == "rules":
-            return "rules"
-        weighting = self.weighting
-        drawn = self._weighting
-        assert drawn is not None
-        if drawn.complete:
-            count = (
-                "the only consistent deal" if drawn.drawn == 1 else f"every one of the {drawn.drawn:,} consistent deals"
-            )
-            return f"players (exact: {count} weighed)"
-        size = f"effective sample size {drawn.effective:,.0f} of {drawn.drawn:,} deals"
-        if weighting is None:
-            return f"rules (the players' prior collapsed: {size})"
-        if drawn.tempering < 1:
-            return f"players (likelihood tempered to the power {drawn.tempering:.2f}: {size})"
-        return f"players ({size})"
+    def _weighed_in_words(self, weighting: Weighting, size: str) -> str:
+        """``size``, or ``exact: every one of the 126 consistent deals weighed``, or ``likelihood tempered to the
+        power 0.42: `` and ``size``."""
+        if weighting.complete:
+            deals = weighting.drawn
+            count = "the only consistent deal" if deals == 1 else f"every one of the {deals:,} consistent deals"
+            return f"exact: {count} weighed"
+        if weighting.tempering < 1:
+            return f"likelihood tempered to the power {weighting.tempering:.2f}: {size}"
+        return size
 
     def _weigh(self) -> Weighting:
         """Weight the rules' deals by the players' choices, and resample ``samples`` deals by those weights."""
@@ -337,23 +314,15 @@ class LiteratureBelief(Belief):
             self._history.push(event)
         return self._history
 
-    @property
-    def resolved_method(self) -> str:
-        return "sample" if self.weighting is not None else super().resolved_method
-
     def _drawn(self) -> tuple[np.ndarray, str]:
         weighting = self.weighting
         return (weighting.deals, weighting.how) if weighting is not None else super()._drawn()
 
-    def posterior(self) -> Posterior:
-        """The distribution over the dealt holder of every card: under the players' prior, the resampled deals'."""
-        weighting = self.weighting
-        if weighting is None:
-            return super().posterior()
-        if self._posterior is None:
-            posterior = posterior_of(self.model, weighting.deals, weighting.how)
-            self._posterior = dataclasses.replace(posterior, marginals=self._confirmed(posterior.marginals))
-        return self._posterior
+    def _weighted_posterior(self, weighting: Weighting) -> Posterior:
+        """The resampled deals' distribution, stating no chance the rules do not make certain over
+        :data:`UNCONFIRMED`."""
+        posterior = posterior_of(self.model, weighting.deals, weighting.how)
+        return dataclasses.replace(posterior, marginals=self._confirmed(posterior.marginals))
 
     def _confirmed(self, marginals: np.ndarray) -> np.ndarray:
         """Weighted ``marginals`` (dealt holders) with every chance over :data:`UNCONFIRMED` that the rules do not
@@ -375,31 +344,6 @@ class LiteratureBelief(Belief):
         word under either prior, see :meth:`certain`)."""
         facts = {(fact.card, fact.holder) for fact in self.certain() if fact.has}
         return all((card, holder) in facts for card, holder in placements.items())
-
-    def is_consistent(self) -> bool:
-        """Whether some deal explains everything observed: a question of the rules (the players' prior rules out
-        no deal)."""
-        if self.prior == "rules":
-            return super().is_consistent()
-        with self._by_the_rules():
-            return super().is_consistent()
-
-    def certain(self) -> list[Fact]:
-        """Every has/lacks fact that holds in every consistent deal: a question of the rules under either prior (a
-        fact all the players' resampled deals agree on may still fail in a deal they weigh little)."""
-        if self.prior == "rules":
-            return super().certain()
-        with self._by_the_rules():
-            return super().certain()
-
-    @contextmanager
-    def _by_the_rules(self) -> Iterator[None]:
-        """Answer by the rules alone for a while, their posterior kept apart from the players' prior's."""
-        kept, self._posterior, self._rules_only = self._posterior, self._rules_posterior, True
-        try:
-            yield
-        finally:
-            self._rules_posterior, self._posterior, self._rules_only = self._posterior, kept, False
 
     def joint(self, placements: Mapping[int | str, int | str]) -> float:
         if self.weighting is None:
@@ -463,14 +407,6 @@ class LiteratureBelief(Belief):
             legal &= asked != ask.asker
         total = weights[legal].sum()
         return float(weights[legal & (asked == ask.target)].sum() / total) if total > 0 else None
-
-    def sample(self, n: int, seed: int = 0):
-        weighting = self.weighting
-        if weighting is None:
-            return super().sample(n, seed)
-        n, seed = arguments.samples(n, "n", MAX_DRAWN_DEALS), arguments.seed(seed)
-        rows = np.random.default_rng(seed).integers(0, len(weighting.deals), n)
-        return tuple(self.in_play()), self._current_deals(weighting.deals[rows])
 
     @classmethod
     def from_record(cls, record: Record, **options) -> LiteratureBelief:
