@@ -1,4 +1,5 @@
-"""What every game's record notation shares: its lines, a problem at a line, and the error that reports it.
+"""What every game's record notation shares: its lines, the players' names, a problem at a line, and the error that
+reports it.
 
 Each game reads and writes its own records (:mod:`cardlogic.literature.record`,
 :mod:`cardlogic.knektpass.record`); both report problems the same way, as
@@ -110,6 +111,40 @@ def split_record(text: str, keys: Sequence[str], problems: list[Problem]) -> Rec
         else:
             lines.headers[canonical[key.lower()]] = (number, value)
     return lines
+
+
+NAME_FORBIDDEN = frozenset(":;=|()#,")
+"""The characters the record notation uses as separators, so that no player's name holds them."""
+
+
+def check_player_names(names: Sequence[str], error: Callable[[str], Exception], holders: Sequence[str] = ()) -> None:
+    """Raise ``error(message)`` at the first of ``names`` that is empty, holds whitespace or any of
+    :data:`NAME_FORBIDDEN`, repeats an earlier name (compared case-insensitively) or is one of ``holders`` (lower
+    case: the names of the game's holders of cards other than players).
+
+    >>> check_player_names(["Ann", "ann"], ValueError)
+    Traceback (most recent call last):
+    ValueError: two players are called ann
+    """
+    seen: set[str] = set()
+    for name in names:
+        if not name or any(ch.isspace() or ch in NAME_FORBIDDEN for ch in name):
+            raise error(f"bad player name {name!r} (no spaces or any of {''.join(sorted(NAME_FORBIDDEN))})")
+        if name.lower() in seen:
+            raise error(f"two players are called {name}")
+        if name.lower() in holders:
+            raise error(f"a player cannot be called {name}: the {name.lower()} hold cards too")
+        seen.add(name.lower())
+
+
+def seat_of(name: str, players: Sequence[str], error: Callable[[str], Exception]) -> int:
+    """The seat of the player called ``name`` (case-insensitive) among ``players``; ``error(message)`` raised if
+    none is."""
+    key = name.lower()
+    for index, player in enumerate(players):
+        if player.lower() == key:
+            return index
+    raise error(f"unknown player {name!r} (players: {' '.join(players)})")
 
 
 def other_game(text: str, keys: Sequence[str], game: str, command: str) -> Problem | None:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from cardlogic.arguments import ArgumentError, boolean, integer
 from cardlogic.cards import CARDS, Card, card_mask, iter_cards
-from cardlogic.notation import rule_words
+from cardlogic.notation import check_player_names, rule_words, seat_of
 
 HAND_SIZE = 5
 """Cards dealt to each player, and tricks in a deal."""
@@ -35,7 +35,6 @@ JACK_ORDER = (3, 0, 1, 2)
 """The suits of the permanent top trumps, highest first: clubs, spades, hearts, diamonds."""
 DECK_SIZES = (36, 52)
 
-_NAME_FORBIDDEN = set(":;=|()#,")
 _HOLDER_NAMES = ("discards", "stock")
 
 
@@ -181,15 +180,7 @@ class Game:
     def __post_init__(self) -> None:
         players = tuple(self.players)
         object.__setattr__(self, "players", players)
-        seen: set[str] = set()
-        for name in players:
-            if not name or any(ch.isspace() or ch in _NAME_FORBIDDEN for ch in name):
-                raise GameError(f"bad player name {name!r} (no spaces or any of {''.join(sorted(_NAME_FORBIDDEN))})")
-            if name.lower() in seen:
-                raise GameError(f"two players are called {name}")
-            if name.lower() in _HOLDER_NAMES:
-                raise GameError(f"a player cannot be called {name}: the {name.lower()} hold cards too")
-            seen.add(name.lower())
+        check_player_names(players, GameError, _HOLDER_NAMES)
         size = self.rules.deck_size(len(players))
         most = (size - 1) // HAND_SIZE
         if not MIN_PLAYERS <= len(players) <= most:
@@ -201,11 +192,7 @@ class Game:
 
     def player_index(self, name: str) -> int:
         """The seat of the player called ``name`` (case-insensitive); :class:`GameError` if none is."""
-        key = name.lower()
-        for index, player in enumerate(self.players):
-            if player.lower() == key:
-                return index
-        raise GameError(f"unknown player {name!r} (players: {' '.join(self.players)})")
+        return seat_of(name, self.players, GameError)
 
 
 @dataclass(frozen=True)

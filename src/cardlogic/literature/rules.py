@@ -16,15 +16,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from cardlogic.literature.decks import Deck
-from cardlogic.notation import rule_words
+from cardlogic.notation import check_player_names, rule_words, seat_of
 
 MIN_PLAYERS = 4
 MAX_PLAYERS = 12
 WRONG_CLAIM_RULES = ("split", "opponents")
 AFTER_CLAIM_RULES = ("continue", "team-picks")
-
-# Characters that the record notation uses as separators, so names cannot contain them.
-_NAME_FORBIDDEN = set(":;=|()#,")
 
 
 class GameError(ValueError):
@@ -175,13 +172,7 @@ class Game:
         n = len(players)
         if not MIN_PLAYERS <= n <= MAX_PLAYERS:
             raise GameError(f"Literature needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {n}")
-        seen: set[str] = set()
-        for name in players:
-            if not name or any(ch.isspace() or ch in _NAME_FORBIDDEN for ch in name):
-                raise GameError(f"bad player name {name!r} (no spaces or any of {''.join(sorted(_NAME_FORBIDDEN))})")
-            if name.lower() in seen:
-                raise GameError(f"two players are called {name}")
-            seen.add(name.lower())
+        check_player_names(players, GameError)
         teams = tuple(self.teams) or tuple(seat % 2 for seat in range(n))
         object.__setattr__(self, "teams", teams)
         if len(teams) != n or any(team not in (0, 1) for team in teams):
@@ -215,11 +206,7 @@ class Game:
 
     def player_index(self, name: str) -> int:
         """The seat of the player called ``name`` (case-insensitive); :class:`GameError` if none is."""
-        key = name.lower()
-        for index, player in enumerate(self.players):
-            if player.lower() == key:
-                return index
-        raise GameError(f"unknown player {name!r} (players: {' '.join(self.players)})")
+        return seat_of(name, self.players, GameError)
 
     def team_of(self, player: int) -> int:
         return self.teams[player]
