@@ -9,7 +9,7 @@ measured / target for rates, target / measured for times.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 SAMPLER_TARGET = 1_000_000
@@ -279,90 +279,81 @@ def _worker_memory_target(figures: dict[str, Any]) -> dict[str, Any]:
     )
 
 
-def _live_target(figures: dict[str, Any], players: int) -> dict[str, Any]:
-    name = f"live advice per event, {players} players, warm"
-    bar = f"< {LIVE_TARGET * 1000:,.0f} ms"
-    rows = [r for r in figures["live"]["rows"] if r["players"] == players and r["events"]]
-    if not rows:
-        return _target(name, bar, None, "ms", None, note="no scenario run")
-    row = rows[0]
+def _event_target(
+    name: str,
+    limit: float,
+    row: dict[str, Any] | None,
+    missing: str,
+    note: Callable[[dict[str, Any]], str],
+    core: tuple[str, dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """A target on the slowest event timed in ``row`` (None: not measured, ``missing`` says why), below ``limit``
+    seconds: the events' median as the baseline, with the median of ``core`` (its name and row: the game core
+    alone) where given, and ``note(row)``."""
+    bar = f"< {limit * 1000:,.0f} ms"
+    if row is None:
+        return _target(name, bar, None, "ms", None, note=missing)
     slowest = row["seconds"]["max"]
-    return _target(
-        name,
-        bar,
-        slowest * 1000,
-        "ms",
-        LIVE_TARGET / slowest,
-        f"median {row['seconds']['median'] * 1000:.0f} ms",
-        f"slowest of {row['events']} of {row['total_events']} events of {row['scenario']}",
+    baseline = f"median {row['seconds']['median'] * 1000:.0f} ms"
+    if core is not None:
+        baseline += f"; the game core alone ({core[0]}): median {core[1]['seconds']['median'] * 1000:.0f} ms"
+    return _target(name, bar, slowest * 1000, "ms", limit / slowest, baseline, note(row))
+
+
+def _players_row(figure: dict[str, Any] | None, players: int, *, timed: bool = True) -> dict[str, Any] | None:
+    """The first row of ``figure`` at ``players`` (with events timed, unless not ``timed``), or None."""
+    rows = [r for r in (figure or {"rows": []})["rows"] if r["players"] == players and (r["events"] or not timed)]
+    return rows[0] if rows else None
+
+
+def _live_target(figures: dict[str, Any], players: int) -> dict[str, Any]:
+    return _event_target(
+        f"live advice per event, {players} players, warm",
+        LIVE_TARGET,
+        _players_row(figures["live"], players),
+        "no scenario run",
+        lambda row: f"slowest of {row['events']} of {row['total_events']} events of {row['scenario']}",
     )
 
 
 def _knektpass_live_target(figures: dict[str, Any], players: int) -> dict[str, Any]:
-    name = f"knektpass live advice per event, {players} players, warm"
-    bar = f"< {KNEKTPASS_LIVE_TARGET * 1000:,.0f} ms"
-    live = figures.get("knektpass_live") or {"rows": []}
-    rows = [r for r in live["rows"] if r["players"] == players and r["events"]]
-    if not rows:
-        return _target(name, bar, None, "ms", None, note="not measured")
-    row = rows[0]
-    slowest = row["seconds"]["max"]
-    return _target(
-        name,
-        bar,
-        slowest * 1000,
-        "ms",
-        KNEKTPASS_LIVE_TARGET / slowest,
-        f"median {row['seconds']['median'] * 1000:.0f} ms",
-        f"slowest of {row['events']} of {row['total_events']} events, {row['advised']} with advice",
+    return _event_target(
+        f"knektpass live advice per event, {players} players, warm",
+        KNEKTPASS_LIVE_TARGET,
+        _players_row(figures.get("knektpass_live"), players),
+        "not measured",
+        lambda row: f"slowest of {row['events']} of {row['total_events']} events, {row['advised']} with advice",
     )
 
 
 def _knektpass_serve_target(figures: dict[str, Any], players: int) -> dict[str, Any]:
-    name = f"knektpass serve tap to advice, {players} players, warm"
-    bar = f"< {SERVE_TARGET * 1000:,.0f} ms"
-    rows = [r for r in (figures.get("knektpass_serve") or {"rows": []})["rows"] if r["players"] == players]
-    if not rows or not rows[0]["events"]:
-        return _target(name, bar, None, "ms", None, note="not measured")
-    row = rows[0]
-    slowest = row["seconds"]["max"]
-    core = [r for r in (figures.get("knektpass_live") or {"rows": []})["rows"] if r["players"] == players]
-    baseline = f"median {row['seconds']['median'] * 1000:.0f} ms"
-    if core and core[0]["events"]:
-        baseline += f"; the game core alone (knektpass live): median {core[0]['seconds']['median'] * 1000:.0f} ms"
-    return _target(
-        name,
-        bar,
-        slowest * 1000,
-        "ms",
-        SERVE_TARGET / slowest,
-        baseline,
-        f"slowest of {row['events']} of {row['total_events']} events, {row['advised']} with advice, answers of "
-        f"{row['answer_bytes'] / 1024:.0f} KiB",
+    served = _players_row(figures.get("knektpass_serve"), players, timed=False)
+    core = _players_row(figures.get("knektpass_live"), players, timed=False)
+    return _event_target(
+        f"knektpass serve tap to advice, {players} players, warm",
+        SERVE_TARGET,
+        served if served and served["events"] else None,
+        "not measured",
+        lambda row: (
+            f"slowest of {row['events']} of {row['total_events']} events, {row['advised']} with advice, "
+            f"answers of {row['answer_bytes'] / 1024:.0f} KiB"
+        ),
+        ("knektpass live", core) if core and core["events"] else None,
     )
 
 
 def _serve_target(figures: dict[str, Any], players: int) -> dict[str, Any]:
-    name = f"serve tap to advice, {players} players, warm"
-    bar = f"< {SERVE_TARGET * 1000:,.0f} ms"
-    rows = [r for r in (figures.get("serve") or {"rows": []})["rows"] if r["players"] == players and r["events"]]
-    if not rows:
-        return _target(name, bar, None, "ms", None, note="no scenario run")
-    row = rows[0]
-    slowest = row["seconds"]["max"]
-    core = [r for r in figures["live"]["rows"] if r["players"] == players and r["events"]]
-    baseline = f"median {row['seconds']['median'] * 1000:.0f} ms"
-    if core:
-        baseline += f"; the game core alone (live): median {core[0]['seconds']['median'] * 1000:.0f} ms"
-    return _target(
-        name,
-        bar,
-        slowest * 1000,
-        "ms",
-        SERVE_TARGET / slowest,
-        baseline,
-        f"slowest of {row['events']} of {row['total_events']} events of {row['scenario']}, answers of "
-        f"{row['answer_bytes'] / 1024:.0f} KiB",
+    core = _players_row(figures["live"], players)
+    return _event_target(
+        f"serve tap to advice, {players} players, warm",
+        SERVE_TARGET,
+        _players_row(figures.get("serve"), players),
+        "no scenario run",
+        lambda row: (
+            f"slowest of {row['events']} of {row['total_events']} events of {row['scenario']}, answers of "
+            f"{row['answer_bytes'] / 1024:.0f} KiB"
+        ),
+        ("live", core) if core else None,
     )
 
 

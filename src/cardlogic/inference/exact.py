@@ -38,7 +38,7 @@ from cardlogic.inference.frontier import (
     frontier_tables,
     plan,
 )
-from cardlogic.inference.packed import PackedModel, pack
+from cardlogic.inference.packed import PackedModel, PackedTables, pack
 from cardlogic.inference.sparse import BYTES_PER_STATE, SparseTables
 
 DENSE_MAX_OPERATIONS = 1e7
@@ -88,7 +88,7 @@ def closing_start(packed: PackedModel, cards: Sequence[int]) -> int:
     return first
 
 
-class DealTables:
+class DealTables(PackedTables):
     """The forward (and optionally backward) tables of one packed model.
 
     ``count``, the model's number of consistent deals, is exact when built with
@@ -136,14 +136,6 @@ class DealTables:
             nchoices[k] = len(options)
         steps = (p.offsets, p.widths, choices, nchoices, p.sat, p.last, p.full)
         return kernels.segment_mass(self.box, steps, self.forward, self.backward, first, stop)
-
-    def marginals(self) -> np.ndarray:
-        """P(card dealt to holder), model cards x holders; raises InconsistentError without deals."""
-        if self.total == 0:
-            raise InconsistentError("no deal satisfies the constraints")
-        if self.raw_marginals is None:
-            raise ValueError("tables built without the backward pass give counts, not marginals")
-        return self.packed.spread(self.raw_marginals / self.paths)
 
 
 FRONTIER_FIRST_OPERATIONS = 1e6

@@ -94,6 +94,19 @@ def _permutation(stream, n):
     return out
 
 
+@njit(cache=True, inline="always")
+def _odometer_step(digits, caps, digit_sum):
+    """Advance the mixed-radix ``digits`` (digit ``j`` in ``0..caps[j]``, the first fastest) to the next box state,
+    in place; returns their new digit sum (``digit_sum`` before)."""
+    for j in range(caps.shape[0]):
+        if digits[j] < caps[j]:
+            digits[j] += 1
+            return digit_sum + 1
+        digit_sum -= digits[j]
+        digits[j] = 0
+    return digit_sum
+
+
 @njit(cache=True, nogil=True)
 def build_box(caps):
     """Layer bookkeeping of the box ``prod(caps + 1)``.
@@ -124,13 +137,7 @@ def build_box(caps):
         room[s] = mask
         rank[s] = layer_count[digit_sum]
         layer_count[digit_sum] += 1
-        for j in range(h_count):  # odometer step
-            if digits[j] < caps[j]:
-                digits[j] += 1
-                digit_sum += 1
-                break
-            digit_sum -= digits[j]
-            digits[j] = 0
+        digit_sum = _odometer_step(digits, caps, digit_sum)
     layer_start = np.zeros(total + 2, np.int64)
     for k in range(total + 1):
         layer_start[k + 1] = layer_start[k] + layer_count[k]
@@ -138,13 +145,7 @@ def build_box(caps):
     digit_sum = 0
     for s in range(size):
         order[layer_start[digit_sum] + rank[s]] = s
-        for j in range(h_count):
-            if digits[j] < caps[j]:
-                digits[j] += 1
-                digit_sum += 1
-                break
-            digit_sum -= digits[j]
-            digits[j] = 0
+        digit_sum = _odometer_step(digits, caps, digit_sum)
     return strides, rank, room, order, layer_start
 
 

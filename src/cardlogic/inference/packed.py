@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cardlogic.cards import Card
-from cardlogic.constraints import DealModel
+from cardlogic.constraints import DealModel, InconsistentError
 from cardlogic.inference import kernels
 from cardlogic.inference.base import BudgetCache, InferenceError
 
@@ -150,6 +150,26 @@ class PackedModel:
         """Bytes the tables of :class:`DealTables` take (box bookkeeping, forward, backward, limbs)."""
         per_entry = 16 + (8 * self.limbs() if exact_count else 0)
         return int(self.box_size * 16 + self.entries * per_entry)
+
+
+class PackedTables:
+    """What the dense tables and the reachable states' sums of a packed model share: ``packed``, ``paths`` (the
+    float number of deals of the packed model, a group's cards dealt to the group as one holder), ``total`` (the
+    model's, a float) and ``raw_marginals`` (free cards x local holders, unnormalised; None without a backward
+    pass)."""
+
+    packed: PackedModel
+    total: float
+    paths: float
+    raw_marginals: np.ndarray | None
+
+    def marginals(self) -> np.ndarray:
+        """P(card dealt to holder), model cards x holders; raises InconsistentError without deals."""
+        if self.total == 0:
+            raise InconsistentError("no deal satisfies the constraints")
+        if self.raw_marginals is None:
+            raise ValueError("tables built without the backward pass give counts, not marginals")
+        return self.packed.spread(self.raw_marginals / self.paths)
 
 
 _PACKED: BudgetCache[PackedModel] = BudgetCache(64)

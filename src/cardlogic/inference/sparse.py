@@ -28,10 +28,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cardlogic.constraints import InconsistentError
 from cardlogic.inference import kernels
 from cardlogic.inference.base import BudgetCache, InferenceError
-from cardlogic.inference.packed import PackedModel
+from cardlogic.inference.packed import PackedModel, PackedTables
 
 KEY_LIMIT = 1 << 62
 """State keys (box index plus clause bits times the box size) must stay below this."""
@@ -132,7 +131,7 @@ def _walk(packed: PackedModel, max_states: float) -> Walk:
     )
 
 
-class SparseTables:
+class SparseTables(PackedTables):
     """Forward (and optionally backward) sums over the reachable states of one packed model.
 
     The same attributes as :class:`~cardlogic.inference.exact.DealTables`:
@@ -166,14 +165,6 @@ class SparseTables:
             self.backward, self.raw_marginals = kernels.sparse_backward(
                 w.layer_start, w.edge_start, w.edge_dst, w.edge_holder, self.forward, len(p.caps)
             )
-
-    def marginals(self) -> np.ndarray:
-        """P(card dealt to holder), model cards x holders; raises InconsistentError without deals."""
-        if self.total == 0:
-            raise InconsistentError("no deal satisfies the constraints")
-        if self.raw_marginals is None:
-            raise ValueError("tables built without the backward pass give counts, not marginals")
-        return self.packed.spread(self.raw_marginals / self.paths)
 
     def weights(self, k: int, states: np.ndarray) -> np.ndarray:
         """The forward values after ``k`` free cards (a block boundary) of the box ``states`` (0 where unreached)."""

@@ -14,7 +14,9 @@ winning it, ``above[c]`` the next higher card of its suit (-1 for the top);
 ``suit_masks[s]`` the cards following suit ``s`` and ``trumps`` the trump mask;
 ``void_rule`` what a player void in the suit led must play
 (:attr:`cardlogic.knektpass.rules.Rules.void_rule`: any card, a trump that beats
-the trick if they hold one, or that and else any trump).
+the trick if they hold one, or that and else any trump). The search kernels take
+them as one tuple, ``ranking = (suits, suit_masks, beaters, above, trumps,
+void_rule)``, and the transposition table of :func:`new_table` as another.
 
 The search tries one card of each run of a player's choices that no card still
 in play separates (the rest of the run gives the same tricks), highest card
@@ -85,12 +87,43 @@ def distinct(moves: int, hands: np.ndarray, count: int, best: int, above: np.nda
     return kept
 
 
+@njit(cache=True, inline="always")
+def _after_card(
+    card: int,
+    player: int,
+    me: int,
+    k: int,
+    count: int,
+    led: int,
+    best: int,
+    best_pos: int,
+    suits: np.ndarray,
+    beaters: np.ndarray,
+) -> tuple[int, int, int, int, int, int]:
+    """After ``player`` plays ``card`` to a trick of ``count`` cards (led in ``led``, won by ``best`` of
+    ``best_pos``; ``led``, ``best`` and ``best_pos`` unused when ``count`` is 0) among ``k`` players: the tricks
+    ``me`` gains by it (1 when it ends the trick and ``me`` wins it), the player to move, the cards then in the
+    trick, its suit led, the card winning it and that card's player."""
+    if count == 0:
+        led, best, best_pos = suits[card], card, player
+    elif (beaters[best] >> card) & 1:
+        best, best_pos = card, player
+    if count + 1 == k:
+        return (1 if best_pos == me else 0), best_pos, 0, led, best, best_pos
+    return 0, (player + 1) % k, count + 1, led, best, best_pos
+
+
+Ranking = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int]
+"""``(suits, suit_masks, beaters, above, trumps, void_rule)``: the card tables of a deal (see above)."""
+Table = tuple[np.ndarray, np.ndarray, np.ndarray]
+"""A transposition table (:func:`new_table`)."""
+
 TABLE_BITS = 15
 """Entries of the transposition table, as a power of two."""
 _MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
 
 
-def new_table() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def new_table() -> Table:
     """An empty transposition table: keys (0 for none), lower and upper bounds."""
     size = 1 << TABLE_BITS
     return np.zeros(size, np.uint64), np.zeros(size, np.int8), np.zeros(size, np.int8)
@@ -115,15 +148,8 @@ def search(
     led: int,
     best: int,
     best_pos: int,
-    suits: np.ndarray,
-    suit_masks: np.ndarray,
-    beaters: np.ndarray,
-    above: np.ndarray,
-    trumps: int,
-    void_rule: int,
-    keys: np.ndarray,
-    lows: np.ndarray,
-    highs: np.ndarray,
+    ranking: Ranking,
+    table: Table,
 ) -> int:
     """The value of the position (see the module documentation), by alpha-beta.
 
@@ -133,6 +159,8 @@ def search(
     ``highs`` (bounds on their value), which may be shared by searches with the
     same ``me`` and number of players.
     """
+    suits, suit_masks, beaters, above, trumps, void_rule = ranking
+    keys, lows, highs = table
     k = hands.shape[0]
     if count == 0 and hands[0] == 0:
         return 0
@@ -173,19 +201,9 @@ def search(
             s_card[d] = card
             player = s_move[d]
             hands[player] ^= bit
-            n = s_count[d]
-            if n == 0:
-                new_led, new_best, new_pos = suits[card], card, player
-            elif (beaters[s_best[d]] >> card) & 1:
-                new_led, new_best, new_pos = s_led[d], card, player
-            else:
-                new_led, new_best, new_pos = s_led[d], s_best[d], s_pos[d]
-            if n + 1 == k:
-                gain = 1 if new_pos == me else 0
-                child_move, child_count = new_pos, 0
-            else:
-                gain = 0
-                child_move, child_count = (player + 1) % k, n + 1
+            gain, child_move, child_count, new_led, new_best, new_pos = _after_card(
+                card, player, me, k, s_count[d], s_led[d], s_best[d], s_pos[d], suits, beaters
+            )
             s_gain[d] = gain
             if child_count == 0 and hands[0] == 0:
                 result = gain
@@ -259,19 +277,13 @@ def move_values(
     led: int,
     best: int,
     best_pos: int,
-    suits: np.ndarray,
-    suit_masks: np.ndarray,
-    beaters: np.ndarray,
-    above: np.ndarray,
-    trumps: int,
-    void_rule: int,
-    keys: np.ndarray,
-    lows: np.ndarray,
-    highs: np.ndarray,
+    ranking: Ranking,
+    table: Table,
     out: np.ndarray,
 ) -> None:
     """For every row of hands (``me`` to move), the value after each legal card of ``me``: ``out[row, card]``
     (left untouched for other cards)."""
+    suits, suit_masks, beaters, _, trumps, void_rule = ranking
     rows, k = hand_rows.shape
     hands = np.empty(k, np.int64)
     for row in range(rows):
@@ -286,79 +298,22 @@ def move_values(
             bit = np.int64(1) << card
             moves ^= bit
             hands[me] = hand ^ bit
-            if count == 0:
-                new_led, new_best, new_pos = suits[card], card, me
-            elif (beaters[best] >> card) & 1:
-                new_led, new_best, new_pos = led, card, me
-            else:
-                new_led, new_best, new_pos = led, best, best_pos
-            if count + 1 == k:
-                gain = 1 if new_pos == me else 0
-                out[row, card] = gain + search(
-                    hands,
-                    me,
-                    new_pos,
-                    0,
-                    -1,
-                    -1,
-                    -1,
-                    suits,
-                    suit_masks,
-                    beaters,
-                    above,
-                    trumps,
-                    void_rule,
-                    keys,
-                    lows,
-                    highs,
-                )
-            else:
-                out[row, card] = search(
-                    hands,
-                    me,
-                    (me + 1) % k,
-                    count + 1,
-                    new_led,
-                    new_best,
-                    new_pos,
-                    suits,
-                    suit_masks,
-                    beaters,
-                    above,
-                    trumps,
-                    void_rule,
-                    keys,
-                    lows,
-                    highs,
-                )
+            gain, to_move, child_count, new_led, new_best, new_pos = _after_card(
+                card, me, me, k, count, led, best, best_pos, suits, beaters
+            )
+            out[row, card] = gain + search(hands, me, to_move, child_count, new_led, new_best, new_pos, ranking, table)
             hands[me] = hand
 
 
 @njit(cache=True)
-def start_values(
-    hand_rows: np.ndarray,
-    me: int,
-    leader: int,
-    suits: np.ndarray,
-    suit_masks: np.ndarray,
-    beaters: np.ndarray,
-    above: np.ndarray,
-    trumps: int,
-    void_rule: int,
-    keys: np.ndarray,
-    lows: np.ndarray,
-    highs: np.ndarray,
-    out: np.ndarray,
-) -> None:
+def start_values(hand_rows: np.ndarray, me: int, leader: int, ranking: Ranking, table: Table, out: np.ndarray) -> None:
     """For every row of hands, the value of the deal's play from its first lead by ``leader``: ``out[row]``."""
     rows, k = hand_rows.shape
     hands = np.empty(k, np.int64)
     for row in range(rows):
         for j in range(k):
             hands[j] = hand_rows[row, j]
-        out[row] = search(
-            hands, me, leader, 0, -1, -1, -1, suits, suit_masks, beaters, above, trumps, void_rule, keys, lows, highs
-        )
+        out[row] = search(hands, me, leader, 0, -1, -1, -1, ranking, table)
 
 
 PLAY_FEATURES = 9

@@ -57,24 +57,13 @@ class TrickSolver:
             for higher, lower in itertools.pairwise(ranked):
                 self.above[lower] = higher
         self.void_rule = deal.game.rules.void_rule
+        self.ranking = (self.suits, self.suit_masks, self.beaters, self.above, self.trumps, self.void_rule)
 
     def start_values(self, rows: np.ndarray, me: int, leader: int) -> np.ndarray:
         """The tricks ``me`` takes in each deal of ``rows`` (hands of five cards) when ``leader`` leads."""
         rows = np.ascontiguousarray(rows, np.int64)
         out = np.zeros(rows.shape[0], np.int64)
-        kernels.start_values(
-            rows,
-            me,
-            leader,
-            self.suits,
-            self.suit_masks,
-            self.beaters,
-            self.above,
-            self.trumps,
-            self.void_rule,
-            *kernels.new_table(),
-            out,
-        )
+        kernels.start_values(rows, me, leader, self.ranking, kernels.new_table(), out)
         return out
 
     def move_values(self, rows: np.ndarray, me: int, trick: Sequence[tuple[int, int]]) -> np.ndarray:
@@ -88,22 +77,7 @@ class TrickSolver:
             led, best, best_pos = self.deal.suit_of(cards[0]), cards[winner], trick[winner][0]
         else:
             led, best, best_pos = -1, -1, -1
-        kernels.move_values(
-            rows,
-            me,
-            len(trick),
-            led,
-            best,
-            best_pos,
-            self.suits,
-            self.suit_masks,
-            self.beaters,
-            self.above,
-            self.trumps,
-            self.void_rule,
-            *kernels.new_table(),
-            out,
-        )
+        kernels.move_values(rows, me, len(trick), led, best, best_pos, self.ranking, kernels.new_table(), out)
         return out
 
     def legal(self, hand: int, trick: Sequence[tuple[int, int]]) -> list[Card]:
