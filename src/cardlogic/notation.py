@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 
 class Problem(NamedTuple):
@@ -36,6 +36,26 @@ class RecordError(ValueError):
         self.message = message
         self.source = source
         self.problems = list(problems) or [Problem(line, message)]
+
+
+class Position(Protocol):
+    """A game's position, which takes the next event or raises, changing nothing, on an illegal one."""
+
+    def push(self, event: Any) -> Any: ...
+
+
+P = TypeVar("P", bound=Position)
+
+
+def replayed(position: P, events: Sequence[Any], lines: Sequence[int], illegal: type[Exception]) -> P:
+    """``position`` with a record's ``events`` pushed, one by one; the first that raises ``illegal`` is a
+    :class:`RecordError` at its line (of ``lines``)."""
+    for event, line in zip(events, lines, strict=True):
+        try:
+            position.push(event)
+        except illegal as error:
+            raise RecordError(line, str(error)) from None
+    return position
 
 
 def name_index(token: str, names: Sequence[str], kind: str, shorts: Sequence[str] = ()) -> int:
