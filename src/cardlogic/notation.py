@@ -58,9 +58,15 @@ def replayed(position: P, events: Sequence[Any], lines: Sequence[int], illegal: 
     return position
 
 
-def name_index(token: str, names: Sequence[str], kind: str, shorts: Sequence[str] = ()) -> int:
+def name_index(
+    token: str,
+    names: Sequence[str],
+    kind: str,
+    shorts: Sequence[str] = (),
+    error: Callable[[str], Exception] = ValueError,
+) -> int:
     """The index of the name ``token`` gives, any case: in full (or one of ``shorts`` in full), else by a prefix
-    no other name shares. Raises ValueError naming the candidates, or every ``kind`` there is.
+    no other name shares. Raises ``error(message)`` naming the candidates, or every ``kind`` there is.
 
     >>> name_index("ca", ["Ann", "Cat", "Carl"], "player")
     Traceback (most recent call last):
@@ -75,8 +81,8 @@ def name_index(token: str, names: Sequence[str], kind: str, shorts: Sequence[str
     if len(matches) == 1:
         return matches[0]
     if matches:
-        raise ValueError(f"{token!r} could be {' or '.join(names[index] for index in matches)}")
-    raise ValueError(f"unknown {kind} {token!r} ({kind}s: {' '.join(shorts or names)})")
+        raise error(f"{token!r} could be {' or '.join(names[index] for index in matches)}")
+    raise error(f"unknown {kind} {token!r} ({kind}s: {' '.join(shorts or names)})")
 
 
 class RecordLines(NamedTuple):
