@@ -62,7 +62,7 @@ from cardlogic.literature.decks import CardSet, Deck, DeckError
 from cardlogic.literature.events import OUTCOMES, Ask, Claim, Event, Pass
 from cardlogic.literature.rules import Game, GameError, Rules
 from cardlogic.literature.state import IllegalEventError, PlayerState, PublicState, State
-from cardlogic.notation import Problem, RecordError, other_game, replayed, split_record
+from cardlogic.notation import Problem, RecordError, other_game, replayed, seat_of, split_record
 
 DEFAULT_DECK = "no-8s"
 HEADERS = ("Players", "Deck", "Sets", "Teams", "Dealer", "Sizes", "Rules", "Me")
@@ -153,10 +153,7 @@ def format_event(event: Event, game: Game) -> str:
 
 
 def _player(name: str, game: Game) -> int:
-    try:
-        return game.player_index(name)
-    except GameError as error:
-        raise InvalidEventError(str(error)) from None
+    return seat_of(name, game.players, InvalidEventError)
 
 
 def card_in_deck(token: str, game: Game) -> Card:
