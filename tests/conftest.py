@@ -1,7 +1,8 @@
 """What every test shares: commands run in their own process, never in a resident server (tests/cli/test_resident.py
 turns servers on for its own commands, in a private directory of its own), and a command's width is its terminal's
 (a COLUMNS or LINES inherited from the process that runs the tests, as a worker process of the test run may have,
-would wrap what a test in a pseudo-terminal of 200 columns expects on one line).
+would wrap what a test in a pseudo-terminal of 200 columns expects on one line), and ``write``, a record file for a
+command to read.
 
 The test run starts the files that take minutes first (:data:`STARTED_FIRST`)."""
 
@@ -46,3 +47,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return rank.get(name, len(rank))
 
     items.sort(key=place)  # stable: the tests of a file keep their order
+
+
+@pytest.fixture
+def write(tmp_path: Path):
+    """``write(text, name)``: ``text`` written to the file ``name`` (default ``record.txt``) of this test's own
+    directory, and its path."""
+
+    def write(text: str, name: str = "record.txt") -> str:
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        return str(path)
+
+    return write

@@ -2,12 +2,14 @@
 
 Each game translates its public history (and what the observer saw privately)
 into constraints on one hidden variable, a deal of cards to holders, kept by a
-:class:`Tracker`. :class:`LiteratureBelief` wraps any tracker and answers questions about
+:class:`Tracker`. :class:`Belief` wraps any tracker and answers questions about
 where the cards in play are *now*, over the uniform distribution of the deals
 consistent with everything observed, through the backends of
 :mod:`cardlogic.inference` (exact where practical, sampled beyond). A card that
 moved in public since the hidden deal is where it moved to; a card out of play
-(claimed, played) is held by nobody.
+(claimed, played) is held by nobody. :class:`WeightedBelief` adds the players'
+prior both games offer: the same deals, each weighted by how likely the players'
+choices were under it.
 
 >>> from cardlogic.constraints import DealModel
 >>> class Notes:  # the smallest tracker: two holders, a fixed model, nothing moves
@@ -43,7 +45,7 @@ Answer = TypeVar("Answer")
 
 
 class Tracker(Protocol):
-    """What a game gives a :class:`LiteratureBelief`: constraints on the hidden deal, kept up to date by its events.
+    """What a game gives a :class:`Belief`: constraints on the hidden deal, kept up to date by its events.
 
     ``model`` constrains the hidden deal (its holders are the belief's holders).
     ``in_play()`` lists the cards whose place still matters, in a fixed order;

@@ -1,5 +1,6 @@
 """What every game's model of how players choose shares: named weights, a temperature, the rules' share of every
-choice, a JSON file, fitting by maximum likelihood, and the effective sample size of deals weighed by a model.
+choice, a JSON file, fitting by maximum likelihood, a history kept in step with a game's, and the effective sample
+size of deals weighed by a model.
 
 A game's model (:class:`cardlogic.literature.choices.ChoiceModel`,
 :class:`cardlogic.knektpass.choices.ChoiceModel`) is a frozen dataclass that
@@ -11,10 +12,10 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
-from typing import Any, ClassVar, Self, TypeVar
+from typing import Any, ClassVar, Protocol, Self, TypeVar
 
 import numpy as np
 
@@ -81,6 +82,32 @@ class WeightedChoices:
 
     def log_likelihoods(self, history: Any, truth: np.ndarray) -> np.ndarray:
         raise NotImplementedError
+
+
+class ChoiceHistory(Protocol):
+    """What a game's history of choices (the arrays its model reads) answers: how many events it holds, those
+    events as the public saw them, and the next one pushed."""
+
+    @property
+    def events(self) -> int: ...
+
+    @property
+    def recorded(self) -> Sequence[Any]: ...
+
+    def push(self, event: Any) -> None: ...
+
+
+H = TypeVar("H", bound=ChoiceHistory)
+
+
+def in_step(history: H, events: Sequence[Any], fresh: Callable[[], H]) -> H:
+    """``history`` extended by the events of ``events`` (a public history) it does not hold yet, or, where it holds
+    events that ``events`` no longer starts with (some were undone), ``fresh()`` extended by them all."""
+    if tuple(history.recorded) != tuple(events[: history.events]):
+        history = fresh()
+    for event in events[history.events :]:
+        history.push(event)
+    return history
 
 
 def effective_size(weights: np.ndarray, counts: np.ndarray | None = None) -> float:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 
 class Problem(NamedTuple):
@@ -38,9 +38,35 @@ class RecordError(ValueError):
         self.problems = list(problems) or [Problem(line, message)]
 
 
-def name_index(token: str, names: Sequence[str], kind: str, shorts: Sequence[str] = ()) -> int:
+class Position(Protocol):
+    """A game's position, which takes the next event or raises, changing nothing, on an illegal one."""
+
+    def push(self, event: Any) -> Any: ...
+
+
+P = TypeVar("P", bound=Position)
+
+
+def replayed(position: P, events: Sequence[Any], lines: Sequence[int], illegal: type[Exception]) -> P:
+    """``position`` with a record's ``events`` pushed, one by one; the first that raises ``illegal`` is a
+    :class:`RecordError` at its line (of ``lines``)."""
+    for event, line in zip(events, lines, strict=True):
+        try:
+            position.push(event)
+        except illegal as error:
+            raise RecordError(line, str(error)) from None
+    return position
+
+
+def name_index(
+    token: str,
+    names: Sequence[str],
+    kind: str,
+    shorts: Sequence[str] = (),
+    error: Callable[[str], Exception] = ValueError,
+) -> int:
     """The index of the name ``token`` gives, any case: in full (or one of ``shorts`` in full), else by a prefix
-    no other name shares. Raises ValueError naming the candidates, or every ``kind`` there is.
+    no other name shares. Raises ``error(message)`` naming the candidates, or every ``kind`` there is.
 
     >>> name_index("ca", ["Ann", "Cat", "Carl"], "player")
     Traceback (most recent call last):
@@ -55,8 +81,8 @@ def name_index(token: str, names: Sequence[str], kind: str, shorts: Sequence[str
     if len(matches) == 1:
         return matches[0]
     if matches:
-        raise ValueError(f"{token!r} could be {' or '.join(names[index] for index in matches)}")
-    raise ValueError(f"unknown {kind} {token!r} ({kind}s: {' '.join(shorts or names)})")
+        raise error(f"{token!r} could be {' or '.join(names[index] for index in matches)}")
+    raise error(f"unknown {kind} {token!r} ({kind}s: {' '.join(shorts or names)})")
 
 
 class RecordLines(NamedTuple):

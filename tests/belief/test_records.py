@@ -257,15 +257,6 @@ class TestRejectedPush:
 
 
 class TestBeliefCommand:
-    @pytest.fixture
-    def write(self, tmp_path):
-        def write(text, name="game.txt"):
-            path = tmp_path / name
-            path.write_text(text, encoding="utf-8")
-            return str(path)
-
-        return write
-
     def run(self, capsys, *argv):
         code = main(["belief", *argv])
         out, err = capsys.readouterr()

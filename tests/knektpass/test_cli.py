@@ -19,16 +19,6 @@ def run(capsys, *argv):
     return code, out, err
 
 
-@pytest.fixture
-def write(tmp_path):
-    def write(text, name="deal.txt"):
-        path = tmp_path / name
-        path.write_text(text, encoding="utf-8")
-        return str(path)
-
-    return write
-
-
 def test_simulate_writes_a_full_record_that_checks(capsys, write):
     code, out, err = run(capsys, "simulate", "--seed", "4", "--bots", "greedy,random,greedy")
     assert code == 0 and err == ""

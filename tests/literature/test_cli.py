@@ -18,16 +18,6 @@ def run(capsys, *argv):
     return code, out, err
 
 
-@pytest.fixture
-def write(tmp_path):
-    def write(text, name="game.txt"):
-        path = tmp_path / name
-        path.write_text(text, encoding="utf-8")
-        return str(path)
-
-    return write
-
-
 class TestCheck:
     def test_a_good_record(self, capsys, write):
         path = write(MINI.format(rules="") + "\nDan asks Ann for 9S: yes\n")

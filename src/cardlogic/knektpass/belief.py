@@ -45,7 +45,7 @@ import numpy as np
 from cardlogic.belief import PRIORS as PRIORS
 from cardlogic.belief import WeightedBelief
 from cardlogic.cards import Card, card_mask, iter_cards
-from cardlogic.choices import effective_size
+from cardlogic.choices import effective_size, in_step
 from cardlogic.constraints import InconsistentError
 from cardlogic.inference.base import Posterior
 from cardlogic.knektpass.choices import DEFAULT_MODEL, ChoiceModel, History, hands_of
@@ -116,12 +116,9 @@ class KnektpassBelief(WeightedBelief[Weighting]):
         return Weighting(deals, weights, how, effective_size(weights))
 
     def _choices_history(self) -> History:
-        """The choice model's arrays of the history, extended event by event (built again after a pop)."""
-        events = self.view.history
-        if self._history.recorded != tuple(event.seen_by(None) for event in events[: self._history.events]):
-            self._history = History(self.deal)
-        for event in events[self._history.events :]:
-            self._history.push(event)
+        """The choice model's arrays of the public history, extended event by event (built again after a pop)."""
+        public = [event.seen_by(None) for event in self.view.history]
+        self._history = in_step(self._history, public, lambda: History(self.deal))
         return self._history
 
     def _weighted_posterior(self, weighting: Weighting) -> Posterior:

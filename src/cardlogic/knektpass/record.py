@@ -59,7 +59,7 @@ from cardlogic.cards import Card, CardError, card_mask, format_cards
 from cardlogic.knektpass.events import Bid, Event, Exchange, Play, TakeTrump
 from cardlogic.knektpass.rules import HAND_SIZE, Deal, Game, GameError, Rules
 from cardlogic.knektpass.state import IllegalEventError, PlayerState, PublicState, State
-from cardlogic.notation import Problem, RecordError, other_game, split_record
+from cardlogic.notation import Problem, RecordError, other_game, replayed, seat_of, split_record
 
 HEADERS = ("Players", "Dealer", "Trump", "Rules", "Points", "Me", "Stock")
 LITERATURE_HEADERS = ("Deck", "Sets", "Teams", "Sizes")
@@ -142,10 +142,7 @@ def format_event(event: Event, deal: Deal) -> str:
 
 
 def _player(name: str, game: Game) -> int:
-    try:
-        return game.player_index(name)
-    except GameError as error:
-        raise InvalidEventError(str(error)) from None
+    return seat_of(name, game.players, InvalidEventError)
 
 
 def card_in_deck(token: str, game: Game) -> Card:
@@ -224,13 +221,7 @@ class Record:
 
     def replay(self) -> State | PlayerState | PublicState:
         """Push every event onto :meth:`start`; raise :class:`RecordError` at the first illegal one."""
-        state = self.start()
-        for event, line in zip(self.events, self.lines, strict=True):
-            try:
-                state.push(event)
-            except IllegalEventError as error:
-                raise RecordError(line, str(error)) from None
-        return state
+        return replayed(self.start(), self.events, self.lines, IllegalEventError)
 
 
 def write_record(record: Record) -> str:

@@ -58,10 +58,7 @@ class Notation:
 
     def player(self, token: str) -> int:
         """The player ``token`` names in full or by a prefix no other name shares (any case)."""
-        try:
-            return name_index(token, self.game.players, "player")
-        except ValueError as error:
-            raise InvalidEventError(str(error)) from None
+        return name_index(token, self.game.players, "player", error=InvalidEventError)
 
     def card(self, token: str) -> Card:
         """The card ``token`` names, which must be in this game's deck."""

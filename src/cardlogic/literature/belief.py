@@ -45,7 +45,7 @@ from cardlogic.arguments import MAX_SEED
 from cardlogic.belief import PRIORS as PRIORS
 from cardlogic.belief import WeightedBelief
 from cardlogic.cards import Card, iter_cards
-from cardlogic.choices import effective_size
+from cardlogic.choices import effective_size, in_step
 from cardlogic.constraints import InconsistentError
 from cardlogic.inference.base import Posterior
 from cardlogic.inference.sampler import posterior_of
@@ -307,11 +307,7 @@ class LiteratureBelief(WeightedBelief[Weighting]):
 
     def _choices_history(self) -> History:
         """The choice model's arrays of the public history, extended event by event (rebuilt after a pop)."""
-        events = self.public.history
-        if self._history.recorded != events[: self._history.events]:
-            self._history = History(self.game)
-        for event in events[self._history.events :]:
-            self._history.push(event)
+        self._history = in_step(self._history, self.public.history, lambda: History(self.game))
         return self._history
 
     def _drawn(self) -> tuple[np.ndarray, str]:

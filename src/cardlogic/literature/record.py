@@ -62,7 +62,7 @@ from cardlogic.literature.decks import CardSet, Deck, DeckError
 from cardlogic.literature.events import OUTCOMES, Ask, Claim, Event, Pass
 from cardlogic.literature.rules import Game, GameError, Rules
 from cardlogic.literature.state import IllegalEventError, PlayerState, PublicState, State
-from cardlogic.notation import Problem, RecordError, other_game, split_record
+from cardlogic.notation import Problem, RecordError, other_game, replayed, seat_of, split_record
 
 DEFAULT_DECK = "no-8s"
 HEADERS = ("Players", "Deck", "Sets", "Teams", "Dealer", "Sizes", "Rules", "Me")
@@ -153,10 +153,7 @@ def format_event(event: Event, game: Game) -> str:
 
 
 def _player(name: str, game: Game) -> int:
-    try:
-        return game.player_index(name)
-    except GameError as error:
-        raise InvalidEventError(str(error)) from None
+    return seat_of(name, game.players, InvalidEventError)
 
 
 def card_in_deck(token: str, game: Game) -> Card:
@@ -240,13 +237,7 @@ class Record:
 
     def replay(self) -> State | PlayerState | PublicState:
         """Push every event onto :meth:`start`; raise :class:`RecordError` at the first illegal one."""
-        state = self.start()
-        for event, line in zip(self.events, self.lines, strict=True):
-            try:
-                state.push(event)
-            except IllegalEventError as error:
-                raise RecordError(line, str(error)) from None
-        return state
+        return replayed(self.start(), self.events, self.lines, IllegalEventError)
 
     def check(self) -> list[Problem]:
         """Every illegal event, as :meth:`replay` sees it, skipping each to check the rest."""

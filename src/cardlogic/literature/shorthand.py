@@ -71,10 +71,7 @@ class Notation:
 
     def player(self, token: str) -> int:
         """The player ``token`` names: their name or a prefix of no other name, any case."""
-        try:
-            return name_index(token, self.game.players, "player")
-        except ValueError as error:
-            raise InvalidEventError(str(error)) from None
+        return name_index(token, self.game.players, "player", error=InvalidEventError)
 
     def card(self, token: str) -> Card:
         """The card ``token`` names, which must be in this game's deck."""
@@ -83,10 +80,7 @@ class Notation:
     def set_index(self, token: str) -> int:
         """The set ``token`` names: its name or short name, or a prefix of one name only, any case."""
         sets = self.game.deck.sets
-        try:
-            return name_index(token, [s.name for s in sets], "set", [s.short for s in sets])
-        except ValueError as error:
-            raise InvalidEventError(str(error)) from None
+        return name_index(token, [s.name for s in sets], "set", [s.short for s in sets], InvalidEventError)
 
     def parse(self, text: str) -> Event | ShortClaim | Answer:
         """What ``text`` types: a short form, or record notation with names by prefix.
