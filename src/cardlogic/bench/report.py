@@ -360,23 +360,33 @@ def _serve_target(figures: dict[str, Any], players: int) -> dict[str, Any]:
 # -- tables --------------------------------------------------------------------------------------------------------
 
 
-SERVE_COLUMNS = ["events timed", "with advice", "ms median (min-max)", "ms p90", "answer KiB"]
+LIVE_COLUMNS = ["events timed", "with advice", "ms median (min-max)", "ms p90"]
+"""The columns of a live per-event table after the one naming its row."""
+SERVE_COLUMNS = [*LIVE_COLUMNS, "answer KiB"]
 """The columns of a serve tap-to-advice table after the one naming its row."""
 
 
-def _serve_rows(rows: list[dict], first: str) -> list[list[str]]:
-    """A serve tap-to-advice table's rows, each named by its ``first`` field."""
+def _live_row(r: dict[str, Any], first: str) -> list[str]:
+    """A row of a live per-event table, named by its ``first`` field."""
     return [
-        [
-            str(r[first]),
-            f"{r['events']} of {r['total_events']}",
-            str(r["advised"]),
-            _ms(r["seconds"]),
-            f"{r['p90'] * 1000:.2f}",
-            f"{r['answer_bytes'] / 1024:.1f}",
-        ]
-        for r in rows
-    ] or [["-", "not measured", "", "", "", ""]]
+        str(r[first]),
+        f"{r['events']} of {r['total_events']}",
+        str(r["advised"]),
+        _ms(r["seconds"]),
+        f"{r['p90'] * 1000:.2f}",
+    ]
+
+
+def _live_rows(rows: list[dict], first: str) -> list[list[str]]:
+    """A live per-event table's rows (:func:`_live_row`)."""
+    return [_live_row(r, first) for r in rows] or [["-", "not measured", "", "", ""]]
+
+
+def _serve_rows(rows: list[dict], first: str) -> list[list[str]]:
+    """A serve tap-to-advice table's rows: a live table's and the answer's size."""
+    return [[*_live_row(r, first), f"{r['answer_bytes'] / 1024:.1f}"] for r in rows] or [
+        ["-", "not measured", "", "", "", ""]
+    ]
 
 
 def _ms(stats: dict[str, float]) -> str:
@@ -517,18 +527,8 @@ def sections(results: dict[str, Any]) -> list[Section]:
     out.append(
         (
             "Live advice per event, warm: push, autosave and (on my team's turn) advice, every event in order",
-            ["scenario", "events timed", "with advice", "ms median (min-max)", "ms p90"],
-            [
-                [
-                    r["scenario"],
-                    f"{r['events']} of {r['total_events']}",
-                    str(r["advised"]),
-                    _ms(r["seconds"]),
-                    f"{r['p90'] * 1000:.2f}",
-                ]
-                for r in live["rows"]
-            ]
-            or [["-", "not measured", "", "", ""]],
+            ["scenario", *LIVE_COLUMNS],
+            _live_rows(live["rows"], "scenario"),
         )
     )
 
@@ -596,18 +596,8 @@ def sections(results: dict[str, Any]) -> list[Section]:
                 f"{r['first_advice_seconds']:.2f} s"
                 for r in first_live
             ),
-            ["players", "events timed", "with advice", "ms median (min-max)", "ms p90"],
-            [
-                [
-                    str(r["players"]),
-                    f"{r['events']} of {r['total_events']}",
-                    str(r["advised"]),
-                    _ms(r["seconds"]),
-                    f"{r['p90'] * 1000:.2f}",
-                ]
-                for r in knektpass["rows"]
-            ]
-            or [["-", "not measured", "", "", ""]],
+            ["players", *LIVE_COLUMNS],
+            _live_rows(knektpass["rows"], "players"),
         )
     )
 

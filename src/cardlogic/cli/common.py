@@ -9,12 +9,16 @@ import logging
 import sys
 import textwrap
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, TypeVar
 
 from cardlogic.arguments import MAX_SAMPLES, MAX_SEED
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Record, RecordError, read_record
 from cardlogic.literature.belief import DEFAULT_PRIOR, PRIORS, LiteratureBelief, check_record
 from cardlogic.literature.rules import MAX_PLAYERS, MIN_PLAYERS
+
+if TYPE_CHECKING:
+    from rich.progress import ProgressColumn
 
 STDIN = "-"
 """The RECORD argument that means standard input."""
@@ -214,6 +218,47 @@ def cluster_logs_silenced(scheduler: str | None) -> Iterator[None]:
     finally:
         for logger, level in zip(loggers, levels):
             logger.setLevel(level)
+
+
+Held = TypeVar("Held")
+Played = TypeVar("Played")
+
+
+def play_with_progress(
+    command: str,
+    description: str,
+    games: int,
+    scheduler: str | None,
+    within: contextlib.AbstractContextManager[Held],
+    play: Callable[[Held, Callable[[int], None]], Played],
+    show: Callable[[Played], None],
+    columns: tuple[ProgressColumn, ...],
+) -> int:
+    """Play ``games`` games by ``play(held, advance)`` (``held`` what entering ``within`` gives, before the bar:
+    the workers; ``advance(n)`` as ``n`` more are done) under a progress bar of ``columns`` on standard error, with
+    the cluster's logs silenced (:func:`cluster_logs_silenced`), and ``show`` the result; the exit code. A
+    :class:`~cardlogic.dispatch.ClusterError` is printed as ``cardlogic COMMAND: error`` (and the games finished
+    before a lost scheduler shown): exit code 1."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from cardlogic.dispatch import ClusterError, SchedulerLost
+
+    try:
+        with (
+            cluster_logs_silenced(scheduler),
+            within as held,
+            Progress(*columns, console=Console(stderr=True), transient=True) as progress,
+        ):
+            task = progress.add_task(description, total=games)
+            result = play(held, lambda n: progress.advance(task, n))
+    except ClusterError as error:
+        print(f"cardlogic {command}: {error}", file=sys.stderr)
+        if isinstance(error, SchedulerLost) and error.result is not None and error.result.games:
+            show(error.result)  # the games finished before it went away
+        return 1
+    show(result)
+    return 0
 
 
 def add_prior_argument(

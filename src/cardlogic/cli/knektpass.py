@@ -9,6 +9,7 @@ message`` on standard error with exit code 1.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import sys
@@ -23,13 +24,12 @@ from cardlogic.cli.common import (
     add_prior_argument,
     add_workers_arguments,
     at_least,
-    cluster_logs_silenced,
+    play_with_progress,
     plural,
     read_text,
     source_name,
 )
 from cardlogic.cli.live import add_autosave_arguments
-from cardlogic.dispatch import ClusterError, SchedulerLost
 from cardlogic.knektpass import (
     Deal,
     Game,
@@ -454,28 +454,20 @@ def run_tournament(args: argparse.Namespace) -> int:
     except GameError as error:
         print(f"cardlogic knektpass tournament: {error}", file=sys.stderr)
         return 2
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
     from cardlogic.knektpass.tournament import tournament
 
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    try:
-        with (
-            cluster_logs_silenced(args.scheduler),
-            Progress(*columns, console=Console(stderr=True), transient=True) as progress,
-        ):
-            task = progress.add_task(",".join(bots), total=args.games)
-            result = tournament(
-                bots, args.games, args.seed, rules, args.jobs, lambda n: progress.advance(task, n), args.scheduler
-            )
-    except ClusterError as error:
-        print(f"cardlogic knektpass tournament: {error}", file=sys.stderr)
-        if isinstance(error, SchedulerLost) and error.result is not None and error.result.games:
-            _show_tournament(error.result, args.json)  # the games finished before it went away
-        return 1
-    _show_tournament(result, args.json)
-    return 0
+    return play_with_progress(
+        "knektpass tournament",
+        ",".join(bots),
+        args.games,
+        args.scheduler,
+        contextlib.nullcontext(),
+        lambda _, advance: tournament(bots, args.games, args.seed, rules, args.jobs, advance, args.scheduler),
+        lambda result: _show_tournament(result, args.json),
+        (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()),
+    )
 
 
 def _show_tournament(result: TournamentResult, as_json: bool) -> None:

@@ -6,13 +6,12 @@ import argparse
 import json
 import sys
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from cardlogic.cli.common import PLAYERS, SEED, add_workers_arguments, at_least, cluster_logs_silenced
+from cardlogic.cli.common import PLAYERS, SEED, add_workers_arguments, at_least, play_with_progress
 from cardlogic.cli.console import CommandConsole
-from cardlogic.dispatch import ClusterError, SchedulerLost, Workers
+from cardlogic.dispatch import Workers
 from cardlogic.literature import GameError, Rules
 from cardlogic.literature.bots import BOTS
 from cardlogic.literature.decks import DECK_NAMES
@@ -93,28 +92,22 @@ def run(args: argparse.Namespace) -> int:
     match = match_from(args, "tournament")
     if match is None:
         return 2
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
+    return play_with_progress(
+        "tournament",
+        f"{args.bots[0]} v {args.bots[1]}",
+        args.games,
+        args.scheduler,
+        Workers(args.jobs, args.scheduler),
+        lambda workers, advance: match.tournament(args.games, workers, progress=advance),
+        lambda result: show(result, args.json),
+        (
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+        ),
     )
-    try:
-        with (
-            cluster_logs_silenced(args.scheduler),
-            Workers(args.jobs, args.scheduler) as workers,
-            Progress(*columns, console=Console(stderr=True), transient=True) as progress,
-        ):
-            task = progress.add_task(f"{args.bots[0]} v {args.bots[1]}", total=args.games)
-            result = match.tournament(args.games, workers, progress=lambda n: progress.advance(task, n))
-    except ClusterError as error:
-        print(f"cardlogic tournament: {error}", file=sys.stderr)
-        if isinstance(error, SchedulerLost) and error.result is not None and error.result.games:
-            show(error.result, args.json)  # the games finished before it went away
-        return 1
-    show(result, args.json)
-    return 0
 
 
 def show(result: TournamentResult, as_json: bool) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Callable
 from typing import TypeVar
@@ -24,49 +25,56 @@ from cardlogic.table.literature import check_hand
 T = TypeVar("T")
 
 
-def ask_setup(lines: TypedLines) -> Record | None:
+class _InputEnded(Exception):
+    """The input ended before the set-up had its answers."""
+
+
+def _none_if_input_ends(ask: Callable[[TypedLines], T]) -> Callable[[TypedLines], T | None]:
+    """``ask``, or None where the input ends before its last question is answered."""
+
+    @functools.wraps(ask)
+    def asking(lines: TypedLines) -> T | None:
+        try:
+            return ask(lines)
+        except _InputEnded:
+            return None
+
+    return asking
+
+
+@_none_if_input_ends
+def ask_setup(lines: TypedLines) -> Record:
     """Players in seat order, deck, dealer, house rules, who I am and my hand; None if the input ends first.
 
     A refused answer is reported as ``<input>:N: message`` and its question asked again.
     """
     players = _ask(lines, "Players in seat order (e.g. Ann Bob Cat Dan Eve Fay): ", _players)
-    if players is None:
-        return None
     deck = _ask(
         lines,
         f"Deck [no-8s] ({', '.join(DECK_NAMES)}; sets to keep may follow, e.g. no-8s LS HS LH): ",
         lambda text: _deck(text, players),
     )
-    if deck is None:
-        return None
     lookup = Notation(Game(players, deck=deck, dealer=0))
     dealer = _ask(lines, "Dealer (asks first): ", lookup.player)
-    if dealer is None:
-        return None
     game = _ask(
         lines,
         f"House rules [{Rules()}]: ",
         lambda text: Game(players, deck=deck, rules=Rules.parse(text), dealer=dealer),
     )
-    if game is None:
-        return None
     notation = Notation(game)
     me = _ask(lines, "Who are you? ", notation.player)
-    if me is None:
-        return None
     hand = _ask(lines, f"Your hand ({game.sizes[me]} cards): ", lambda text: _hand(text, notation, game, me))
-    if hand is None:
-        return None
     return Record(game, me, {me: hand})
 
 
-def _ask(lines: TypedLines, question: str, answer: Callable[[str], T]) -> T | None:
+def _ask(lines: TypedLines, question: str, answer: Callable[[str], T]) -> T:
+    """``answer`` of the first answer to ``question`` it takes; :class:`_InputEnded` if the input ends first."""
     while True:
         if not lines.interactive:
             print(question, flush=True)
         text = lines.read(question)
         if text is None:
-            return None
+            raise _InputEnded
         try:
             return answer(text.split("#", 1)[0].strip())
         except ValueError as error:
@@ -90,34 +98,23 @@ def _hand(text: str, notation: Notation, game: Game, me: int) -> tuple[Card, ...
     return check_hand(game, me, [notation.card(token) for token in text.split()])
 
 
-def ask_knektpass_setup(lines: TypedLines) -> MatchRecord | None:
+@_none_if_input_ends
+def ask_knektpass_setup(lines: TypedLines) -> MatchRecord:
     """A Knektpass match's players in seat order, dealer, house rules, who I am, the turned card and my hand; None
     if the input ends first. A refused answer is reported as ``<input>:N: message`` and asked again."""
     players = _ask(lines, "Players in seat order (e.g. Ann Bob Cat): ", lambda text: KnektpassGame(tuple(text.split())))
-    if players is None:
-        return None
     notation = KnektpassNotation(players)
     dealer = _ask(lines, "Dealer: ", notation.player)
-    if dealer is None:
-        return None
     game = _ask(
         lines,
         f"House rules [{KnektpassRules()}]: ",
         lambda text: KnektpassGame(players.players, KnektpassRules.parse(text)),
     )
-    if game is None:
-        return None
     notation = KnektpassNotation(game)
     me = _ask(lines, "Who are you? ", notation.player)
-    if me is None:
-        return None
     turned = _ask(lines, "The turned card (trumps): ", notation.card)
-    if turned is None:
-        return None
     deal = Deal(game, dealer, turned)
     hand = _ask(lines, f"Your hand ({HAND_SIZE} cards): ", lambda text: _knektpass_hand(text, notation, deal, me))
-    if hand is None:
-        return None
     return MatchRecord(KnektpassRecord(deal, me, {me: hand}))
 
 
