@@ -94,6 +94,11 @@ class AdvisorWeights:
     random at every seat changed nothing (200 games: 143-40-17 against 140-41-19). Eight candidates instead of four
     scored -0.050 +- 0.111 against ``counting`` (6 players, seed 7101, 60 games) and -0.087 +- 0.156 against
     ``strong`` (6 players, seed 7103, 40 games) on 2026-12-02, paired with the defaults' games: four stay.
+    Scoring each playout by the asker's team's chance of the game's outcome instead (a win 1, a tie 1/2, from the
+    points so far, each set left taken independently with a chance growing with the team's share of its cards, plus
+    0.01 of the point difference) scored -0.067 +- 0.084 against ``counting`` at 6 players (seed 7201, 60 games: 42
+    wins against 48) and -0.100 +- 0.103 at 8 (seed 7202, 40 games: 31 against 34) on 2026-12-02, paired: the
+    playouts keep the point difference (the chance flattens wherever the game is far from even, so noise picks).
     """
 
     completion: float = 8.0
