@@ -102,7 +102,12 @@ class AdvisorWeights:
     Forced claims (the opponents without cards) placed by the rules' exact belief instead of the players' prior were
     replayed on the advisor's 28 forced claims in 40 games against ``counting`` at 8 players (seed 7002): 22 right
     against 20 (4 right only by the rules, 2 only by the players' prior; most wrong ones were guesses at 0.1-0.5
-    either way), too little to play games for.
+    either way), too little to play games for. A ``danger`` that also counts, for every set where the target may hold
+    a card, the set's value times ``completion`` times the chance that the opponents then hold all of it (the team's
+    known cards of it are its only ones) changed 2-5 games of each run (seeds 7201-7204: ``counting`` at 6 and 8
+    players, ``strong`` at 6 and 8; 60, 40, 60 and 40 games): 47, 33, 46 and 30 wins against 48, 34, 45 and 31,
+    scores +0.017 +- 0.047, -0.037 +- 0.082, +0.000 +- 0.023 and +0.000 +- 0.036 (paired): the playouts among the
+    four best asks already see the opponents' take-back, and ``danger`` stays as it was.
     """
 
     completion: float = 8.0
