@@ -94,6 +94,20 @@ class AdvisorWeights:
     random at every seat changed nothing (200 games: 143-40-17 against 140-41-19). Eight candidates instead of four
     scored -0.050 +- 0.111 against ``counting`` (6 players, seed 7101, 60 games) and -0.087 +- 0.156 against
     ``strong`` (6 players, seed 7103, 40 games) on 2026-12-02, paired with the defaults' games: four stay.
+    Scoring each playout by the asker's team's chance of the game's outcome instead (a win 1, a tie 1/2, from the
+    points so far, each set left taken independently with a chance growing with the team's share of its cards, plus
+    0.01 of the point difference) scored -0.067 +- 0.084 against ``counting`` at 6 players (seed 7201, 60 games: 42
+    wins against 48) and -0.100 +- 0.103 at 8 (seed 7202, 40 games: 31 against 34) on 2026-12-02, paired: the
+    playouts keep the point difference (the chance flattens wherever the game is far from even, so noise picks).
+    Forced claims (the opponents without cards) placed by the rules' exact belief instead of the players' prior were
+    replayed on the advisor's 28 forced claims in 40 games against ``counting`` at 8 players (seed 7002): 22 right
+    against 20 (4 right only by the rules, 2 only by the players' prior; most wrong ones were guesses at 0.1-0.5
+    either way), too little to play games for. A ``danger`` that also counts, for every set where the target may hold
+    a card, the set's value times ``completion`` times the chance that the opponents then hold all of it (the team's
+    known cards of it are its only ones) changed 2-5 games of each run (seeds 7201-7204: ``counting`` at 6 and 8
+    players, ``strong`` at 6 and 8; 60, 40, 60 and 40 games): 47, 33, 46 and 30 wins against 48, 34, 45 and 31,
+    scores +0.017 +- 0.047, -0.037 +- 0.082, +0.000 +- 0.023 and +0.000 +- 0.036 (paired): the playouts among the
+    four best asks already see the opponents' take-back, and ``danger`` stays as it was.
     """
 
     completion: float = 8.0
