@@ -392,7 +392,9 @@ class Belief:
             answers = self._exactly("chances", lambda exact: exact.chances(self.model, wanted))
         if answers is None:
             deals, _ = self._drawn()
-            answers = [hits / len(deals) for hits in restriction_hits(deals, self.model.cards, wanted)]
+            weights = self._weights()
+            total = len(deals) if weights is None else float(weights.sum())
+            answers = [hits / total for hits in restriction_hits(deals, self.model.cards, wanted, weights)]
         found = iter(answers)
         return [(next(found) if r else 1.0) if ok else 0.0 for r, ok in zip(dealt, possible)]
 
@@ -423,11 +425,13 @@ class Belief:
             deals, _ = self._drawn()
             columns = [self.model.cards.index(c) for c in unmoved]
             rows = deals[:, columns].astype(np.int64)
-            rows = rows[((holders >> rows) & 1).all(axis=1)]
-            if not len(rows):
+            meets = ((holders >> rows) & 1).all(axis=1)
+            weights = self._weights()
+            rows, shares = rows[meets], (np.ones(len(rows)) if weights is None else weights)[meets]
+            if not len(rows) or not shares.sum() > 0:
                 raise InconsistentError("no sampled deal meets the condition")
             distinct, inverse = distinct_rows(rows, len(self.holders))
-            probabilities = np.bincount(inverse, minlength=len(distinct)) / len(rows)
+            probabilities = np.bincount(inverse, shares, len(distinct)) / shares.sum()
         else:
             distinct, probabilities = found
         full = np.empty((len(distinct), len(chosen)), np.int64)
@@ -446,9 +450,10 @@ class Belief:
             keep = np.ones(len(deals), bool)
             for card, holder in fixed.items():
                 keep &= deals[:, model.cards.index(card)] == holder
-            if not keep.any():
+            weights = self._weights()
+            if not keep.any() or (weights is not None and not weights[keep].sum() > 0):
                 raise InconsistentError("no sampled deal meets the condition")
-            dealt = frequencies(deals[keep], len(self.holders))
+            dealt = frequencies(deals[keep], len(self.holders), None if weights is None else weights[keep])
         elif self.resolved_method == "exact" and len(fixed) == 1:
             ((card, holder),) = fixed.items()
             dealt = inference.ExactBackend().given(model, card, holder)
@@ -539,6 +544,10 @@ class Belief:
         if self._deals is None:
             self._deals = self._sampler().draw(self.model, self.samples, self.seed)
         return self._deals
+
+    def _weights(self) -> np.ndarray | None:
+        """The weight of each deal of :meth:`_drawn` (summing to one), or None where they are equally likely."""
+        return None
 
     def _sampler(self) -> SamplerBackend:
         """The sampler of this state, within the exact budget of the questions asked so far."""
@@ -712,6 +721,21 @@ class WeightedBelief(Belief, ABC, Generic[Weighed]):
         if self._weighted is None:
             self._weighted = self._weighted_posterior(weighting)
         return self._weighted
+
+    def _drawn(self) -> tuple[np.ndarray, str]:
+        """Under the players' prior, its deals (with :meth:`_weights`)."""
+        weighting = self.weighting
+        return (weighting.deals, weighting.how) if weighting is not None else super()._drawn()
+
+    def _weights(self) -> np.ndarray | None:
+        weighting = self.weighting
+        return None if weighting is None else weighting.weights
+
+    def joint(self, placements: Mapping[int | str, int | str]) -> float:
+        """P(every card of ``placements`` is held now by its holder): under the players' prior, from its deals."""
+        if self.weighting is None:
+            return super().joint(placements)
+        return self.chances([{card: 1 << self._holder(holder) for card, holder in placements.items()}])[0]
 
     def is_consistent(self) -> bool:
         """Whether some deal explains everything observed: a question of the rules (the players' prior rules out

@@ -99,6 +99,23 @@ def test_the_weighted_belief_is_the_enumeration_of_the_consistent_deals_weighed_
         assert belief.probability(card, "Bob") == pytest.approx(exact, abs=0.02), str(card)
         if abs(exact - uniform) > 0.1:
             assert abs(belief.probability(card, "Bob") - uniform) > 0.05  # the likelihood moved it, and so did we
+    # Joint questions too, about the two hidden cards whose chance of being at Bob the likelihood moves most.
+    at_bob = {
+        j: float(weights[deals[:, j] == 1].sum()) for j in unknown if not belief.view.played >> model.cards[j] & 1
+    }
+    first, second = sorted(at_bob, key=lambda j: -abs(at_bob[j] - (deals[:, j] == 1).mean()))[:2]
+    assert abs(at_bob[first] - (deals[:, first] == 1).mean()) > 0.02
+    card, other = model.cards[first], model.cards[second]
+    assert belief.joint({card: "Bob"}) == pytest.approx(belief.probability(card, "Bob"), abs=1e-12)
+    assert belief.chances([{card: 0b10}]) == [pytest.approx(at_bob[first], abs=0.01)]
+    both = float(weights[(deals[:, first] == 1) & (deals[:, second] == 1)].sum())
+    assert belief.joint({card: "Bob", other: "Bob"}) == pytest.approx(both, abs=0.01)
+    assert belief.given({card: "Bob"})[other][1] == pytest.approx(both / at_bob[first], abs=0.03)
+    either = (1, belief.stock)
+    rows, chances = belief.assignments([card, other], 0b10 | 1 << belief.stock)
+    shares = {tuple(row): chance for row, chance in zip(rows.tolist(), chances)}
+    condition = float(weights[np.isin(deals[:, first], either) & np.isin(deals[:, second], either)].sum())
+    assert shares.get((1, 1), 0.0) == pytest.approx(both / condition, abs=0.02)
 
 
 def test_a_collapsed_weighting_is_said_and_the_rules_answer():

@@ -110,15 +110,21 @@ class Backend(Protocol):
         ...
 
 
-def restriction_hits(deals: np.ndarray, cards: Sequence[Card], restrictions: Sequence[Mapping[int, int]]) -> list[int]:
-    """How many of ``deals`` (rows of holder indices over ``cards``) obey each restriction (card -> holder mask)."""
+def restriction_hits(
+    deals: np.ndarray,
+    cards: Sequence[Card],
+    restrictions: Sequence[Mapping[int, int]],
+    weights: np.ndarray | None = None,
+) -> list[float]:
+    """How many of ``deals`` (rows of holder indices over ``cards``) obey each restriction (card -> holder mask);
+    given ``weights`` (one per deal), the sum of the weights of those that do."""
     column: dict[int, int] = {card: i for i, card in enumerate(cards)}
-    hits = []
+    hits: list[float] = []
     for restriction in restrictions:
         inside = np.ones(len(deals), bool)
         for card, mask in restriction.items():
             inside &= (mask >> deals[:, column[card]].astype(np.int64)) & 1 == 1
-        hits.append(int(np.count_nonzero(inside)))
+        hits.append(int(np.count_nonzero(inside)) if weights is None else float(weights[inside].sum()))
     return hits
 
 

@@ -108,7 +108,7 @@ class CspBackend:
         hits = np.zeros(len(restrictions), np.int64)
 
         def tally(chunk: np.ndarray) -> None:
-            hits[:] += restriction_hits(chunk, model.cards, restrictions)
+            hits[:] += np.asarray(restriction_hits(chunk, model.cards, restrictions), np.int64)
 
         count = self._enumerate(model, tally)
         if count == 0:

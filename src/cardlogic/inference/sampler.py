@@ -145,8 +145,14 @@ def posterior_of_counts(model: DealModel, counts: np.ndarray, method: str, n: in
     return Posterior(method, model.holders, model.cards, marginals, samples=n, stderr=stderr)
 
 
-def frequencies(deals: np.ndarray, holders: int) -> np.ndarray:
-    """Fraction of ``deals`` (samples x cards of holder indices) giving each card to each holder."""
+def frequencies(deals: np.ndarray, holders: int, weights: np.ndarray | None = None) -> np.ndarray:
+    """Fraction of ``deals`` (samples x cards of holder indices) giving each card to each holder; given
+    ``weights`` (one per deal), the share of their total weight."""
+    if weights is not None:
+        cards = deals.shape[1]
+        flat = np.arange(cards) * holders + deals.astype(np.int64)
+        shares = np.bincount(flat.ravel(), np.repeat(weights, cards), cards * holders).reshape(cards, holders)
+        return shares / max(float(weights.sum()), np.finfo(float).tiny)
     counts = np.zeros((deals.shape[1], holders), np.int64)
     kernels.count_holders(np.ascontiguousarray(deals), counts)
     return counts / max(len(deals), 1)

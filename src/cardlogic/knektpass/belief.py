@@ -48,6 +48,7 @@ from cardlogic.cards import Card, card_mask, iter_cards
 from cardlogic.choices import effective_size, in_step
 from cardlogic.constraints import InconsistentError
 from cardlogic.inference.base import Posterior
+from cardlogic.inference.sampler import frequencies
 from cardlogic.knektpass.choices import DEFAULT_MODEL, ChoiceModel, History, hands_of
 from cardlogic.knektpass.record import Record, RecordError, format_event
 from cardlogic.knektpass.rules import Deal, GameError
@@ -123,11 +124,7 @@ class KnektpassBelief(WeightedBelief[Weighting]):
 
     def _weighted_posterior(self, weighting: Weighting) -> Posterior:
         model = self.model
-        holders = len(model.holders)
-        flat = np.arange(len(model.cards)) * holders + weighting.deals.astype(np.int64)
-        weights = np.broadcast_to(weighting.weights[:, None], flat.shape)
-        marginals = np.bincount(flat.ravel(), weights.ravel(), len(model.cards) * holders)
-        marginals = marginals.reshape(len(model.cards), holders)
+        marginals = frequencies(weighting.deals, len(model.holders), weighting.weights)
         stderr = np.sqrt(np.clip(marginals * (1 - marginals), 0, None) / weighting.effective)
         samples = len(weighting.deals)
         return Posterior(weighting.how, model.holders, model.cards, marginals, None, samples, stderr)

@@ -310,10 +310,6 @@ class LiteratureBelief(WeightedBelief[Weighting]):
         self._history = in_step(self._history, self.public.history, lambda: History(self.game))
         return self._history
 
-    def _drawn(self) -> tuple[np.ndarray, str]:
-        weighting = self.weighting
-        return (weighting.deals, weighting.how) if weighting is not None else super()._drawn()
-
     def _weighted_posterior(self, weighting: Weighting) -> Posterior:
         """The resampled deals' distribution, stating no chance the rules do not make certain over
         :data:`UNCONFIRMED`."""
@@ -340,11 +336,6 @@ class LiteratureBelief(WeightedBelief[Weighting]):
         word under either prior, see :meth:`certain`)."""
         facts = {(fact.card, fact.holder) for fact in self.certain() if fact.has}
         return all((card, holder) in facts for card, holder in placements.items())
-
-    def joint(self, placements: Mapping[int | str, int | str]) -> float:
-        if self.weighting is None:
-            return super().joint(placements)
-        return self.chances([{card: 1 << self._holder(holder) for card, holder in placements.items()}])[0]
 
     def chance_of_yes(self, ask: Ask) -> float:
         """P(the target of ``ask`` holds its card now), given that the asker chose to ask for it (its answer unheard):
