@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 from cardlogic.arguments import MAX_SEED
 from cardlogic.cards import Card, iter_cards
-from cardlogic.inference import CspBackend
 from cardlogic.literature import Ask, Claim, Game, IllegalEventError, Pass, State, actor, play_random_game
 from cardlogic.literature import belief as belief_module
 from cardlogic.literature.belief import LiteratureBelief, effective_size, tempering_for
@@ -27,6 +26,7 @@ from cardlogic.literature.choices import (
     player_types,
 )
 from cardlogic.literature.decks import Deck
+from tests.inference.brute_force import consistent_rows
 
 EXTREME = ChoiceModel(
     held=10,
@@ -132,8 +132,7 @@ def anti_model_game(game: Game, seed: int) -> tuple[tuple[int, ...], list]:
 
 def all_deals(belief: LiteratureBelief) -> np.ndarray:
     """Every deal consistent with ``belief``, as rows of holders of the deck's cards."""
-    cards = belief.model.cards
-    return np.array([[deal[c] for c in cards] for deal in CspBackend().deals(belief.model)], np.int8)
+    return consistent_rows(belief.model)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
