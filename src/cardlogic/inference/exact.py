@@ -98,11 +98,7 @@ class DealTables(PackedTables):
     """
 
     def __init__(self, packed: PackedModel, *, backward: bool = True, exact_count: bool = True) -> None:
-        self.packed = packed
-        self.count: int | None = 0 if exact_count else None
-        self.total = self.paths = 0.0
-        self.backward: np.ndarray | None = None
-        self.raw_marginals: np.ndarray | None = None
+        super().__init__(packed, exact_count)
         if packed.empty:
             return
         p = packed

@@ -155,13 +155,16 @@ class PackedModel:
 class PackedTables:
     """What the dense tables and the reachable states' sums of a packed model share: ``packed``, ``paths`` (the
     float number of deals of the packed model, a group's cards dealt to the group as one holder), ``total`` (the
-    model's, a float) and ``raw_marginals`` (free cards x local holders, unnormalised; None without a backward
-    pass)."""
+    model's, a float), ``count`` (exact, or None), ``backward`` (the backward table) and ``raw_marginals`` (free
+    cards x local holders, unnormalised; None without a backward pass)."""
 
-    packed: PackedModel
-    total: float
-    paths: float
-    raw_marginals: np.ndarray | None
+    def __init__(self, packed: PackedModel, exact_count: bool) -> None:
+        """No deals counted yet: ``count`` 0 (None without ``exact_count``), no backward table or marginals."""
+        self.packed = packed
+        self.count: int | None = 0 if exact_count else None
+        self.total = self.paths = 0.0
+        self.backward: np.ndarray | None = None
+        self.raw_marginals: np.ndarray | None = None
 
     def marginals(self) -> np.ndarray:
         """P(card dealt to holder), model cards x holders; raises InconsistentError without deals."""

@@ -145,11 +145,8 @@ class SparseTables(PackedTables):
     def __init__(
         self, packed: PackedModel, *, backward: bool = True, exact_count: bool = True, max_states: float = math.inf
     ) -> None:
-        self.packed = p = packed
-        self.count: int | None = 0 if exact_count else None
-        self.total = self.paths = 0.0
-        self.backward: np.ndarray | None = None
-        self.raw_marginals: np.ndarray | None = None
+        super().__init__(packed, exact_count)
+        p = packed
         if p.empty:
             return
         self.walk = w = walk(p, max_states)

@@ -350,6 +350,7 @@ def choice_log_likelihoods(
     open_counts = np.full((events, len(set_masks), holdings), -1, np.int64)  # -1: not worked out yet
     claim_chances = _claim_chances(claim_bias, claim_certain, mix)
     log_claim, log_no_claim = np.log(claim_chances), np.log(1.0 - claim_chances)
+    asks = (hidden_open, public_at, exp_public, estimate, base_weight, owed)
     for j in range(n):
         dealt[:] = 0
         for i in range(len(card_bits)):
@@ -391,12 +392,7 @@ def choice_log_likelihoods(
                         hand & set_masks[s],
                         players,
                         targets,
-                        hidden_open,
-                        public_at,
-                        exp_public,
-                        estimate,
-                        base_weight,
-                        owed,
+                        asks,
                         set_masks,
                         live,
                         bluff,
@@ -407,18 +403,8 @@ def choice_log_likelihoods(
                 options += open_counts[k, s, holding]
             c, t = card[k], target[k]
             s = set_of[c]
-            mine = held_weight[s, _popcount(hand & set_masks[s])] * _ask_weight(
-                np.int64(1) << c,
-                hand,
-                hidden_open[k, t],
-                public_at[k, t],
-                exp_public[k, c, t],
-                estimate[k, c, t],
-                base_weight[k, c, t],
-                owed[k, t, s],
-                set_masks[s],
-                w_estimate,
-                w_inferred,
+            mine = held_weight[s, _popcount(hand & set_masks[s])] * _event_ask_weight(
+                k, c, t, s, hand, asks, set_masks, w_estimate, w_inferred
             )
             p = (1.0 - mix) * mine / total + mix / options if options and total > 0.0 else 1e-300
             modelled[j, a] += log_no_claim[certain] + np.log(p)
@@ -453,27 +439,31 @@ def _holding(hand, cards):
     return holding
 
 
+@njit(cache=True, inline="always")
+def _event_ask_weight(k, c, t, s, hand, asks, set_masks, w_estimate, w_inferred):
+    """:func:`_ask_weight` of the ask of card ``c`` (of set ``s``) of target ``t`` at event ``k`` by an asker holding
+    ``hand``, read off the events' ``asks`` arrays ``(hidden_open, public_at, exp_public, estimate, base_weight,
+    owed)`` of :func:`choice_log_likelihoods`."""
+    hidden_open, public_at, exp_public, estimate, base_weight, owed = asks
+    return _ask_weight(
+        np.int64(1) << c,
+        hand,
+        hidden_open[k, t],
+        public_at[k, t],
+        exp_public[k, c, t],
+        estimate[k, c, t],
+        base_weight[k, c, t],
+        owed[k, t, s],
+        set_masks[s],
+        w_estimate,
+        w_inferred,
+    )
+
+
 @njit(cache=True)
-def _open_asks(
-    k,
-    s,
-    hand,
-    players,
-    targets,
-    hidden_open,
-    public_at,
-    exp_public,
-    estimate,
-    base_weight,
-    owed,
-    set_masks,
-    live,
-    bluff,
-    w_estimate,
-    w_inferred,
-):
+def _open_asks(k, s, hand, players, targets, asks, set_masks, live, bluff, w_estimate, w_inferred):
     """The summed weight and the number of the open asks in set ``s`` at event ``k`` of an asker holding ``hand``
-    of the set's cards (:func:`choice_log_likelihoods`)."""
+    of the set's cards (:func:`choice_log_likelihoods`; ``asks`` as :func:`_event_ask_weight` reads them)."""
     open_sum, options = 0.0, 0
     bits = set_masks[s] & live[k]
     if not bluff:  # the asker's own cards are no asks
@@ -484,19 +474,7 @@ def _open_asks(
         bits ^= low
         for t in range(players):
             if targets[k, c, t]:
-                open_sum += _ask_weight(
-                    low,
-                    hand,
-                    hidden_open[k, t],
-                    public_at[k, t],
-                    exp_public[k, c, t],
-                    estimate[k, c, t],
-                    base_weight[k, c, t],
-                    owed[k, t, s],
-                    set_masks[s],
-                    w_estimate,
-                    w_inferred,
-                )
+                open_sum += _event_ask_weight(k, c, t, s, hand, asks, set_masks, w_estimate, w_inferred)
                 options += 1
     return open_sum, options
 
