@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from cardlogic.cli.common import RECORD_HELP, add_prior_argument, parse_record, plural, report, source_name
-from cardlogic.cli.console import CommandConsole
+from cardlogic.cli.console import CommandConsole, titled_table
 from cardlogic.cli.warmup import ensure_warm
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Ask, Claim, Game, Pass, RecordError
@@ -164,9 +164,11 @@ def print_recommendation(advice: Advice, console: Console) -> None:
 def claims_table(advice: Advice, game: Game, claims: Sequence[ClaimAdvice], title: str) -> Table:
     """``claims`` (some of ``advice.claims``): P(team holds), best assignment, P(correct), points, flags."""
     names = game.players
-    table = Table(title=title, title_justify="left")
-    for column in ("set", "P(team holds)", "best assignment", "P(correct)", "expected points", "note"):
-        table.add_column(column, justify="left" if column in ("set", "best assignment", "note") else "right")
+    table = titled_table(
+        title,
+        ("set", "P(team holds)", "best assignment", "P(correct)", "expected points", "note"),
+        left=("best assignment", "note"),
+    )
     for c in claims:
         by_holder: dict[int, list[str]] = {}
         for card, holder in c.assignment:
@@ -184,9 +186,7 @@ def claims_table(advice: Advice, game: Game, claims: Sequence[ClaimAdvice], titl
 def asks_table(game: Game, asks: Sequence[AskAdvice], title: str) -> Table:
     """``asks``: P(yes), bits gained, bits leaked and value, in the order given."""
     names = game.players
-    table = Table(title=title, title_justify="left")
-    for column in ("ask", "P(yes)", "bits gained", "bits leaked", "value"):
-        table.add_column(column, justify="left" if column == "ask" else "right")
+    table = titled_table(title, ("ask", "P(yes)", "bits gained", "bits leaked", "value"))
     for a in asks:
         leak = _bits(a.leak_bits)
         table.add_row(

@@ -472,9 +472,7 @@ def run_tournament(args: argparse.Namespace) -> int:
 
 def _show_tournament(result: TournamentResult, as_json: bool) -> None:
     """Print a Knektpass tournament's result as JSON or as a table."""
-    from rich.table import Table
-
-    from cardlogic.cli.console import CommandConsole
+    from cardlogic.cli.console import CommandConsole, titled_table
 
     summary = result.as_json()
     if as_json:
@@ -482,9 +480,10 @@ def _show_tournament(result: TournamentResult, as_json: bool) -> None:
         print()
         return
     bots, rules = result.bots, result.rules
-    out = Table(title=f"{','.join(bots)}: {result.games} games, seed {result.seed}, {rules}", title_justify="left")
-    for column in ("bot", "seats", "wins", "rate", "95% interval", "fair share"):
-        out.add_column(column, justify="left" if column == "bot" else "right")
+    out = titled_table(
+        f"{','.join(bots)}: {result.games} games, seed {result.seed}, {rules}",
+        ("bot", "seats", "wins", "rate", "95% interval", "fair share"),
+    )
     for name, rate in summary["rates"].items():
         out.add_row(
             name,

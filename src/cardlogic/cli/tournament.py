@@ -7,10 +7,9 @@ import json
 import sys
 
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-from rich.table import Table
 
 from cardlogic.cli.common import PLAYERS, SEED, add_workers_arguments, at_least, play_with_progress
-from cardlogic.cli.console import CommandConsole
+from cardlogic.cli.console import CommandConsole, titled_table
 from cardlogic.dispatch import Workers
 from cardlogic.literature import GameError, Rules
 from cardlogic.literature.bots import BOTS
@@ -122,13 +121,10 @@ def show(result: TournamentResult, as_json: bool) -> None:
 def print_result(result: TournamentResult) -> None:
     summary = result.as_json()
     first, second = result.bots
-    table = Table(
-        title=f"{first} v {second}: {result.games} games, {result.players} players, deck {result.deck}, "
-        f"seed {result.seed}",
-        title_justify="left",
+    table = titled_table(
+        f"{first} v {second}: {result.games} games, {result.players} players, deck {result.deck}, seed {result.seed}",
+        ("result", "games", "rate", "95% interval"),
     )
-    for column in ("result", "games", "rate", "95% interval"):
-        table.add_column(column, justify="left" if column == "result" else "right")
     wins = summary["wins"]
     counts = {f"{first} wins": wins[first], "ties": summary["ties"], f"{second} wins": wins[second]}
     for label, rate in summary["rates"].items():
