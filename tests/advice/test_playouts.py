@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardlogic.cards import Card, iter_cards
-from cardlogic.literature import Ask, Claim, Game, Rules, State
+from cardlogic.literature import Ask, Game, Rules, State
 from cardlogic.literature.advice import AdvisorWeights, advise, ask_advice
 from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.literature.decks import Deck
@@ -39,17 +39,6 @@ def test_the_ask_that_completes_a_set_outscores_a_sure_no():
     scores = playout_scores(belief, [winning, losing], deals=64, seed=3)
     assert scores.shape == (2, 64)
     assert scores[0].mean() > scores[1].mean() + 0.5  # Ann takes 6S, 5S and 7S and claims the low spades
-
-
-def test_a_claim_is_played_out_as_each_deal_settles_it():
-    belief = ann_after_bob_took_two_low_spades()
-    low = belief.game.deck.set_index_of(Card.parse("2S"))
-    mine = tuple((Card.parse(card), 0) for card in ("2S", "3S", "4S"))
-    at_cat = Claim(0, low, mine + tuple((Card.parse(card), 2) for card in ("5S", "6S", "7S")))  # Bob holds them
-    scores = playout_scores(belief, [Ask(0, 1, Card.parse("6S")), at_cat], deals=64, seed=3)
-    assert scores.shape == (2, 64)
-    assert scores[1].max() <= 0.0  # the low spades go to the opponents in every deal: at best the high ones even it
-    assert scores[0].mean() > scores[1].mean() + 1.5
 
 
 def dealers_belief_at_the_deal() -> LiteratureBelief:

@@ -67,7 +67,7 @@ class AdvisorWeights:
     * ``danger``: weight of the known cards a no hands the target the chance to ask back;
     * ``lookahead``: how many of the most promising asks get an exact second step (the belief after a yes);
     * ``risky_claim``: an uncertain claim is made when P(correct) reaches this and the opponents could still take
-      its cards (by a bot only where, played out, it scores at least as well as the best asks);
+      its cards;
     * ``hold_ask``: a best ask at least this likely is taken before claiming (a certain set can wait);
     * ``prospect_samples``: deals sampled to estimate a teammate's best ask when deciding to pass the turn;
     * ``playout_candidates``: where a bot's best ask is a guess, how many of the best by value are compared by
@@ -107,13 +107,13 @@ class AdvisorWeights:
     known cards of it are its only ones) changed 2-5 games of each run (seeds 7201-7204: ``counting`` at 6 and 8
     players, ``strong`` at 6 and 8; 60, 40, 60 and 40 games): 47, 33, 46 and 30 wins against 48, 34, 45 and 31,
     scores +0.017 +- 0.047, -0.037 +- 0.082, +0.000 +- 0.023 and +0.000 +- 0.036 (paired): the playouts among the
-    four best asks already see the opponents' take-back, and ``danger`` stays as it was.
-
-    Since 2026-12-02 an uncertain claim made while an ask can succeed (``risky_claim``) is played out beside the
-    ``playout_candidates`` best asks, and made only where it scores at least as well: on the same 200 games it won
-    164 against 158, +0.015 +- 0.017 (paired; docs/bots.md has each run). Lowering ``risky_claim`` to 0.65 with
-    that, and playing out a claim when no ask can succeed against the least dangerous no, won 162 (+0.007 +- 0.024):
-    0.8 stays, and that claim is not played out.
+    four best asks already see the opponents' take-back, and ``danger`` stays as it was. An uncertain claim made
+    while an ask can succeed (``risky_claim``) played out beside the ``playout_candidates`` best asks (the claim
+    settled in each sampled deal, the claimer keeping the turn) and made only where it scored at least as well won
+    164 games against 158 on those 200 (+0.015 +- 0.017), but on 120 more at 6 players (seeds 7205 against
+    ``counting``, 7206 against ``strong``) 96 against 98: over all 320, 260 against 256, +0.008 +- 0.017, 10 games
+    better and 6 worse. With ``risky_claim`` at 0.65 besides, and a claim when no ask can succeed played out against
+    the least dangerous no, 162 of the 200 (+0.007 +- 0.024). Neither is kept: the claims stay as they were.
     """
 
     completion: float = 8.0
@@ -549,8 +549,7 @@ def advise(
     (every set when no ask can succeed), asks get no leak figures, and where the
     best ask is a guess the ``weights.playout_candidates`` best by value are
     played out over ``weights.playout_deals`` deals drawn with ``seed``
-    (:mod:`cardlogic.literature.playouts`) and the best on average is recommended
-    (an uncertain claim, made while an ask can succeed, among them);
+    (:mod:`cardlogic.literature.playouts`) and the best on average is recommended;
     with it on, the recommendation is the best by value, which the tables show.
     ``weights``: the advisor's weights and thresholds (:class:`AdvisorWeights`).
     """
@@ -676,19 +675,13 @@ def _recommend(
     sure = [a for a in hopeful if a.p_yes >= CERTAIN]  # a sure yes keeps the turn: take it before any gamble
     best = sure[0] if sure else hopeful[0] if hopeful else asks[0]
     risky = [c for c in claims if not c.certain and c.p_team_holds < CERTAIN and c.p_correct >= weights.risky_claim]
-    played = playouts and not sure and weights.playout_candidates > 1
-    picked = None  # the ask the playouts chose
     if risky and best.p_yes < weights.hold_ask:
         claim = risky[0]
-        events = [claim.event(observer), *_events(hopeful, observer, weights)]
-        choice = _played_out(belief, events, seed, weights) if played else 0
-        if choice == 0:  # played out, the claim scores at least as well as each of the best asks
-            return Recommendation(
-                claim.event(observer),
-                f"claim {claim.name} before the opponents break it: correct "
-                f"with probability {claim.p_correct:.2f}, {claim.expected_points:+.2f} points expected",
-            )
-        picked = hopeful[choice - 1]
+        return Recommendation(
+            claim.event(observer),
+            f"claim {claim.name} before the opponents break it: correct "
+            f"with probability {claim.p_correct:.2f}, {claim.expected_points:+.2f} points expected",
+        )
     if certain and best.p_yes < weights.hold_ask and mates:
         chance, mate = best_mate()
         if chance > best.p_yes:
@@ -697,26 +690,19 @@ def _recommend(
                 claim.event(observer),
                 f"claim {claim.name} (certain) to hand the turn to {names[mate]}: stalemate breaker",
             )
-    if picked is not None:
-        best = picked
-    elif played and len(hopeful) > 1:
-        best = hopeful[_played_out(belief, _events(hopeful, observer, weights), seed, weights)]
+    if playouts and not sure and len(hopeful) > 1 and weights.playout_candidates > 1:
+        best = _played_out(belief, hopeful[: weights.playout_candidates], seed, weights)
     reason = f"ask {names[best.target]} for {best.card}: yes with probability {best.p_yes:.2f}"
     if certain:
         reason += f"; hold {', '.join(c.name for c in certain)} back (certain)"
     return Recommendation(best.event(observer), reason)
 
 
-def _events(asks: Sequence[AskAdvice], asker: int, weights: AdvisorWeights) -> list[Ask | Claim]:
-    """The asks of the ``weights.playout_candidates`` best by value, to play out."""
-    return [a.event(asker) for a in asks[: weights.playout_candidates]]
-
-
-def _played_out(belief: LiteratureBelief, events: Sequence[Ask | Claim], seed: int, weights: AdvisorWeights) -> int:
-    """The index of the event whose playouts (:mod:`cardlogic.literature.playouts`) score best on average; the first
-    on a tie."""
-    scores = playout_scores(belief, events, weights.playout_deals, seed)
-    return int(np.argmax(scores.mean(axis=1)))
+def _played_out(belief: LiteratureBelief, asks: Sequence[AskAdvice], seed: int, weights: AdvisorWeights) -> AskAdvice:
+    """The ask whose playouts (:mod:`cardlogic.literature.playouts`) score best on average; the first on a tie."""
+    observer = _observer(belief)
+    scores = playout_scores(belief, [a.event(observer) for a in asks], weights.playout_deals, seed)
+    return asks[int(np.argmax(scores.mean(axis=1)))]
 
 
 # -- records ---------------------------------------------------------------------------------------------------------

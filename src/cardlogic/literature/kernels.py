@@ -22,87 +22,43 @@ MAX_EVENTS = 600
 
 
 @njit(cache=True)
-def playouts(
-    hands,
-    exposed,
-    odds,
-    set_masks,
-    set_values,
-    team_of,
-    movers,
-    targets,
-    cards,
-    claims,
-    wrong_to_opponents,
-    team_picks,
-    seed,
-):
-    """The score of each candidate (rows) on each deal of ``hands`` (columns): its mover's team's points minus the
-    other team's, with the holdings of the sets left (:func:`_score_holdings`), every candidate of deal ``j`` played
-    with the random numbers of ``seed + j``. Candidate ``k`` is ``movers[k]`` asking ``targets[k]`` for
-    ``cards[k]``, or, where ``cards[k]`` is -1, claiming the live set ``claims[k, 0]`` with its cards placed at each
-    player ``p`` as the mask ``claims[k, 1 + p]`` (:func:`_settle_claim`), the claimer keeping the turn;
+def playouts(hands, exposed, odds, set_masks, set_values, team_of, askers, targets, cards, team_picks, seed):
+    """The score of each candidate ask ``askers[k]`` -> ``targets[k]`` for ``cards[k]`` (rows) on each deal of
+    ``hands`` (columns), every candidate of deal ``j`` played with the random numbers of ``seed + j``;
     ``team_picks``: a claimer may hand the turn to any teammate (``after-claim=team-picks``), not only when the
     claim left them without cards."""
     candidates, deals = len(cards), hands.shape[0]
-    outcomes = np.zeros((candidates, deals))
+    scores = np.zeros((candidates, deals))
     for j in range(deals):
         for k in range(candidates):
             np.random.seed(seed + j)
             hand = hands[j].copy()
             known = exposed.copy()
             lacks = np.zeros_like(known)
-            live = np.ones(len(set_masks), dtype=np.bool_)
-            points = np.zeros(2)
-            mover, team = movers[k], team_of[movers[k]]
-            if cards[k] < 0:
-                s = claims[k, 0]
-                live[s] = False
-                winner = _settle_claim(hand, known, set_masks[s], claims[k, 1:], team_of, team, wrong_to_opponents)
-                if winner >= 0:
-                    points[winner] += set_values[s]
+            asker, target, bit = askers[k], targets[k], np.int64(1) << cards[k]
+            if hand[target] & bit:
+                hand[target] &= ~bit
+                hand[asker] |= bit
+                known[asker] |= bit
+                mover = asker
             else:
-                target, bit = targets[k], np.int64(1) << cards[k]
-                if hand[target] & bit:
-                    hand[target] &= ~bit
-                    hand[mover] |= bit
-                    known[mover] |= bit
-                else:
-                    lacks[target] |= bit
-                    lacks[mover] |= bit
-                    mover = target
-            points += _play(hand, known, lacks, odds, set_masks, set_values, team_of, live, mover, team, team_picks)
-            _score_holdings(hand, set_masks, set_values, team_of, live, points)
-            outcomes[k, j] = points[team] - points[1 - team]
-    return outcomes
+                lacks[target] |= bit
+                lacks[asker] |= bit
+                mover = target
+            points = _play(hand, known, lacks, odds, set_masks, set_values, team_of, mover, team_of[asker], team_picks)
+            team = team_of[asker]
+            scores[k, j] = points[team] - points[1 - team]
+    return scores
 
 
 @njit(cache=True)
-def _settle_claim(hand, known, set_mask, placement, team_of, team, wrong_to_opponents):
-    """The team that gets a set claimed by ``team`` with its cards placed as ``placement`` (a card mask per player):
-    ``team`` where the placement is right; else nobody (-1) where ``team`` held all of it, unless
-    ``wrong_to_opponents`` (``wrong-claim=opponents``), and the other team otherwise. The set's cards leave play."""
-    right, at_team = True, np.int64(0)
-    for p in range(len(hand)):
-        held = hand[p] & set_mask
-        right = right and held == placement[p]
-        if team_of[p] == team:
-            at_team |= held
-        hand[p] &= ~set_mask
-        known[p] &= ~set_mask
-    if right:
-        return team
-    return -1 if at_team == set_mask and not wrong_to_opponents else 1 - team
-
-
-@njit(cache=True)
-def _play(hand, known, lacks, odds, set_masks, set_values, team_of, live, mover, home, team_picks):
+def _play(hand, known, lacks, odds, set_masks, set_values, team_of, mover, home, team_picks):
     """Play from ``mover``'s turn until the turn is back with team ``home`` after the other team's, or the game
-    ends; the points each team scored, with ``live`` left true for the sets still in play. A claimer without cards
-    passes to the teammate with the most; one with cards, only under ``team_picks``, to a teammate with a known
-    ask."""
+    ends; the points each team scored, with the holdings of the sets left. A claimer without cards passes to the
+    teammate with the most; one with cards, only under ``team_picks``, to a teammate with a known ask."""
     players, sets = len(hand), len(set_masks)
     points = np.zeros(2)
+    live = np.ones(sets, dtype=np.bool_)
     away = False
     for _ in range(MAX_EVENTS):
         team = team_of[mover]
@@ -119,7 +75,6 @@ def _play(hand, known, lacks, odds, set_masks, set_values, team_of, live, mover,
         if own == 0 or opposing == 0:  # the team with cards holds every set left
             for s in range(sets):
                 if live[s]:
-                    live[s] = False
                     points[team if opposing == 0 else 1 - team] += set_values[s]
             return points
         if hand[mover] == 0:
@@ -166,6 +121,7 @@ def _play(hand, known, lacks, odds, set_masks, set_values, team_of, live, mover,
             lacks[target] |= bit
             lacks[mover] |= bit
             mover = target
+    _score_holdings(hand, set_masks, set_values, team_of, live, points)
     return points
 
 

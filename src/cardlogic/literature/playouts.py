@@ -1,9 +1,7 @@
-"""Determinized playouts: what each of a few candidate asks (or claims) is worth, played out over deals drawn from a
-belief.
+"""Determinized playouts: what each of a few candidate asks is worth, played out over deals drawn from a belief.
 
 Each sampled deal (the current holders of the cards in play, consistent with what the observer knows) answers every
-candidate ask as that deal says (and settles a claim: right, void or the opponents', as the deal and the house rules
-say, the claimer keeping the turn), and play goes on until the turn has gone to the opponents and come back, by one
+candidate ask as that deal says, and play goes on until the turn has gone to the opponents and come back, by one
 fast policy in every seat, the counting bot's habits on public knowledge:
 
 * claim a set once the mover's hand and the cards publicly known at teammates make up all of it (then keep the
@@ -37,16 +35,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from cardlogic.literature import Ask, Claim, kernels
+from cardlogic.literature import Ask, kernels
 from cardlogic.literature.belief import LiteratureBelief
 
 
-def playout_scores(belief: LiteratureBelief, events: Sequence[Ask | Claim], deals: int, seed: int) -> np.ndarray:
-    """The score of each ask or claim (rows) in each of ``deals`` sampled deals (columns), from its mover's team's
-    side. A claim is right, void or the opponents' as the deal and ``wrong-claim`` say, and its claimer keeps the
-    turn.
+def playout_scores(belief: LiteratureBelief, asks: Sequence[Ask], deals: int, seed: int) -> np.ndarray:
+    """The score of each ask (rows) in each of ``deals`` sampled deals (columns), from the asker's team's side.
 
-    The deals are drawn from ``belief`` with ``seed``; playout ``j`` of every event uses deal ``j`` and the random
+    The deals are drawn from ``belief`` with ``seed``; playout ``j`` of every ask uses deal ``j`` and the random
     numbers seeded by ``seed + j``, so the rows are paired.
     """
     game, public = belief.game, belief.public
@@ -61,13 +57,6 @@ def playout_scores(belief: LiteratureBelief, events: Sequence[Ask | Claim], deal
     table = belief.marginals()
     odds[list(table.cards)] = table.probabilities
     live = np.array(public.unclaimed, dtype=np.int64)
-    claims = np.full((len(events), 1 + players), -1, dtype=np.int64)
-    for row, event in zip(claims, events):
-        if isinstance(event, Claim):
-            row[0] = public.unclaimed.index(event.set_index)
-            row[1:] = 0
-            for card, holder in event.assignment:
-                row[1 + holder] |= 1 << card
     return kernels.playouts(
         hands,
         exposed,
@@ -75,11 +64,9 @@ def playout_scores(belief: LiteratureBelief, events: Sequence[Ask | Claim], deal
         np.array(game.set_masks, dtype=np.int64)[live],
         np.array([game.set_value(index) for index in live], dtype=np.float64),
         np.array([game.team_of(p) for p in range(players)], dtype=np.int64),
-        np.array([e.asker if isinstance(e, Ask) else e.claimer for e in events], dtype=np.int64),
-        np.array([e.target if isinstance(e, Ask) else -1 for e in events], dtype=np.int64),
-        np.array([e.card if isinstance(e, Ask) else -1 for e in events], dtype=np.int64),
-        claims,
-        game.rules.wrong_claim == "opponents",
+        np.array([ask.asker for ask in asks], dtype=np.int64),
+        np.array([ask.target for ask in asks], dtype=np.int64),
+        np.array([ask.card for ask in asks], dtype=np.int64),
         game.rules.team_picks,
         seed,
     )
