@@ -16,10 +16,10 @@ for name in ("COLUMNS", "LINES"):
     os.environ.pop(name, None)
 
 STARTED_FIRST = (
-    "belief/test_choices.py",
     "crosscheck/test_literature_pkg.py",
-    "literature/test_properties.py",
     "test_benchmarks.py",
+    "belief/test_choices.py",
+    "literature/test_properties.py",
     "advice/test_cluster.py",
     "belief/test_soundness.py",
     "test_doctests.py",
