@@ -9,6 +9,7 @@ import pytest
 
 from cardlogic.arguments import MAX_SEED
 from cardlogic.cli import main
+from cardlogic.literature import Rules
 from cardlogic.literature.tournament import Match, tournament, wilson
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -78,6 +79,7 @@ def test_tournament_json(capsys):
     assert data["games"] == 4 and set(data["wins"]) == {"counting", "random"}
     assert sum(data["wins"].values()) + data["ties"] == 4
     assert set(data["rates"]) == {"counting wins", "ties", "random wins"}
+    assert data["rules"] == str(Rules())  # every rule named, so a result says what it was played under
     for rate in data["rates"].values():
         assert rate["low"] <= rate["rate"] <= rate["high"]
     code, again, _ = run(
@@ -98,6 +100,13 @@ def test_tournament_json(capsys):
     assert {k: v for k, v in json.loads(again).items() if k != "seconds"} == {
         k: v for k, v in data.items() if k != "seconds"
     }
+
+
+def test_sprt_json_names_the_house_rules(capsys):
+    argv = ["sprt", "--bots", "counting,random", "--players", "4", "--seed", "5", "--max-games", "20", "--json"]
+    code, out, _ = run(capsys, *argv, "--rules", "after-claim=team-picks")
+    assert code == 0
+    assert json.loads(out)["games"]["rules"] == str(Rules(after_claim="team-picks"))
 
 
 def test_tournament_rejects_bad_bots(capsys):

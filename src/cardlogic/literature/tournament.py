@@ -50,11 +50,13 @@ class GameResult:
 
 @dataclass(frozen=True)
 class TournamentResult:
-    """Every game's result, and the totals by bot."""
+    """Every game's result, and the totals by bot; ``rules``: the house rules they were played under, every one
+    named (``str(Rules)``)."""
 
     bots: tuple[str, str]
     players: int
     deck: str
+    rules: str
     seed: int
     results: tuple[GameResult, ...]
     seconds: float
@@ -87,6 +89,7 @@ class TournamentResult:
             "bots": list(self.bots),
             "players": self.players,
             "deck": self.deck,
+            "rules": self.rules,
             "seed": self.seed,
             "wins": wins,
             "ties": self.ties,
@@ -248,7 +251,8 @@ class Match:
         return outcome, self._result(results, time.perf_counter() - start)
 
     def _result(self, results: list[GameResult], seconds: float) -> TournamentResult:
-        return TournamentResult(self.bots, self.players, self.deck, self.seed, tuple(results), seconds)
+        rules = str(Rules.parse(self.rules))
+        return TournamentResult(self.bots, self.players, self.deck, rules, self.seed, tuple(results), seconds)
 
 
 def _play(task: tuple[Match, int]) -> GameResult:
