@@ -10,9 +10,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardlogic.cards import iter_cards
-from cardlogic.literature import Ask, Game, Rules, State
-from cardlogic.literature.advice import AdvisorWeights, advise, ask_advice, claim_advice, entropy_bits, team_chances
-from cardlogic.literature.belief import LiteratureBelief
+from cardlogic.literature import Ask, Game, Rules, State, read_record
+from cardlogic.literature.advice import (
+    CLAIM_TRUST,
+    AdvisorWeights,
+    advise,
+    ask_advice,
+    claim_advice,
+    entropy_bits,
+    team_chances,
+    trusted,
+)
+from cardlogic.literature.belief import UNCONFIRMED, LiteratureBelief
 from cardlogic.literature.decks import Deck
 from cardlogic.literature.selfplay import play_random_game
 
@@ -68,6 +77,42 @@ def test_claim_numbers_match_the_oracle(seed, events, observer):
             assert joint[tuple(advice.assignment)] == pytest.approx(best, abs=1e-9)
         assert advice.expected_points == pytest.approx(advice.p_correct - (1 - p_team), abs=1e-9)
         assert advice.certain == (best == pytest.approx(1.0))
+
+
+def test_the_players_prior_is_trusted_less_on_uncertain_claims():
+    """Under the players' prior an uncertain claim states its chances with the log-odds scaled by CLAIM_TRUST; a
+    certain one, and every claim under the rules, states the belief's own."""
+    record = read_record(open("examples/mini.txt", encoding="utf-8").read())  # low-hearts: the team's, 0.34
+    players = LiteratureBelief.from_record(record)
+    assert players.weighting is not None  # the players' prior answers here
+    uncertain = 0
+    for index in players.public.unclaimed:
+        advice = claim_advice(players, index)
+        joint = players.joint(dict(advice.assignment))
+        p_team = team_chances(players, [index])[0]
+        if advice.certain or p_team == 0.0:
+            assert (advice.p_correct, advice.p_team_holds) == pytest.approx((joint, p_team), abs=1e-12)
+            continue
+        uncertain += 1
+        assert advice.p_correct == pytest.approx(min(trusted(joint), UNCONFIRMED), abs=1e-12)
+        assert advice.p_team_holds == pytest.approx(trusted(p_team), abs=1e-12)
+        assert (
+            abs(math.log(advice.p_team_holds / (1 - advice.p_team_holds)))
+            <= abs(math.log(p_team / (1 - p_team))) * CLAIM_TRUST + 1e-9
+        )
+    assert uncertain
+    rules = LiteratureBelief.from_record(record, prior="rules")
+    for index in rules.public.unclaimed:
+        advice = claim_advice(rules, index)
+        assert advice.p_team_holds == pytest.approx(team_chances(rules, [index])[0], abs=1e-12)
+
+
+def test_trust_keeps_certainty_and_order():
+    chances = [0.0, 0.01, 0.3, 0.5, 0.8, 0.95, 0.999, 1.0]
+    stated = [trusted(p) for p in chances]
+    assert stated[0] == 0.0 and stated[3] == 0.5 and stated[-1] == 1.0
+    assert stated == sorted(stated) and len(set(stated)) == len(stated)
+    assert all(abs(t - 0.5) <= abs(p - 0.5) for p, t in zip(chances, stated))
 
 
 @pytest.mark.parametrize(("seed", "events", "observer"), CASES)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -10,7 +12,7 @@ import pytest
 from cardlogic.arguments import MAX_SEED
 from cardlogic.cli import main
 from cardlogic.literature import Rules
-from cardlogic.literature.tournament import Match, tournament, wilson
+from cardlogic.literature.tournament import Match, play_bots, tournament, wilson
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -140,3 +142,27 @@ def test_advise_needs_a_player(capsys, tmp_path):
     path.write_text("".join(line for line in lines if not line.startswith(("Me:", "Hand "))), encoding="utf-8")
     code, _, err = run(capsys, "advise", str(path))
     assert code == 1 and "Me:" in err
+
+
+def test_a_watcher_sees_every_event_as_played_and_changes_nothing():
+    match = Match(("advisor", "counting"), players=4, seed=3)
+    game, hands, teams = match.setup(1)
+    seen = []
+    watched = play_bots(game, hands, teams, 7, lambda bots, event: seen.append((len(bots), event)))
+    assert [event for _, event in seen] == list(watched.history) == list(play_bots(game, hands, teams, 7).history)
+    assert {count for count, _ in seen} == {4}
+
+
+def test_the_claim_calibration_script_reports_the_advisors_uncertain_claims(tmp_path):
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "claim_calibration.py"
+    out = tmp_path / "claims.json"
+    done = subprocess.run(
+        [sys.executable, str(script), "counting", "4", "3", "4", "--json", str(out)],
+        check=False,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    data = json.loads(out.read_text())
+    assert data["count"] == 2 and data["at_least_0.8"]["count"] == 2  # two guessed claims in these four games
+    assert "2 uncertain claims" in done.stdout

@@ -119,8 +119,16 @@ def play_game(game: Game, hands: Sequence[int], teams: tuple[str, str], seed: in
     return state.public.scores, len(state.history), state.is_over
 
 
-def play_bots(game: Game, hands: Sequence[int], teams: tuple[str, str], seed: int) -> State:
-    """The referee's final :class:`State` of :func:`play_game`'s game (its history is the game's events)."""
+def play_bots(
+    game: Game,
+    hands: Sequence[int],
+    teams: tuple[str, str],
+    seed: int,
+    watch: Callable[[Sequence[Bot], Event], None] | None = None,
+) -> State:
+    """The referee's final :class:`State` of :func:`play_game`'s game (its history is the game's events);
+    ``watch(bots, event)`` sees every event as the referee filled it in, while the bot that chose it still holds
+    what it worked out for it (a benchmark reads an advisor's ``last_advice`` so)."""
     state = State(game, hands)
     n = len(game.players)
     views = [PlayerState(game, p, hands[p]) for p in range(n)]
@@ -133,6 +141,8 @@ def play_bots(game: Game, hands: Sequence[int], teams: tuple[str, str], seed: in
         mover = state.public.movers[0]
         event = _interjection(bots, views, mover) if game.rules.claim_anytime else None
         event = state.push(event or bots[mover].choose(views[mover]))
+        if watch is not None:
+            watch(bots, event)
         for view in views:
             view.push(event)
         events += 1

@@ -1,0 +1,77 @@
+"""How often the advisor's uncertain claims come true: ``python benchmarks/claim_calibration.py OPPONENT PLAYERS
+SEED GAMES``.
+
+Plays games ``0 .. GAMES - 1`` of the advisor against OPPONENT (paired deals, as ``cardlogic tournament``) and,
+for every claim an advisor makes on its own turn that its belief does not make certain and that is not forced
+(the opponents still hold cards), takes the chance it stated (``ClaimAdvice.p_correct`` of its last advice) and
+whether the claim was right. Prints the Brier score, the log-loss, the 10-bin reliability table and how many of
+those stated at 0.8 or more came true, with the 95% Wilson interval; ``--json FILE`` writes them too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import numpy as np
+
+from cardlogic.bench.calibration import scores
+from cardlogic.literature import Claim, Event
+from cardlogic.literature.bots import AdvisorBot, Bot
+from cardlogic.literature.tournament import Match, play_bots
+
+
+def claims_stated(opponent: str, players: int, seed: int, games: int) -> tuple[list[float], list[bool]]:
+    """The chances the advisor stated for its uncertain, unforced claims, and whether each came true."""
+    match = Match(("advisor", opponent), players=players, seed=seed)
+    stated: list[float] = []
+    right: list[bool] = []
+
+    def watch(bots: list[Bot], event: Event) -> None:
+        if not isinstance(event, Claim) or not isinstance(bot := bots[event.claimer], AdvisorBot):
+            return
+        advice = bot.last_advice
+        chosen = None if advice is None else advice.recommendation.event
+        if not isinstance(chosen, Claim) or chosen.set_index != event.set_index:
+            return  # a claim made off its turn (claim-anytime=on): certain, and not what its last advice weighed
+        claim = next(c for c in advice.claims if c.set_index == event.set_index)
+        if not claim.certain and not claim.forced:
+            stated.append(claim.p_correct)
+            right.append(event.outcome == "correct")
+
+    for index in range(games):
+        game, hands, teams = match.setup(index)
+        play_bots(game, hands, teams, match.seed * 1_000_003 + index, watch)
+    return stated, right
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("opponent")
+    parser.add_argument("players", type=int)
+    parser.add_argument("seed", type=int)
+    parser.add_argument("games", type=int)
+    parser.add_argument("--json", metavar="FILE")
+    args = parser.parse_args()
+    stated, right = claims_stated(args.opponent, args.players, args.seed, args.games)
+    result = scores(stated, np.array(right, bool))
+    if not result["count"]:
+        print("no uncertain claim was made")
+    else:
+        sure = result["at_least_0.8"]
+        low, high = sure["wilson"]
+        print(
+            f"advisor v {args.opponent}, {args.players} players, seed {args.seed}, {args.games} games: "
+            f"{result['count']} uncertain claims, {sum(right)} right; Brier {result['brier']:.4f}, "
+            f"log-loss {result['log_loss']:.4f}; stated >= 0.8: {sure['right']} of {sure['count']} right "
+            f"(95% Wilson {low:.2f}-{high:.2f})"
+        )
+        for row in result["reliability"]:
+            print(f"  {row['bin']}: {row['count']:4d} claims, stated {row['stated']:.3f}, came true {row['true']:.3f}")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump(
+                {"opponent": args.opponent, "players": args.players, "seed": args.seed, "games": args.games} | result,
+                out,
+                indent=2,
+            )
