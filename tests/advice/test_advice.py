@@ -18,6 +18,7 @@ from cardlogic.literature.advice import (
     ask_advice,
     claim_advice,
     entropy_bits,
+    stated_chance,
     team_chances,
     trusted,
 )
@@ -101,7 +102,11 @@ def test_the_players_prior_is_trusted_less_on_uncertain_claims():
             <= abs(math.log(p_team / (1 - p_team))) * CLAIM_TRUST + 1e-9
         )
     assert uncertain
+    assert stated_chance(players, 0.9, certain=False) == trusted(0.9)
+    assert stated_chance(players, 0.999, certain=False) == UNCONFIRMED  # trusted(0.999) is 0.991
+    assert stated_chance(players, 1.0, certain=True) == 1.0
     rules = LiteratureBelief.from_record(record, prior="rules")
+    assert stated_chance(rules, 0.9, certain=False) == 0.9
     for index in rules.public.unclaimed:
         advice = claim_advice(rules, index)
         assert advice.p_team_holds == pytest.approx(team_chances(rules, [index])[0], abs=1e-12)

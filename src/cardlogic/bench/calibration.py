@@ -3,7 +3,8 @@
 :func:`calibrate` walks full records of games between bots and, before every
 ask's answer, asks the asker's belief for P(yes), and a spectator's for P(yes) given
 the ask it has just seen (:meth:`~cardlogic.literature.belief.LiteratureBelief.chance_of_yes`); before every claim
-the claimer's belief for P(correct). Each prior's answers are scored against
+the claimer's belief for P(correct), as the advice states it
+(:func:`~cardlogic.literature.advice.stated_chance`). Each prior's answers are scored against
 what happened: Brier score, log-loss (probabilities clipped to [1e-6, 1 - 1e-6])
 and a 10-bin reliability table (stated probability v the rate that came true,
 with its Wilson interval). :func:`reliability_png` draws the asks' tables as a
@@ -20,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from cardlogic.literature import Ask, Claim, Record
+from cardlogic.literature.advice import CERTAIN, stated_chance
 from cardlogic.literature.belief import PRIORS, LiteratureBelief
 from cardlogic.literature.choices import DEFAULT_MODEL, ChoiceModel
 from cardlogic.literature.tournament import Match
@@ -67,8 +69,10 @@ def calibrate(
                 outcomes["asks"].append(bool(event.yes))
             elif isinstance(event, Claim):
                 for prior in PRIORS:
-                    placements: dict[int | str, int | str] = dict(event.assignment)
-                    stated["claims"][prior].append(beliefs[prior][event.claimer].joint(placements))
+                    claimer = beliefs[prior][event.claimer]
+                    chance = claimer.joint(dict(event.assignment))
+                    certain = chance >= CERTAIN and claimer.certainly(dict(event.assignment))
+                    stated["claims"][prior].append(stated_chance(claimer, chance, certain))
                 outcomes["claims"].append(event.outcome == "correct")
             for prior in PRIORS:
                 for belief in [*beliefs[prior], spectators[prior]]:

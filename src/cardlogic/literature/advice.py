@@ -286,10 +286,9 @@ def claim_advice(belief: LiteratureBelief, set_index: int, p_team: float | None 
             card: known[card] if card in known and team_mask >> known[card] & 1 else observer for card in cards
         }
     certain = p_correct >= CERTAIN and (belief.prior == "rules" or belief.certainly(assignment))
-    if not certain and belief.weighting is not None:  # the players' prior answered: its claims are over-confident
-        p_correct, p_team = trusted(p_correct), trusted(p_team)
-    if not certain and belief.prior != "rules":  # the players' resampled deals may all agree where the rules do not
-        p_correct = min(p_correct, UNCONFIRMED)
+    if not certain and belief.weighting is not None:
+        p_team = trusted(p_team)
+    p_correct = stated_chance(belief, p_correct, certain)
     p_lost = 1.0 - p_team if game.rules.wrong_claim == "split" else 1.0 - p_correct
     return ClaimAdvice(
         set_index,
@@ -301,6 +300,16 @@ def claim_advice(belief: LiteratureBelief, set_index: int, p_team: float | None 
         certain,
         forced,
     )
+
+
+def stated_chance(belief: LiteratureBelief, p: float, certain: bool) -> float:
+    """P(a claim is correct) ``p``, worked out by ``belief``, as the advice states it: where the claim is not
+    ``certain`` (by the rules) and the players' prior answers, :func:`trusted` (the prior alone is over-confident
+    about claims); under the players' prior never over :data:`~cardlogic.literature.belief.UNCONFIRMED` unless
+    certain (its resampled deals may all agree where the rules do not)."""
+    if certain or belief.prior == "rules":
+        return p
+    return min(trusted(p) if belief.weighting is not None else p, UNCONFIRMED)
 
 
 def trusted(p: float) -> float:
