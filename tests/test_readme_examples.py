@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from cardlogic.cli import build_parser, main
+from cardlogic.literature import Rules
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -173,7 +174,7 @@ def _rate(rate: dict) -> str:
 def test_every_strength_figure_in_the_readme_is_the_one_in_the_generated_results():
     rows = _table(README, "match")
     assert rows and "`cardlogic tournament --bots A,B --players N --games G --seed S`" in README
-    for match, games, wins, ties, losses, sets in rows:
+    for match, games, wins, ties, losses, sets, sprt in rows:
         cell = re.fullmatch(r"\[(\w+) v (\w+), (\d+) players, ([\w-]+), seed (\d+)\]\(([^)]+)\)", match)
         assert cell, match
         first, second, players, deck, seed, path = cell.groups()
@@ -185,6 +186,23 @@ def test_every_strength_figure_in_the_readme_is_the_one_in_the_generated_results
             int(seed),
             games,
         )
+        assert data["rules"] == str(Rules())
+        test = re.fullmatch(r"\[(H0|H1|undecided) at ([+-]\d+) Elo in (\d+) games, seed (\d+)\]\(([^)]+)\)", sprt)
+        assert test, sprt
+        decision, elo1, played, sprt_seed, sprt_path = test.groups()
+        decided = json.loads((ROOT / sprt_path).read_text(encoding="utf-8"))
+        assert (decided["sprt"]["decision"], decided["sprt"]["elo1"], decided["sprt"]["games"]) == (
+            decision,
+            float(elo1),
+            int(played),
+        )
+        assert {key: decided["games"][key] for key in ("bots", "players", "deck", "seed", "rules")} == {
+            "bots": [first, second],
+            "players": int(players),
+            "deck": deck,
+            "seed": int(sprt_seed),
+            "rules": str(Rules()),
+        }
         rates = data["rates"]
         assert wins == f"{data['wins'][first]}, {_rate(rates[f'{first} wins'])}"
         assert ties == f"{data['ties']}, {_rate(rates['ties'])}"
