@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Sequence
 
 import numpy as np
 
 from cardlogic.bench.calibration import scores
 from cardlogic.literature import Claim, Event
 from cardlogic.literature.bots import AdvisorBot, Bot
-from cardlogic.literature.tournament import Match, play_bots
+from cardlogic.literature.tournament import Match
 
 
 def claims_stated(opponent: str, players: int, seed: int, games: int) -> tuple[list[float], list[bool]]:
@@ -27,7 +28,7 @@ def claims_stated(opponent: str, players: int, seed: int, games: int) -> tuple[l
     stated: list[float] = []
     right: list[bool] = []
 
-    def watch(bots: list[Bot], event: Event) -> None:
+    def watch(bots: Sequence[Bot], event: Event) -> None:
         if not isinstance(event, Claim) or not isinstance(bot := bots[event.claimer], AdvisorBot):
             return
         advice = bot.last_advice
@@ -40,8 +41,7 @@ def claims_stated(opponent: str, players: int, seed: int, games: int) -> tuple[l
             right.append(event.outcome == "correct")
 
     for index in range(games):
-        game, hands, teams = match.setup(index)
-        play_bots(game, hands, teams, match.seed * 1_000_003 + index, watch)
+        match.record(index, watch)
     return stated, right
 
 
@@ -53,7 +53,10 @@ if __name__ == "__main__":
     parser.add_argument("games", type=int)
     parser.add_argument("--json", metavar="FILE")
     args = parser.parse_args()
-    stated, right = claims_stated(args.opponent, args.players, args.seed, args.games)
+    try:
+        stated, right = claims_stated(args.opponent, args.players, args.seed, args.games)
+    except ValueError as error:  # an unknown bot, a table size or seed out of range
+        parser.error(str(error))
     result = scores(stated, np.array(right, bool))
     if not result["count"]:
         print("no uncertain claim was made")

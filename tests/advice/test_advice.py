@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -29,6 +30,7 @@ from cardlogic.literature.selfplay import play_random_game
 from ..csp_memo import memoized_csp
 from .oracle import claim_truth, current_deals, public_ask_probabilities
 
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
 
 
@@ -83,7 +85,7 @@ def test_claim_numbers_match_the_oracle(seed, events, observer):
 def test_the_players_prior_is_trusted_less_on_uncertain_claims():
     """Under the players' prior an uncertain claim states its chances with the log-odds scaled by CLAIM_TRUST; a
     certain one, and every claim under the rules, states the belief's own."""
-    record = read_record(open("examples/mini.txt", encoding="utf-8").read())  # low-hearts: the team's, 0.34
+    record = read_record((EXAMPLES / "mini.txt").read_text(encoding="utf-8"))  # low-hearts: the team's, 0.34
     players = LiteratureBelief.from_record(record)
     assert players.weighting is not None  # the players' prior answers here
     uncertain = 0

@@ -12,6 +12,7 @@ import pytest
 from cardlogic.arguments import MAX_SEED
 from cardlogic.cli import main
 from cardlogic.literature import Rules
+from cardlogic.literature.bots import BOTS
 from cardlogic.literature.tournament import Match, play_bots, tournament, wilson
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -166,3 +167,6 @@ def test_the_claim_calibration_script_reports_the_advisors_uncertain_claims(tmp_
     data = json.loads(out.read_text())
     assert data["count"] == 2 and data["at_least_0.8"]["count"] == 2  # two guessed claims in these four games
     assert "2 uncertain claims" in done.stdout
+    refused = subprocess.run([sys.executable, str(script), "nobody", "4", "3", "4"], capture_output=True, text=True)
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    assert refused.stderr.splitlines()[-1].endswith("unknown bot 'nobody' (expected one of " + ", ".join(BOTS) + ")")

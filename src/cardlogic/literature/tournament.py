@@ -197,10 +197,10 @@ class Match:
         game, rng = pair_setup(self.players, Deck.named(self.deck), Rules.parse(self.rules), self.seed, pair)
         return game, State.deal(game, rng).hands, (self.bots[swap], self.bots[1 - swap])
 
-    def record(self, index: int) -> Record:
-        """Game ``index`` played out as a full record (every starting hand)."""
+    def record(self, index: int, watch: Callable[[Sequence[Bot], Event], None] | None = None) -> Record:
+        """Game ``index`` played out as a full record (every starting hand); ``watch`` as :func:`play_bots` takes it."""
         game, hands, teams = self.setup(index)
-        state = play_bots(game, hands, teams, self.seed * 1_000_003 + index)
+        state = play_bots(game, hands, teams, self.seed * 1_000_003 + index, watch)
         return Record(game, None, {p: tuple(iter_cards(hand)) for p, hand in enumerate(hands)}, list(state.history))
 
     def games(self, workers: Workers) -> Generator[GameResult]:
