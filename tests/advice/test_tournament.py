@@ -165,8 +165,8 @@ def test_the_claim_calibration_script_reports_the_advisors_uncertain_claims(tmp_
     )
     assert done.returncode == 0, done.stderr
     data = json.loads(out.read_text())
-    assert data["count"] == 2 and data["at_least_0.8"]["count"] == 2  # two guessed claims in these four games
-    assert "2 uncertain claims" in done.stdout
+    assert data["count"] == 1 and data["at_least_0.8"]["count"] == 1  # one guessed claim in these four games
+    assert "1 uncertain claims, 1 right" in done.stdout
     refused = subprocess.run([sys.executable, str(script), "nobody", "4", "3", "4"], capture_output=True, text=True)
     assert refused.returncode == 2 and "Traceback" not in refused.stderr
     assert refused.stderr.splitlines()[-1].endswith("unknown bot 'nobody' (expected one of " + ", ".join(BOTS) + ")")
