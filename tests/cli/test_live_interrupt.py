@@ -24,6 +24,7 @@ import pytest
 import cardlogic.cli.live.console
 import cardlogic.cli.live.literature  # noqa: F401 (imported before forking, as the command imports it)
 from cardlogic.cli import main
+from cardlogic.cli.live.session import LiveSession
 from cardlogic.literature import read_record
 from cardlogic.literature.belief import check_record
 from cardlogic.table.literature import LiveGame
@@ -40,6 +41,30 @@ CTRL_C = "\x03"
 def interrupted_session(autosave: str, lines: list[str], rng: random.Random) -> tuple[str, int]:
     """Run ``cardlogic live AUTOSAVE`` on a new pseudo-terminal, type ``lines`` into it one by one, send Ctrl-C at
     a random moment, then ``quit`` should the session still run; return what it printed and its exit status."""
+    pid, child, printed = start_session(autosave)
+    try:
+        if rng.random() < 0.25:  # while it starts: imports, reads the record, claims the autosave, writes it
+            with_pause(child, rng.uniform(0.0, 0.2))
+        else:
+            child.expect_exact("Autosaving to")
+            typing = rng.randrange(len(lines) + 1)  # the lines typed whole before the Ctrl-C
+            for line in lines[:typing]:
+                child.send(line + "\r")
+                with_pause(child, rng.uniform(0.0, 0.05))
+            if typing < len(lines) and rng.random() < 0.5:
+                line = lines[typing]
+                child.send(line[: rng.randrange(1, len(line) + 1)])  # half a line
+            with_pause(child, rng.uniform(0.0, 0.3))
+        child.send(CTRL_C)
+        return finish_session(pid, child, printed)
+    finally:
+        if _alive(pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+def start_session(autosave: str, work_delay: float = 0.0) -> tuple[int, fdpexpect.fdspawn, list[str]]:
+    """Fork ``cardlogic live AUTOSAVE`` on a new pseudo-terminal, each line's work ``work_delay`` seconds longer;
+    return its process id, the terminal once it printed ``starting``, and the list that collects what it prints."""
     pid, terminal = os.forkpty()
     if pid == 0:  # the child: the live command on the terminal
         code = 99
@@ -49,6 +74,8 @@ def interrupted_session(autosave: str, lines: list[str], rng: random.Random) -> 
             sys.stdin = open(0, encoding="utf-8", closefd=False)
             sys.stdout = open(1, "w", encoding="utf-8", buffering=1, closefd=False)
             sys.stderr = open(2, "w", encoding="utf-8", buffering=1, closefd=False)
+            if work_delay:
+                _lengthen_work(work_delay)
             print("starting", flush=True)  # a Ctrl-C before the command starts is Python's to show
             code = main(["live", autosave])
         except BaseException:  # noqa: BLE001 (shown as Python shows whatever ends a program)
@@ -63,19 +90,27 @@ def interrupted_session(autosave: str, lines: list[str], rng: random.Random) -> 
     child.logfile_read = _Collect(printed)
     try:
         child.expect_exact("starting")
-        if rng.random() < 0.25:  # while it starts: imports, reads the record, claims the autosave, writes it
-            with_pause(child, rng.uniform(0.0, 0.2))
-        else:
-            child.expect_exact("Autosaving to")
-            typing = rng.randrange(len(lines) + 1)  # the lines typed whole before the Ctrl-C
-            for line in lines[:typing]:
-                child.send(line + "\r")
-                with_pause(child, rng.uniform(0.0, 0.05))
-            if typing < len(lines) and rng.random() < 0.5:
-                line = lines[typing]
-                child.send(line[: rng.randrange(1, len(line) + 1)])  # half a line
-            with_pause(child, rng.uniform(0.0, 0.3))
-        child.send(CTRL_C)
+    except BaseException:
+        os.kill(pid, signal.SIGKILL)
+        raise
+    return pid, child, printed
+
+
+def _lengthen_work(seconds: float) -> None:
+    """Make every line the session works on take ``seconds`` longer (in the forked child only)."""
+    handle = LiveSession.handle
+
+    def slow_handle(session: LiveSession, text: str) -> None:
+        time.sleep(seconds)
+        handle(session, text)
+
+    LiveSession.handle = slow_handle  # type: ignore[method-assign]
+
+
+def finish_session(pid: int, child: fdpexpect.fdspawn, printed: list[str]) -> tuple[str, int]:
+    """Once Ctrl-C was sent: let the session settle, type ``quit`` should it still run, wait for it to end; return
+    what it printed and its exit status."""
+    try:
         settle(child)
         if _alive(pid):  # end the line the Ctrl-C left (a half line it fell before), then leave
             child.send("\rquit\r")
@@ -146,7 +181,6 @@ def test_ctrl_c_at_random_moments_never_shows_a_traceback_nor_loses_an_accepted_
     warm = LiveGame(view)  # compiled once here, so that every forked process starts at once
     warm.advice()
     kept: list = []  # the events the autosave held before the trial
-    ended = 0
     for trial in (trials := Trials(TRIALS, len(view.events))):
         if kept != view.events[: len(kept)] or len(kept) == len(view.events):
             kept = []  # a dropped line made another game, or the game is over: start it again
@@ -155,7 +189,6 @@ def test_ctrl_c_at_random_moments_never_shows_a_traceback_nor_loses_an_accepted_
         printed, code = interrupted_session(str(autosave), lines[len(kept) :], rng)
         assert "Traceback" not in printed and "KeyboardInterrupt" not in printed, f"trial {trial}:\n{printed}"
         assert code in (0, 1, 130), f"trial {trial}: exit code {code}\n{printed}"  # 1: a typed-ahead line refused
-        ended += code == 130
         accepted = printed.count("ok: ")
         saved = read_record(autosave.read_text())  # whole: it reads, the rename was atomic
         check_record(saved)
@@ -166,7 +199,52 @@ def test_ctrl_c_at_random_moments_never_shows_a_traceback_nor_loses_an_accepted_
         kept = list(saved.events)
         trials.accepted += accepted
     assert trials.accepted >= trials.goal  # the Ctrl-Cs fell all along the game, not only before the first event
-    assert 0 < ended < trial + 1  # some fell while work ran, some at the prompt
+
+
+@pytest.mark.skipif(not hasattr(os, "forkpty"), reason="needs a pseudo-terminal")
+def test_ctrl_c_while_a_line_is_worked_on_ends_the_session_and_keeps_what_it_accepted(tmp_path):
+    """Whether a random moment falls while work runs depends on the machine's speed; here each line's work takes
+    a second longer, so a Ctrl-C sent while the third line is worked on surely falls in it."""
+    view = annes_view()
+    lines = [typed(event, GAME) for event in view.events[:3]]
+    autosave = tmp_path / "game.live.txt"
+    autosave.write_text(setup_text(view))
+    pid, child, printed = start_session(str(autosave), work_delay=1.0)
+    child.expect_exact("Autosaving to")
+    for line in lines[:2]:
+        child.send(line + "\r")
+        child.expect_exact("ok: ")
+    child.send(lines[2] + "\r")
+    with_pause(child, 0.3)
+    child.send(CTRL_C)
+    text, code = finish_session(pid, child, printed)
+    assert code == 130, text
+    assert "interrupted; everything up to the last accepted event is in" in text
+    assert "Traceback" not in text and "KeyboardInterrupt" not in text
+    assert read_record(autosave.read_text()).events == view.events[:2]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.live.history", "game.live.txt"]
+
+
+@pytest.mark.skipif(not hasattr(os, "forkpty"), reason="needs a pseudo-terminal")
+def test_ctrl_c_at_the_prompt_drops_the_half_typed_line_and_the_session_goes_on(tmp_path):
+    view = annes_view()
+    lines = [typed(event, GAME) for event in view.events[:2]]
+    autosave = tmp_path / "game.live.txt"
+    autosave.write_text(setup_text(view))
+    pid, child, printed = start_session(str(autosave))
+    child.expect_exact("Autosaving to")
+    child.send(lines[0] + "\r")
+    child.expect_exact("ok: ")
+    settle(child)
+    child.send(lines[1][:-1])  # half a line, dropped by the Ctrl-C
+    child.send(CTRL_C)
+    settle(child)
+    child.send(lines[1] + "\r")
+    child.expect_exact("ok: ")
+    text, code = finish_session(pid, child, printed)
+    assert code == 0, text
+    assert "Traceback" not in text and "KeyboardInterrupt" not in text
+    assert read_record(autosave.read_text()).events == view.events[:2]
 
 
 def _numba_style_interrupt() -> None:
