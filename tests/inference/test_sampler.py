@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from cardlogic.constraints import Clause, DealModel, InconsistentError
-from cardlogic.inference import sampler
+from cardlogic.inference import kernels, sampler
 from cardlogic.inference.exact import ExactBackend
 from cardlogic.inference.packed import pack
 from cardlogic.inference.sampler import SamplerBackend, frequencies, sample_mcmc, share_out, starting_deal
@@ -191,6 +191,40 @@ def test_chain_start_by_matching_and_repair() -> None:
     model = late_game_model()
     packed = pack(model)
     deal = starting_deal(packed, seed=3, search_nodes=0)  # skip the search: match, then repair the clauses
+    dealt = share_out(packed, deal[None].astype(np.int8), seed=0)[0]
+    assert model.is_consistent(dict(zip(model.cards, map(int, dealt))))
+
+
+def plateau_model() -> DealModel:
+    """The advisor's model after 92 events of a 12-player game (advisor v counting, SPRT seed 1205, game 19),
+    whose chain start with seed 4105788639 once failed: the repair from that seed's matched deal stays caught."""
+    allowed = {
+        0: 3190, 1: 4087, 2: 1783, 3: 1782, 4: 2096, 5: 8, 7: 1, 8: 1024, 9: 8, 10: 64, 11: 8, 12: 16,
+        13: 2048, 14: 16, 15: 4, 16: 16, 17: 32, 18: 256, 20: 8, 21: 1365, 22: 1365, 23: 1365, 24: 512, 25: 2,
+        26: 2039, 27: 2038, 28: 512, 29: 2039, 30: 1296, 31: 2039, 33: 128, 34: 256, 35: 32, 36: 256, 37: 32,
+        38: 1024, 39: 736, 40: 2784, 41: 1024, 42: 2786, 43: 2786, 44: 2786, 46: 4084, 47: 594, 48: 4087,
+        49: 4087, 50: 4087, 51: 4087,
+    }  # fmt: skip
+    model = DealModel(tuple("ABCDEFGHIJKL"), (4,) * 12, allowed)  # the 8s (6, 19, 32, 45) out of the deck
+    model.restrict_all(allowed)
+    one_of = [
+        (2, (42, 43, 44)), (128, (1, 2, 3)), (256, (21, 22, 23)), (2048, (0, 1, 4)), (1024, (21, 22, 23)),
+        (512, (1, 2, 3)), (1, (26, 29, 31)), (2, (0, 1, 2, 3)), (2048, (40, 42, 43, 44)), (64, (26, 27, 29, 31)),
+        (4, (26, 27, 29, 31)), (128, (46, 48, 49, 50, 51)), (32, (46, 48, 49, 50, 51)),
+        (16, (26, 27, 29, 30, 31)), (2, (47, 48, 49, 50, 51)), (4, (46, 48, 49, 50, 51)),
+    ]  # fmt: skip
+    for holders, cards in one_of:
+        model.require([(card, holders) for card in cards])
+    return model
+
+
+def test_a_repair_caught_on_a_plateau_starts_afresh() -> None:
+    model, seed = plateau_model(), 4105788639
+    packed = pack(model)
+    matched, _ = kernels.match_deal(packed.caps, packed.choices, packed.nchoices, seed)
+    _, repaired = kernels.repair_deal(matched, packed.allow, packed.clauses, seed, 4 * sampler.REPAIR_ATTEMPT_STEPS)
+    assert not repaired  # one long search from there would never get out
+    deal = starting_deal(packed, seed)
     dealt = share_out(packed, deal[None].astype(np.int8), seed=0)[0]
     assert model.is_consistent(dict(zip(model.cards, map(int, dealt))))
 

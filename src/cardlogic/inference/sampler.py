@@ -39,6 +39,12 @@ CHAINS = max(1, min(2, os.cpu_count() or 1))
 """Independent MCMC chains drawn side by side: one per core, at most two (each pays its own burn-in)."""
 _CHAIN_SEED_STEP = 0x9E3779B9
 """How far apart the chains' seeds are, so that no two chains share a random stream."""
+_RESTART_SEED_STEP = 0xC2B2AE35
+"""How far apart the seeds of a chain start's successive repair attempts are (another odd constant)."""
+REPAIR_ATTEMPT_STEPS = 10_000
+"""Repair steps of one local search from a matched deal. One that succeeds mostly does within a few hundred steps;
+one caught on a plateau stays caught (about 4% of the starts of some 12-player models, at 1,000 steps as at
+100,000), so a budget is spent on fresh starts rather than on one long search."""
 CHUNK = 65_536
 """Deals drawn at a time when only their counts are wanted: about 3 MB for 48 cards."""
 _CHUNK_SEED_STEP = 0x85EBCA6B
@@ -234,7 +240,9 @@ def starting_deal(
     A short depth-first search settles small models either way; otherwise a
     deal respecting allowed holders and sizes is found by augmenting paths
     (proving inconsistency when there is none) and its clauses are repaired by
-    local search, which raises InferenceError when it does not succeed.
+    local search, started afresh from another matched deal every
+    :data:`REPAIR_ATTEMPT_STEPS` steps; InferenceError when ``repair_steps``
+    in all do not succeed.
     """
     p = packed
     if p.empty:
@@ -244,10 +252,15 @@ def starting_deal(
         return deal
     if status == 0:
         raise InconsistentError("no deal satisfies the constraints")
-    deal, status = kernels.match_deal(p.caps, p.choices, p.nchoices, seed)
-    if status == 0:
-        raise InconsistentError("no deal gives every holder its size from its allowed cards")
-    deal, repaired = kernels.repair_deal(deal, p.allow, p.clauses, seed, repair_steps)
-    if not repaired:
-        raise InferenceError(f"no deal satisfying every clause found in {repair_steps} repair steps")
-    return deal
+    left, attempt = repair_steps, 0
+    while left > 0:
+        attempt_seed = seed + attempt * _RESTART_SEED_STEP  # the first attempt as the seed alone
+        deal, status = kernels.match_deal(p.caps, p.choices, p.nchoices, attempt_seed)
+        if status == 0:
+            raise InconsistentError("no deal gives every holder its size from its allowed cards")
+        steps = min(REPAIR_ATTEMPT_STEPS, left)
+        deal, repaired = kernels.repair_deal(deal, p.allow, p.clauses, attempt_seed, steps)
+        if repaired:
+            return deal
+        left, attempt = left - steps, attempt + 1
+    raise InferenceError(f"no deal satisfying every clause found in {repair_steps} repair steps")
