@@ -136,7 +136,8 @@ class AdvisorWeights:
     0.044 (paired 95%), for about 10% more time a game. Six candidates over 256 deals scored +0.015 +- 0.102 on
     seed 1207. 1,024 deals instead of 512 (2026-12-05, 100 paired games each against ``counting``) won 81 against
     77 at 6 players on seed 3105 (+0.010 +- 0.078) and 76 against 90 at 8 players on seed 3106 (-0.095 +- 0.068):
-    512 stay.
+    512 stay. Six candidates over 512 deals scored -0.010 +- 0.075 against ``counting`` at 6 players (seed 3108)
+    and +0.030 +- 0.087 against ``strong`` at 8 (seed 3109): four stay.
     """
 
     completion: float = 8.0
