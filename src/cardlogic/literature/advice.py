@@ -137,7 +137,8 @@ class AdvisorWeights:
     seed 1207. 1,024 deals instead of 512 (2026-12-05, 100 paired games each against ``counting``) won 81 against
     77 at 6 players on seed 3105 (+0.010 +- 0.078) and 76 against 90 at 8 players on seed 3106 (-0.095 +- 0.068):
     512 stay. Six candidates over 512 deals scored -0.010 +- 0.075 against ``counting`` at 6 players (seed 3108)
-    and +0.030 +- 0.087 against ``strong`` at 8 (seed 3109): four stay.
+    and +0.030 +- 0.087 against ``strong`` at 8 (seed 3109): four stay. ``danger`` 1.5 and 0.6 scored -0.005 +-
+    0.060 and +0.025 +- 0.066 against ``counting`` at 6 players (seed 3110): 1.0 stays.
     """
 
     completion: float = 8.0
