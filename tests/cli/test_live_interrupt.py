@@ -18,6 +18,9 @@ import signal
 import sys
 import time
 import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 
 import pytest
 
@@ -41,8 +44,8 @@ CTRL_C = "\x03"
 def interrupted_session(autosave: str, lines: list[str], rng: random.Random) -> tuple[str, int]:
     """Run ``cardlogic live AUTOSAVE`` on a new pseudo-terminal, type ``lines`` into it one by one, send Ctrl-C at
     a random moment, then ``quit`` should the session still run; return what it printed and its exit status."""
-    pid, child, printed = start_session(autosave)
-    try:
+    with live_on_terminal(autosave) as session:
+        child = session.child
         if rng.random() < 0.25:  # while it starts: imports, reads the record, claims the autosave, writes it
             with_pause(child, rng.uniform(0.0, 0.2))
         else:
@@ -56,15 +59,36 @@ def interrupted_session(autosave: str, lines: list[str], rng: random.Random) -> 
                 child.send(line[: rng.randrange(1, len(line) + 1)])  # half a line
             with_pause(child, rng.uniform(0.0, 0.3))
         child.send(CTRL_C)
-        return finish_session(pid, child, printed)
-    finally:
-        if _alive(pid):
-            os.kill(pid, signal.SIGKILL)
+        return session.finish()
 
 
-def start_session(autosave: str, work_delay: float = 0.0) -> tuple[int, fdpexpect.fdspawn, list[str]]:
+@dataclass
+class LiveOnTerminal:
+    """``cardlogic live`` running in a forked process: its id, its terminal, and what it printed so far."""
+
+    pid: int
+    child: fdpexpect.fdspawn
+    printed: list[str]
+
+    def finish(self) -> tuple[str, int]:
+        """Once Ctrl-C was sent: let the session settle, type ``quit`` should it still run, wait for it to end;
+        return what it printed and its exit status."""
+        settle(self.child)
+        if _alive(self.pid):  # end the line the Ctrl-C left (a half line it fell before), then leave
+            self.child.send("\rquit\r")
+        deadline = time.monotonic() + 30
+        while _alive(self.pid):
+            assert time.monotonic() < deadline, "".join(self.printed)
+            with_pause(self.child, 0.05)
+        with_pause(self.child, 0.1)
+        _, status = os.waitpid(self.pid, 0)
+        return "".join(self.printed).replace("\r\n", "\n"), os.waitstatus_to_exitcode(status)
+
+
+@contextmanager
+def live_on_terminal(autosave: str, work_delay: float = 0.0) -> Iterator[LiveOnTerminal]:
     """Fork ``cardlogic live AUTOSAVE`` on a new pseudo-terminal, each line's work ``work_delay`` seconds longer;
-    return its process id, the terminal once it printed ``starting``, and the list that collects what it prints."""
+    yield it once it printed ``starting``, and kill it on the way out should it still run."""
     pid, terminal = os.forkpty()
     if pid == 0:  # the child: the live command on the terminal
         code = 99
@@ -90,10 +114,11 @@ def start_session(autosave: str, work_delay: float = 0.0) -> tuple[int, fdpexpec
     child.logfile_read = _Collect(printed)
     try:
         child.expect_exact("starting")
-    except BaseException:
-        os.kill(pid, signal.SIGKILL)
-        raise
-    return pid, child, printed
+        yield LiveOnTerminal(pid, child, printed)
+    finally:
+        if _alive(pid):
+            os.kill(pid, signal.SIGKILL)
+        child.close()
 
 
 def _lengthen_work(seconds: float) -> None:
@@ -105,26 +130,6 @@ def _lengthen_work(seconds: float) -> None:
         handle(session, text)
 
     LiveSession.handle = slow_handle  # type: ignore[method-assign]
-
-
-def finish_session(pid: int, child: fdpexpect.fdspawn, printed: list[str]) -> tuple[str, int]:
-    """Once Ctrl-C was sent: let the session settle, type ``quit`` should it still run, wait for it to end; return
-    what it printed and its exit status."""
-    try:
-        settle(child)
-        if _alive(pid):  # end the line the Ctrl-C left (a half line it fell before), then leave
-            child.send("\rquit\r")
-        deadline = time.monotonic() + 30
-        while _alive(pid):
-            assert time.monotonic() < deadline, "".join(printed)
-            with_pause(child, 0.05)
-        with_pause(child, 0.1)
-    finally:
-        if _alive(pid):
-            os.kill(pid, signal.SIGKILL)
-    _, status = os.waitpid(pid, 0)
-    child.close()
-    return "".join(printed).replace("\r\n", "\n"), os.waitstatus_to_exitcode(status)
 
 
 class _Collect:
@@ -209,15 +214,15 @@ def test_ctrl_c_while_a_line_is_worked_on_ends_the_session_and_keeps_what_it_acc
     lines = [typed(event, GAME) for event in view.events[:3]]
     autosave = tmp_path / "game.live.txt"
     autosave.write_text(setup_text(view))
-    pid, child, printed = start_session(str(autosave), work_delay=1.0)
-    child.expect_exact("Autosaving to")
-    for line in lines[:2]:
-        child.send(line + "\r")
-        child.expect_exact("ok: ")
-    child.send(lines[2] + "\r")
-    with_pause(child, 0.3)
-    child.send(CTRL_C)
-    text, code = finish_session(pid, child, printed)
+    with live_on_terminal(str(autosave), work_delay=1.0) as session:
+        session.child.expect_exact("Autosaving to")
+        for line in lines[:2]:
+            session.child.send(line + "\r")
+            session.child.expect_exact("ok: ")
+        session.child.send(lines[2] + "\r")
+        with_pause(session.child, 0.3)
+        session.child.send(CTRL_C)
+        text, code = session.finish()
     assert code == 130, text
     assert "interrupted; everything up to the last accepted event is in" in text
     assert "Traceback" not in text and "KeyboardInterrupt" not in text
@@ -231,17 +236,17 @@ def test_ctrl_c_at_the_prompt_drops_the_half_typed_line_and_the_session_goes_on(
     lines = [typed(event, GAME) for event in view.events[:2]]
     autosave = tmp_path / "game.live.txt"
     autosave.write_text(setup_text(view))
-    pid, child, printed = start_session(str(autosave))
-    child.expect_exact("Autosaving to")
-    child.send(lines[0] + "\r")
-    child.expect_exact("ok: ")
-    settle(child)
-    child.send(lines[1][:-1])  # half a line, dropped by the Ctrl-C
-    child.send(CTRL_C)
-    settle(child)
-    child.send(lines[1] + "\r")
-    child.expect_exact("ok: ")
-    text, code = finish_session(pid, child, printed)
+    with live_on_terminal(str(autosave)) as session:
+        session.child.expect_exact("Autosaving to")
+        session.child.send(lines[0] + "\r")
+        session.child.expect_exact("ok: ")
+        settle(session.child)
+        session.child.send(lines[1][:-1])  # half a line, dropped by the Ctrl-C
+        session.child.send(CTRL_C)
+        settle(session.child)
+        session.child.send(lines[1] + "\r")
+        session.child.expect_exact("ok: ")
+        text, code = session.finish()
     assert code == 0, text
     assert "Traceback" not in text and "KeyboardInterrupt" not in text
     assert read_record(autosave.read_text()).events == view.events[:2]
