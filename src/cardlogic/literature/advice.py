@@ -138,7 +138,8 @@ class AdvisorWeights:
     77 at 6 players on seed 3105 (+0.010 +- 0.078) and 76 against 90 at 8 players on seed 3106 (-0.095 +- 0.068):
     512 stay. Six candidates over 512 deals scored -0.010 +- 0.075 against ``counting`` at 6 players (seed 3108)
     and +0.030 +- 0.087 against ``strong`` at 8 (seed 3109): four stay. ``danger`` 1.5 and 0.6 scored -0.005 +-
-    0.060 and +0.025 +- 0.066 against ``counting`` at 6 players (seed 3110): 1.0 stays.
+    0.060 and +0.025 +- 0.066 against ``counting`` at 6 players (seed 3110): 1.0 stays. Two candidates instead of
+    four scored +0.027 +- 0.042 over 300 paired games (seeds 4102, 4106 and 4103; docs/bots.md): four stay.
     """
 
     completion: float = 8.0
