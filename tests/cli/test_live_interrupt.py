@@ -69,6 +69,7 @@ class LiveOnTerminal:
     pid: int
     child: fdpexpect.fdspawn
     printed: list[str]
+    reaped: bool = False
 
     def finish(self) -> tuple[str, int]:
         """Once Ctrl-C was sent: let the session settle, type ``quit`` should it still run, wait for it to end;
@@ -82,13 +83,24 @@ class LiveOnTerminal:
             with_pause(self.child, 0.05)
         with_pause(self.child, 0.1)
         _, status = os.waitpid(self.pid, 0)
+        self.reaped = True
         return "".join(self.printed).replace("\r\n", "\n"), os.waitstatus_to_exitcode(status)
+
+    def close(self) -> None:
+        """Kill the session should it still run and reap it (once reaped, its process id may be another's), then
+        close its terminal."""
+        if not self.reaped:
+            if _alive(self.pid):
+                os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+            self.reaped = True
+        self.child.close()
 
 
 @contextmanager
 def live_on_terminal(autosave: str, work_delay: float = 0.0) -> Iterator[LiveOnTerminal]:
     """Fork ``cardlogic live AUTOSAVE`` on a new pseudo-terminal, each line's work ``work_delay`` seconds longer;
-    yield it once it printed ``starting``, and kill it on the way out should it still run."""
+    yield it once it printed ``starting``, and kill and reap it on the way out should it still run."""
     pid, terminal = os.forkpty()
     if pid == 0:  # the child: the live command on the terminal
         code = 99
@@ -109,16 +121,13 @@ def live_on_terminal(autosave: str, work_delay: float = 0.0) -> Iterator[LiveOnT
             sys.stdout.flush()
             sys.stderr.flush()
             os._exit(code)
-    child = fdpexpect.fdspawn(terminal, encoding="utf-8", timeout=30)
-    printed: list[str] = []
-    child.logfile_read = _Collect(printed)
+    session = LiveOnTerminal(pid, fdpexpect.fdspawn(terminal, encoding="utf-8", timeout=30), [])
+    session.child.logfile_read = _Collect(session.printed)
     try:
-        child.expect_exact("starting")
-        yield LiveOnTerminal(pid, child, printed)
+        session.child.expect_exact("starting")
+        yield session
     finally:
-        if _alive(pid):
-            os.kill(pid, signal.SIGKILL)
-        child.close()
+        session.close()
 
 
 def _lengthen_work(seconds: float) -> None:
