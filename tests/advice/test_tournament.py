@@ -170,3 +170,23 @@ def test_the_claim_calibration_script_reports_the_advisors_uncertain_claims(tmp_
     refused = subprocess.run([sys.executable, str(script), "nobody", "4", "3", "4"], capture_output=True, text=True)
     assert refused.returncode == 2 and "Traceback" not in refused.stderr
     assert refused.stderr.splitlines()[-1].endswith("unknown bot 'nobody' (expected one of " + ", ".join(BOTS) + ")")
+
+
+def test_the_team_split_script_scores_each_prior_against_the_base_rate(tmp_path):
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "team_split.py"
+    out = tmp_path / "split.json"
+    done = subprocess.run(
+        [sys.executable, str(script), "counting", "4", "3", "2", "--json", str(out)],
+        check=False,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    data = json.loads(out.read_text())
+    share = data["share"]
+    assert data["players"]["count"] == data["rules"]["count"] == data["base rate"]["count"] > 0
+    assert data["base rate"]["brier"] == pytest.approx(share * (1 - share))
+    assert 0 < data["players"]["brier"] < 1 and 0 < data["rules"]["brier"] < 1
+    assert f"{share:.3f} of them with the opponents" in done.stdout
+    refused = subprocess.run([sys.executable, str(script), "nobody", "4", "3", "2"], capture_output=True, text=True)
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
