@@ -10,13 +10,11 @@ those stated at 0.8 or more came true, with the 95% Wilson interval; ``--json FI
 
 from __future__ import annotations
 
-import argparse
-import json
 from collections.abc import Sequence
 
 import numpy as np
 
-from cardlogic.bench.calibration import scores
+from cardlogic.bench.calibration import advisor_games_script, scores, write_advisor_games_json
 from cardlogic.literature import Claim, Event
 from cardlogic.literature.bots import AdvisorBot, Bot
 from cardlogic.literature.tournament import Match
@@ -46,17 +44,7 @@ def claims_stated(opponent: str, players: int, seed: int, games: int) -> tuple[l
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("opponent")
-    parser.add_argument("players", type=int)
-    parser.add_argument("seed", type=int)
-    parser.add_argument("games", type=int)
-    parser.add_argument("--json", metavar="FILE")
-    args = parser.parse_args()
-    try:
-        stated, right = claims_stated(args.opponent, args.players, args.seed, args.games)
-    except ValueError as error:  # an unknown bot, a table size or seed out of range
-        parser.error(str(error))
+    args, (stated, right) = advisor_games_script(__doc__.splitlines()[0], claims_stated)
     result = scores(stated, np.array(right, bool))
     if not result["count"]:
         print("no uncertain claim was made")
@@ -71,10 +59,4 @@ if __name__ == "__main__":
         )
         for row in result["reliability"]:
             print(f"  {row['bin']}: {row['count']:4d} claims, stated {row['stated']:.3f}, came true {row['true']:.3f}")
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as out:
-            json.dump(
-                {"opponent": args.opponent, "players": args.players, "seed": args.seed, "games": args.games} | result,
-                out,
-                indent=2,
-            )
+    write_advisor_games_json(args, result)

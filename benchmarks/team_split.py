@@ -13,13 +13,11 @@ this is the belief's score on what decides games.
 
 from __future__ import annotations
 
-import argparse
-import json
 from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from cardlogic.bench.calibration import scores
+from cardlogic.bench.calibration import advisor_games_script, scores, write_advisor_games_json
 from cardlogic.cards import Card, iter_cards
 from cardlogic.literature import Ask, Event
 from cardlogic.literature.belief import LiteratureBelief
@@ -80,17 +78,7 @@ def _watcher(
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("opponent")
-    parser.add_argument("players", type=int)
-    parser.add_argument("seed", type=int)
-    parser.add_argument("games", type=int)
-    parser.add_argument("--json", metavar="FILE")
-    args = parser.parse_args()
-    try:
-        stated, truth = split_stated(args.opponent, args.players, args.seed, args.games)
-    except ValueError as error:  # an unknown bot, a table size or seed out of range
-        parser.error(str(error))
+    args, (stated, truth) = advisor_games_script(__doc__.splitlines()[0], split_stated)
     happened = np.array(truth, bool)
     share = float(happened.mean()) if len(happened) else 0.0
     results = {prior: scores(stated[prior], happened) for prior in PRIORS}
@@ -102,12 +90,4 @@ if __name__ == "__main__":
     for name, result in results.items():
         if result["count"]:
             print(f"  {name}: Brier {result['brier']:.4f}, log-loss {result['log_loss']:.4f}")
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as out:
-            json.dump(
-                {"opponent": args.opponent, "players": args.players, "seed": args.seed, "games": args.games}
-                | {"share": share}
-                | results,
-                out,
-                indent=2,
-            )
+    write_advisor_games_json(args, {"share": share} | results)

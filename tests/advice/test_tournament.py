@@ -155,32 +155,20 @@ def test_a_watcher_sees_every_event_as_played_and_changes_nothing():
 
 
 def test_the_claim_calibration_script_reports_the_advisors_uncertain_claims(tmp_path):
-    script = Path(__file__).resolve().parents[2] / "benchmarks" / "claim_calibration.py"
     out = tmp_path / "claims.json"
-    done = subprocess.run(
-        [sys.executable, str(script), "counting", "4", "3", "4", "--json", str(out)],
-        check=False,
-        capture_output=True,
-        text=True,
-    )
+    done = _benchmark_script("claim_calibration.py", "counting", "4", "3", "4", "--json", str(out))
     assert done.returncode == 0, done.stderr
     data = json.loads(out.read_text())
     assert data["count"] == 1 and data["at_least_0.8"]["count"] == 1  # one guessed claim in these four games
     assert "1 uncertain claims, 1 right" in done.stdout
-    refused = subprocess.run([sys.executable, str(script), "nobody", "4", "3", "4"], capture_output=True, text=True)
+    refused = _benchmark_script("claim_calibration.py", "nobody", "4", "3", "4")
     assert refused.returncode == 2 and "Traceback" not in refused.stderr
     assert refused.stderr.splitlines()[-1].endswith("unknown bot 'nobody' (expected one of " + ", ".join(BOTS) + ")")
 
 
 def test_the_team_split_script_scores_each_prior_against_the_base_rate(tmp_path):
-    script = Path(__file__).resolve().parents[2] / "benchmarks" / "team_split.py"
     out = tmp_path / "split.json"
-    done = subprocess.run(
-        [sys.executable, str(script), "counting", "4", "3", "2", "--json", str(out)],
-        check=False,
-        capture_output=True,
-        text=True,
-    )
+    done = _benchmark_script("team_split.py", "counting", "4", "3", "2", "--json", str(out))
     assert done.returncode == 0, done.stderr
     data = json.loads(out.read_text())
     share = data["share"]
@@ -188,5 +176,11 @@ def test_the_team_split_script_scores_each_prior_against_the_base_rate(tmp_path)
     assert data["base rate"]["brier"] == pytest.approx(share * (1 - share))
     assert 0 < data["players"]["brier"] < 1 and 0 < data["rules"]["brier"] < 1
     assert f"{share:.3f} of them with the opponents" in done.stdout
-    refused = subprocess.run([sys.executable, str(script), "nobody", "4", "3", "2"], capture_output=True, text=True)
+    refused = _benchmark_script("team_split.py", "nobody", "4", "3", "2")
     assert refused.returncode == 2 and "Traceback" not in refused.stderr
+
+
+def _benchmark_script(name: str, *arguments: str) -> subprocess.CompletedProcess[str]:
+    """Run ``benchmarks/NAME`` with ``arguments``, its output captured."""
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / name
+    return subprocess.run([sys.executable, str(script), *arguments], check=False, capture_output=True, text=True)

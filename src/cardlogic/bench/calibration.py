@@ -13,10 +13,12 @@ reliability diagram when matplotlib is installed (the ``bench`` extra).
 
 from __future__ import annotations
 
+import argparse
+import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -28,6 +30,7 @@ from cardlogic.literature.tournament import Match
 from cardlogic.rating import wilson
 
 VIEWS = ("asker", "spectator")
+T = TypeVar("T")
 BINS = 10
 CLIP = 1e-6
 
@@ -180,3 +183,31 @@ def improvement(results: dict[str, Any], view: str = "asker") -> dict[str, float
     if not rules["count"]:
         return {"brier": math.nan, "log_loss": math.nan}
     return {key: 1 - players[key] / rules[key] for key in ("brier", "log_loss")}
+
+
+def advisor_games_script(description: str, measure: Callable[[str, int, int, int], T]) -> tuple[argparse.Namespace, T]:
+    """The command line of a benchmark script that plays the advisor against OPPONENT (``OPPONENT PLAYERS SEED GAMES
+    [--json FILE]``), and ``measure(opponent, players, seed, games)``; its ValueError (an unknown bot, a table size or
+    seed out of range) ends the script with the usage and one line, exit code 2."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("opponent")
+    parser.add_argument("players", type=int)
+    parser.add_argument("seed", type=int)
+    parser.add_argument("games", type=int)
+    parser.add_argument("--json", metavar="FILE")
+    args = parser.parse_args()
+    try:
+        return args, measure(args.opponent, args.players, args.seed, args.games)
+    except ValueError as error:
+        parser.error(str(error))
+
+
+def write_advisor_games_json(args: argparse.Namespace, results: dict[str, Any]) -> None:
+    """Write ``results`` after the games' opponent, players, seed and count to ``--json FILE``, if it was given."""
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump(
+                {"opponent": args.opponent, "players": args.players, "seed": args.seed, "games": args.games} | results,
+                out,
+                indent=2,
+            )
