@@ -52,7 +52,7 @@ def _watcher(
         if isinstance(event, Ask) and isinstance(bot := bots[event.asker], AdvisorBot):
             game = bot.game
             team = game.team_of(bot.player)
-            opponents = [p for p in range(len(game.players)) if game.team_of(p) != team]
+            opponents = list(game.opponents(bot.player))
             rules = LiteratureBelief(
                 game,
                 bot.player,
