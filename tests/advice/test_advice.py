@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from cardlogic.cards import iter_cards
 from cardlogic.literature import Ask, Game, Rules, State, read_record
 from cardlogic.literature.advice import (
+    CERTAIN,
     CLAIM_TRUST,
     AdvisorWeights,
     advise,
@@ -274,6 +275,39 @@ def test_certain_claims_are_always_correct(position):
         if claim.certain:
             assert all(state.holder_of(card) == holder for card, holder in claim.assignment)
             assert claim.p_team_holds == 1.0
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(), st.booleans())
+def test_a_guess_is_made_in_a_set_the_asker_holds_the_most_of(position, thorough):
+    """Where the recommendation is a guess, its set is one the asker holds the most cards of among the sets with an
+    ask that may succeed; with ``strongest_set`` off the thorough recommendation is the best guess by value."""
+    game, hands, history, events, _ = position
+    state = State(game, hands)
+    for event in history[:events]:
+        state.push(event)
+    mover = state.to_move
+    if mover is None or not state.hands[mover]:
+        return
+    belief = LiteratureBelief(game, mover, iter_cards(hands[mover]))
+    for event in history[:events]:
+        belief.push(event)
+    advice = advise(belief, thorough=thorough, seed=events)
+    event = advice.recommendation.event
+    hopeful = [a for a in advice.asks if a.p_yes > 0]
+    if not isinstance(event, Ask) or any(a.p_yes >= CERTAIN for a in hopeful):
+        return
+    hand = state.hands[mover]
+
+    def held(card: int) -> int:
+        return (hand & game.set_masks[game.deck.set_index_of(card)]).bit_count()
+
+    most = max(held(a.card) for a in hopeful)
+    assert held(event.card) == most
+    assert ("; my strongest set" in advice.recommendation.reason) == any(held(a.card) < most for a in hopeful)
+    if thorough:
+        plain = advise(belief, seed=events, weights=AdvisorWeights(strongest_set=False)).recommendation
+        assert plain.event == hopeful[0].event(mover)
 
 
 def test_a_look_ahead_adds_the_best_next_chance_after_a_yes():
