@@ -748,13 +748,14 @@ def _recommend(
                 claim.event(observer),
                 f"claim {claim.name} (certain) to hand the turn to {names[mate]}: stalemate breaker",
             )
-    signal = ""
-    strongest = _in_strongest_sets(hopeful, view.hand, game)
-    if not sure and weights.strongest_set and len(strongest) < len(hopeful):
-        hopeful, best, signal = strongest, strongest[0], "; my strongest set"
+    which_set = ""
+    if not sure and weights.strongest_set:
+        strongest = _in_strongest_sets(hopeful, view.hand, game)
+        if len(strongest) < len(hopeful):
+            hopeful, best, which_set = strongest, strongest[0], "; my strongest set"
     if playouts and not sure and len(hopeful) > 1 and weights.playout_candidates > 1:
         best = _played_out(belief, hopeful[: weights.playout_candidates], seed, weights)
-    reason = f"ask {names[best.target]} for {best.card}: yes with probability {best.p_yes:.2f}{signal}"
+    reason = f"ask {names[best.target]} for {best.card}: yes with probability {best.p_yes:.2f}{which_set}"
     if certain:
         reason += f"; hold {', '.join(c.name for c in certain)} back (certain)"
     return Recommendation(best.event(observer), reason)
