@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardlogic.arguments import MAX_SEED
+from cardlogic.arguments import MAX_SEED, ArgumentError, ArgumentTypeError
 from cardlogic.cards import Card, iter_cards
 from cardlogic.literature import Ask, Claim, Game, IllegalEventError, Pass, State, actor, play_random_game
 from cardlogic.literature import belief as belief_module
@@ -382,24 +382,38 @@ def test_a_small_state_is_weighed_over_every_consistent_deal_exactly() -> None:
             assert np.abs(marginals.probabilities[i] - truth).max() < 1e-3, card
 
 
-def test_the_players_prior_draws_more_deals_only_while_their_weights_are_too_few(monkeypatch) -> None:
-    """Weights that leave enough effective deals stop at the first draw; sharper ones draw more, up to the
-    likelihood terms a belief may work out in a state."""
+@pytest.mark.parametrize("deals", [belief_module.FIRST_DEALS, 2 * belief_module.FIRST_DEALS])
+def test_the_players_prior_draws_more_deals_only_while_their_weights_are_too_few(monkeypatch, deals: int) -> None:
+    """Weights that leave enough effective deals stop at the first draw of ``deals``; sharper ones draw more, up to
+    the likelihood terms a belief of that many deals may work out in a state."""
     game = Game(tuple("ABCDEF"))
     hands, events = play_random_game(game, 3)
 
     def drawn(enough: float) -> int:
         monkeypatch.setattr(belief_module, "ENOUGH_EFFECTIVE", enough)
-        belief = LiteratureBelief(game, 0, iter_cards(hands[0]), prior="players", choices=EXTREME, samples=20_000)
+        belief = LiteratureBelief(
+            game, 0, iter_cards(hands[0]), prior="players", choices=EXTREME, samples=20_000, deals=deals
+        )
         for event in events[:20]:
             belief.push_unchecked(event)
         assert belief.prior_answered.startswith("players") and belief._weighting is not None
         return belief._weighting.drawn
 
-    assert drawn(0) == belief_module.FIRST_DEALS
+    assert drawn(0) == deals
     more = drawn(math.inf)
-    assert more > belief_module.FIRST_DEALS
-    assert (more - belief_module.FIRST_DEALS - belief_module.MIN_DRAW) * 20 <= belief_module.WEIGHING_BUDGET
+    assert more > deals
+    budget = belief_module.WEIGHING_BUDGET * deals // belief_module.FIRST_DEALS
+    assert (more - deals - belief_module.MIN_DRAW) * 20 <= budget
+
+
+def test_the_deals_a_players_prior_weighs_are_checked() -> None:
+    game = Game(tuple("ABCD"))
+    for deals in (0, -5):
+        with pytest.raises(ArgumentError, match="deals must be from 1"):
+            LiteratureBelief(game, deals=deals)
+    for deals in (1.5, "many", True):
+        with pytest.raises(ArgumentTypeError, match="deals must be an integer"):
+            LiteratureBelief(game, deals=deals)
 
 
 def test_under_the_players_prior_only_the_rules_make_a_fact_certain() -> None:

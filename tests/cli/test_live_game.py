@@ -15,6 +15,7 @@ from cardlogic.cli import main
 from cardlogic.cli.advise import as_json
 from cardlogic.literature import Ask, Claim, Game, InvalidEventError, Record, format_event, read_record, write_record
 from cardlogic.literature.advice import advise_record
+from cardlogic.literature.belief import FIRST_DEALS, FOLLOWED_DEALS
 from cardlogic.literature.decks import Deck
 from cardlogic.literature.shorthand import Notation
 from cardlogic.table.autosave import claim_autosave
@@ -92,6 +93,25 @@ def test_live_advice_equals_advise_on_the_record_whenever_my_team_is_to_move(see
             assert as_json(game.advice(), GAME) == glance, f"after event {count}"
             compared += 1
     assert compared >= 5
+
+
+def test_the_live_players_prior_weighs_more_deals_than_a_record_read_at_once():
+    """A belief followed event by event only tops up the deals each event rules out, so the table's weighs
+    :data:`FOLLOWED_DEALS` where ``advise`` from a record weighs :data:`FIRST_DEALS`."""
+    view = annes_view(0)
+    game = LiveGame(Record(view.game, view.observer, dict(view.hands)))
+    for event in view.events[:12]:
+        game.push(event)
+    read = advise_record(Record(view.game, view.observer, dict(view.hands), view.events[:12]))
+    live = game.full_advice()
+    assert game.belief.deals == FOLLOWED_DEALS > FIRST_DEALS
+
+    def weighed(prior: str) -> int:  # "players (effective sample size 589 of 11,857 deals)"
+        found = re.search(r"^players \(effective sample size [\d,]+ of ([\d,]+) deals\)$", prior)
+        assert found, prior
+        return int(found[1].replace(",", ""))
+
+    assert weighed(live.prior) >= FOLLOWED_DEALS and FIRST_DEALS <= weighed(read.prior) < FOLLOWED_DEALS
 
 
 def test_short_form_names_by_prefix_and_any_case():

@@ -8,7 +8,11 @@ the claimer's belief for P(correct), as the advice states it
 what happened: Brier score, log-loss (probabilities clipped to [1e-6, 1 - 1e-6])
 and a 10-bin reliability table (stated probability v the rate that came true,
 with its Wilson interval). :func:`reliability_png` draws the asks' tables as a
-reliability diagram when matplotlib is installed (the ``bench`` extra).
+reliability diagram when matplotlib is installed (the ``bench`` extra). Every
+belief follows its game event by event, as at a table, so the players' prior
+weighs :data:`~cardlogic.literature.belief.FOLLOWED_DEALS` deals, as ``cardlogic
+live`` and ``serve`` do; ``deals=FIRST_DEALS`` scores what ``cardlogic advise``
+states from a record.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import numpy as np
 
 from cardlogic.literature import Ask, Claim, Record
 from cardlogic.literature.advice import CERTAIN, stated_chance
-from cardlogic.literature.belief import PRIORS, LiteratureBelief
+from cardlogic.literature.belief import FOLLOWED_DEALS, PRIORS, LiteratureBelief
 from cardlogic.literature.choices import DEFAULT_MODEL, ChoiceModel
 from cardlogic.literature.tournament import Match
 from cardlogic.rating import wilson
@@ -42,7 +46,11 @@ def bot_records(bots: tuple[str, str], players: int, games: int, seed: int) -> l
 
 
 def calibrate(
-    records: Sequence[Record], *, samples: int = 2000, choices: ChoiceModel = DEFAULT_MODEL
+    records: Sequence[Record],
+    *,
+    samples: int = 20000,
+    choices: ChoiceModel = DEFAULT_MODEL,
+    deals: int = FOLLOWED_DEALS,
 ) -> dict[str, Any]:
     """Every prior's P(yes) of every ask (from the asker's view and a spectator's) and P(correct) of every
     claim (the claimer's view), scored against the answers: ``{"asks": {view: {prior: scores}}, "claims":
@@ -56,13 +64,16 @@ def calibrate(
         n = len(game.players)
         beliefs = {
             prior: [
-                LiteratureBelief(game, p, record.hands[p], prior=prior, samples=samples, seed=0, choices=choices)
+                LiteratureBelief(
+                    game, p, record.hands[p], prior=prior, samples=samples, seed=0, choices=choices, deals=deals
+                )
                 for p in range(n)
             ]
             for prior in PRIORS
         }
         spectators = {
-            prior: LiteratureBelief(game, prior=prior, samples=samples, seed=0, choices=choices) for prior in PRIORS
+            prior: LiteratureBelief(game, prior=prior, samples=samples, seed=0, choices=choices, deals=deals)
+            for prior in PRIORS
         }
         for event in record.events:
             if isinstance(event, Ask):

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cardlogic import inference
+from cardlogic import arguments, inference
 from cardlogic.arguments import MAX_SEED
 from cardlogic.belief import PRIORS as PRIORS
 from cardlogic.belief import WeightedBelief
@@ -62,15 +62,21 @@ are tempered (raised to the largest power that keeps this many), and below :data
 MIN_TEMPERING = 0.05
 """The smallest power of the choices' likelihood the players' prior answers with; below it the rules alone answer."""
 FIRST_DEALS = 1_000
-"""The rules' deals the players' prior draws first in a state (at most ``samples``; the calibration of
-docs/beliefs.md was measured with as many): more are drawn only while their weights leave an effective sample size
-under :data:`ENOUGH_EFFECTIVE`."""
+"""The rules' deals the players' prior draws first in a state (at most ``samples``), unless told ``deals``: the
+calibration of docs/beliefs.md was measured with as many. More are drawn only while their weights leave an
+effective sample size under :data:`ENOUGH_EFFECTIVE`."""
+FOLLOWED_DEALS = 5_000
+"""The ``deals`` of a belief followed event by event at a table (``cardlogic live`` and ``serve``): after an event
+it weighs its kept deals by that event alone and draws only those the event ruled out, so it affords five times
+the first draw of a belief read from a record at once, and states sharper chances (docs/beliefs.md)."""
 ENOUGH_EFFECTIVE = 500
-"""The effective sample size at which the players' prior stops drawing more deals."""
+"""The effective sample size at which the players' prior stops drawing more deals, for :data:`FIRST_DEALS` deals
+(in proportion for other ``deals``)."""
 WEIGHING_BUDGET = 120_000
-"""The most likelihood terms (distinct deals times the events each is weighed over, about a microsecond apiece) the
-players' prior works out in one state beyond its first draw: the bound that keeps ``advise`` and ``live`` within
-their latency whatever the table's size and the game's length."""
+"""The most likelihood terms (distinct deals times the events each is weighed over, a quarter of a microsecond
+apiece) the players' prior works out in one state beyond its first draw, for :data:`FIRST_DEALS` deals (in
+proportion for other ``deals``): the bound that keeps ``advise`` and ``live`` within their latency whatever the
+table's size and the game's length."""
 DRAW_MAX_OPERATIONS = 1e7
 """The largest exact sampling tables (about 0.1 s to build) the players' prior draws its deals from; beyond them the
 rules' MCMC chain draws them: a state may need a draw after every event, where the exact marginals need none."""
@@ -155,7 +161,9 @@ class LiteratureBelief(WeightedBelief[Weighting]):
     The holders are the players. ``sure_asks_first`` assumes the other players take a sure ask before any guess
     (:class:`~cardlogic.literature.tracking.LiteratureTracker`). ``options`` are :class:`~cardlogic.belief.Belief`'s
     (``method``, ``samples``, ``seed``, ``max_operations``). ``prior`` is one of :data:`PRIORS` (see the
-    module docstring), ``choices`` the players' model (default: the one shipped in the package).
+    module docstring), ``choices`` the players' model (default: the one shipped in the package), ``deals`` the
+    rules' deals the players' prior weighs in a state (:data:`FIRST_DEALS`; :data:`FOLLOWED_DEALS` for a belief
+    followed event by event at a table).
     """
 
     tracker: LiteratureTracker
@@ -170,8 +178,10 @@ class LiteratureBelief(WeightedBelief[Weighting]):
         sure_asks_first: bool = False,
         prior: str = DEFAULT_PRIOR,
         choices: ChoiceModel = DEFAULT_MODEL,
+        deals: int = FIRST_DEALS,
         **options,
     ) -> None:
+        self.deals = arguments.samples(deals, "deals")
         self._history = History(game)
         self._pool: _Pool | None = None
         tracker = LiteratureTracker(game, observer, hand, sure_asks_first)
@@ -214,15 +224,15 @@ class LiteratureBelief(WeightedBelief[Weighting]):
     def _pooled(self) -> _Pool:
         """The rules' deals of this state with their likelihoods: those of the last state's pool this state still
         allows, weighed by the events since, or none; then more drawn while their effective sample size is under
-        :data:`ENOUGH_EFFECTIVE`, within :data:`WEIGHING_BUDGET`."""
+        :data:`ENOUGH_EFFECTIVE`, within :data:`WEIGHING_BUDGET` (both in proportion to ``deals``)."""
         history, pool = self._choices_history(), self._pool
-        budget = WEIGHING_BUDGET
+        budget = int(self._in_proportion(WEIGHING_BUDGET))
         if pool is not None and pool.history is history and pool.events < history.events:
             kept = self.model.consistent_rows(pool.deals)
             deals = pool.deals[kept]
             modelled, rules = self._log_likelihoods(history, deals, pool.events)
             # this runs after every event of a game followed live: a quarter of the budget, to refill the pool
-            budget = WEIGHING_BUDGET // 4 - len(deals) * (history.events - pool.events)
+            budget = budget // 4 - len(deals) * (history.events - pool.events)
             pool = _Pool(
                 history,
                 history.events,
@@ -240,20 +250,21 @@ class LiteratureBelief(WeightedBelief[Weighting]):
 
     def _grown(self, history: History, pool: _Pool | None, budget: int, refill: bool = False) -> _Pool:
         """``pool`` (None: empty) with more of the rules' deals drawn and weighed while it has fewer than
-        :data:`FIRST_DEALS` draws, or an effective sample size under :data:`ENOUGH_EFFECTIVE`, and while its
-        ``samples`` and the likelihood terms left of ``budget`` allow another draw; one draw at least when empty.
-        A ``refill`` is one draw at most, only to make up :data:`FIRST_DEALS` draws, of at least :data:`MIN_DRAW`
+        ``deals`` draws, or an effective sample size under :data:`ENOUGH_EFFECTIVE` (in proportion to ``deals``),
+        and while its ``samples`` and the likelihood terms left of ``budget`` allow another draw; one draw at least
+        when empty. A ``refill`` is one draw at most, only to make up ``deals`` draws, of at least :data:`MIN_DRAW`
         deals whatever the budget."""
         drawn_rounds, draw, events = 0, None, max(history.events, 1)
+        enough = self._in_proportion(ENOUGH_EFFECTIVE)
         while pool is None or (
             not (refill and drawn_rounds)
             and not pool.complete
             and pool.drawn < self.samples
             and (refill or budget >= MIN_DRAW * events)
-            and (pool.drawn < FIRST_DEALS or (not refill and self._pool_effective(pool) < ENOUGH_EFFECTIVE))
+            and (pool.drawn < self.deals or (not refill and self._pool_effective(pool) < enough))
         ):
             drawn = 0 if pool is None else pool.drawn
-            wanted = FIRST_DEALS - drawn if refill else max(drawn, FIRST_DEALS)
+            wanted = self.deals - drawn if refill else max(drawn, self.deals)
             size = min(self.samples - drawn, max(MIN_DRAW, min(wanted, budget // events)))
             if draw is None:
                 sampler = self._sampler()
@@ -267,6 +278,10 @@ class LiteratureBelief(WeightedBelief[Weighting]):
             pool, weighed = self._merged(history, pool, fresh, how)
             budget -= weighed * events
         return pool
+
+    def _in_proportion(self, amount: float) -> float:
+        """``amount`` (set for :data:`FIRST_DEALS` deals) for this belief's ``deals``."""
+        return amount * (self.deals / FIRST_DEALS)
 
     def _pool_effective(self, pool: _Pool) -> float:
         log_weights = pool.log_weights(self.choices.modelled)

@@ -26,7 +26,7 @@ from cardlogic.literature import (
     write_record,
 )
 from cardlogic.literature.advice import Advice, advise, claim_advice, spectator, with_leaks
-from cardlogic.literature.belief import DEFAULT_PRIOR, LiteratureBelief
+from cardlogic.literature.belief import DEFAULT_PRIOR, FOLLOWED_DEALS, LiteratureBelief
 from cardlogic.literature.shorthand import Answer, Notation, ShortClaim
 from cardlogic.table.core import Incomplete, Status, TableGame
 
@@ -60,7 +60,9 @@ class ClaimSuggestion:
 class LiveGame(TableGame[Event]):
     """A Literature record's set-up and events at the table (see :class:`~cardlogic.table.core.TableGame`).
 
-    ``belief`` is the record's observer's (a spectator's when it names no ``Me``);
+    ``belief`` is the record's observer's (a spectator's when it names no ``Me``),
+    its players' prior weighing :data:`~cardlogic.literature.belief.FOLLOWED_DEALS`
+    deals, as a belief followed event by event affords;
     ``spectator`` is a spectator's belief over the same history, kept for the
     figures of :func:`~cardlogic.literature.advice.advise` that need it (None for a
     spectator's record).
@@ -94,7 +96,9 @@ class LiveGame(TableGame[Event]):
         self._keep_written(write_record(record) if text is None else text, record.events, record.lines)
         # Every hand the record shows checks what is typed, so the autosave, which keeps them, stays possible.
         self._referee = record.replay() if record.is_full else None
-        self.belief = LiteratureBelief.from_record(record, method=method, samples=samples, seed=seed, prior=prior)
+        self.belief = LiteratureBelief.from_record(
+            record, method=method, samples=samples, seed=seed, prior=prior, deals=FOLLOWED_DEALS
+        )
         self.spectator: LiteratureBelief | None = None
         if record.observer is not None:
             self.spectator = spectator(self.belief)
