@@ -16,6 +16,7 @@ cardlogic.arguments.ArgumentTypeError: yes must be True or False, not 'no'
 
 from __future__ import annotations
 
+import math
 import operator
 from typing import Any
 
@@ -50,6 +51,23 @@ def integer(name: str, value: Any, low: int | None = None, high: int | None = No
             raise ArgumentError(f"{name} must be {high} or less, not {number}")
         raise ArgumentError(f"{name} must be from {low} to {high}, not {number}")
     return number
+
+
+def number(name: str, value: Any, low: float | None = None, high: float | None = None) -> float:
+    """``value`` as a finite ``float`` (an integer too, never a bool) within ``low`` .. ``high``.
+
+    >>> number("danger", 1), number("risky_claim", 0.8, 0, 1)
+    (1.0, 0.8)
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ArgumentTypeError(f"{name} must be a finite number, not {value!r}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        if high is None:
+            raise ArgumentError(f"{name} must be {low} or more, not {value}")
+        if low is None:
+            raise ArgumentError(f"{name} must be {high} or less, not {value}")
+        raise ArgumentError(f"{name} must be from {low} to {high}, not {value}")
+    return float(value)
 
 
 def boolean(name: str, value: Any) -> bool:

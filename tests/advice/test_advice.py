@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cardlogic.arguments import ArgumentError, ArgumentTypeError
 from cardlogic.cards import iter_cards
 from cardlogic.literature import Ask, Game, Rules, State, read_record
 from cardlogic.literature.advice import (
@@ -187,6 +189,25 @@ def test_ask_numbers_match_the_oracle(seed):
         assert [a.value for a in asks] == sorted((a.value for a in asks), reverse=True)
         state.push(event)
     assert checked and leaks
+
+
+@pytest.mark.parametrize(
+    ("weight", "value", "error", "message"),
+    [
+        ("completion", -1.0, ArgumentError, "completion must be 0 or more, not -1.0"),
+        ("danger", math.nan, ArgumentTypeError, "danger must be a finite number, not nan"),
+        ("lookahead", 1.5, ArgumentTypeError, "lookahead must be an integer, not 1.5"),
+        ("risky_claim", 1.2, ArgumentError, "risky_claim must be from 0 to 1, not 1.2"),
+        ("hold_ask", "high", ArgumentTypeError, "hold_ask must be a finite number, not 'high'"),
+        ("prospect_samples", 0, ArgumentError, "prospect_samples must be 1 or more, not 0"),
+        ("playout_candidates", True, ArgumentTypeError, "playout_candidates must be an integer, not True"),
+        ("playout_deals", 0, ArgumentError, "playout_deals must be from 1 to"),
+        ("strongest_set", 1, ArgumentTypeError, "strongest_set must be True or False, not 1"),
+    ],
+)
+def test_advisor_weights_refuse_a_bad_value_by_name(weight, value, error, message):
+    with pytest.raises(error, match=re.escape(message)):
+        AdvisorWeights(**{weight: value})
 
 
 @pytest.mark.parametrize(("seed", "completion", "danger"), [(1, 8.0, 1.0), (2, 3.0, 0.5), (3, 8.0, 1.0)])

@@ -158,6 +158,19 @@ class AdvisorWeights:
     playout_deals: int = 512
     strongest_set: bool = True
 
+    def __post_init__(self) -> None:
+        """Refuse a weight of the wrong type or out of range, naming it (an :class:`~cardlogic.arguments.ArgumentError`
+        or :class:`~cardlogic.arguments.ArgumentTypeError`)."""
+        arguments.number("completion", self.completion, 0)
+        arguments.number("danger", self.danger, 0)
+        arguments.integer("lookahead", self.lookahead, 0)
+        arguments.number("risky_claim", self.risky_claim, 0, 1)
+        arguments.number("hold_ask", self.hold_ask, 0, 1)
+        arguments.integer("prospect_samples", self.prospect_samples, 1)
+        arguments.integer("playout_candidates", self.playout_candidates, 1)
+        arguments.samples(self.playout_deals, "playout_deals")
+        arguments.boolean("strongest_set", self.strongest_set)
+
 
 DEFAULT_WEIGHTS = AdvisorWeights()
 """The weights :func:`advise` uses unless given others."""
