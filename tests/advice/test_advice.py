@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from collections import Counter
@@ -10,15 +11,19 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rich.console import Console
 
 from cardlogic.arguments import ArgumentError, ArgumentTypeError
 from cardlogic.cards import iter_cards
+from cardlogic.cli.advise import print_advice
 from cardlogic.literature import Ask, Game, Rules, State, read_record
 from cardlogic.literature.advice import (
     CERTAIN,
     CLAIM_TRUST,
     AdvisorWeights,
+    Recommendation,
     advise,
+    advise_record,
     ask_advice,
     claim_advice,
     entropy_bits,
@@ -362,3 +367,22 @@ def test_a_look_ahead_adds_the_best_next_chance_after_a_yes():
                 looked += stepped
                 sure_next += stepped and any(belief.public.known.get(a.card) == a.target for a in following)
     assert looked and sure_next
+
+
+def test_the_recommended_ask_is_listed_and_marked_where_its_value_ranks_it_low():
+    """A guess chosen by its set or by playouts may rank below the best asks by value: the lists ``advise`` and
+    ``live`` print keep it (in the last place) and mark it."""
+    record = read_record((EXAMPLES / "ann-view.txt").read_text())
+    advice = advise_record(record, prior="rules")
+    assert advice.best_asks(10) == advice.asks[:10]  # the recommended ask is among the best already
+    low = advice.asks[-1]
+    guess = dataclasses.replace(
+        advice, recommendation=Recommendation(Ask(advice.observer, low.target, low.card), "a guess")
+    )
+    best = guess.best_asks(10)
+    assert best[:9] == advice.asks[:9] and best[9] == low and len(best) == 10
+    console = Console(record=True, width=80)
+    print_advice(guess, record.game, console)
+    marked = [line for line in console.export_text().splitlines() if line.startswith("│ > ")]
+    assert marked == [line for line in marked if f"{record.game.players[low.target]} for {low.card}" in line]
+    assert len(marked) == 1

@@ -201,6 +201,11 @@ def test_a_whole_game_by_taps_on_a_phone_with_a_desktop_tab_beside_it(browser, s
             page.wait_for_selector("#advice")
             assert page.inner_text("#tip").startswith("Advice: ")
             assert page.inner_text("#prior").startswith("prior: players")  # the prior that answered
+            recommended = page.inner_text("#recommendation")
+            if recommended.startswith("ask "):  # its one-tap button comes first, marked, whatever its value's rank
+                first = page.locator("#advice button >> nth=0")
+                assert first.inner_text().startswith(recommended.split(":")[0]), (recommended, first.inner_text())
+                assert "recommended" in (first.get_attribute("class") or "")
             page.locator("#seats").scroll_into_view_if_needed()
             page.screenshot(path=str(shots / "table-phone.png"))  # what the phone shows, above the fold
             page.click("#ask")

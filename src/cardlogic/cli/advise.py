@@ -137,8 +137,8 @@ def print_advice(advice: Advice, game: Game, console: Console | None = None) -> 
     if others:
         console.print(f"{plural(others, 'other set')}: P(team holds) below {WORTH_CLAIMING}, not worth a claim")
     if advice.asks:
-        best = advice.asks[:ADVISE_ASKS]
-        console.print(asks_table(game, best, f"{name}'s best asks ({len(best)} of {len(advice.asks)})"))
+        best = advice.best_asks(ADVISE_ASKS)
+        console.print(asks_table(advice, best, game, f"{name}'s best asks ({len(best)} of {len(advice.asks)})"))
     console.print(method_caption(advice))
 
 
@@ -183,17 +183,20 @@ def claims_table(advice: Advice, game: Game, claims: Sequence[ClaimAdvice], titl
     return table
 
 
-def asks_table(game: Game, asks: Sequence[AskAdvice], title: str) -> Table:
-    """``asks``: P(yes), bits gained, bits leaked and value, in the order given."""
+def asks_table(advice: Advice, asks: Sequence[AskAdvice], game: Game, title: str) -> Table:
+    """``asks`` (some of ``advice.asks``): P(yes), bits gained, bits leaked and value, in the order given; the
+    recommended ask marked ``>`` and in bold."""
     names = game.players
     table = titled_table(title, ("ask", "P(yes)", "bits gained", "bits leaked", "value"))
     for a in asks:
         leak = _bits(a.leak_bits)
+        chosen = advice.recommended(a)
         table.add_row(
-            f"{names[a.target]} for {a.card}",
+            f"{'> ' if chosen else ''}{names[a.target]} for {a.card}",
             f"{a.p_yes:.3f}",
             f"{a.info_bits:.3f}",
             "-" if leak is None else f"{leak:.3f}",
             f"{a.value:.3f}",
+            style="bold" if chosen else None,
         )
     return table

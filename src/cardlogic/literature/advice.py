@@ -281,6 +281,20 @@ class Advice:
         """
         return 0.5 / math.sqrt(self.samples) if self.samples else 0.0
 
+    def recommended(self, ask: AskAdvice) -> bool:
+        """Whether ``ask`` is the recommended event."""
+        event = self.recommendation.event
+        return isinstance(event, Ask) and (event.target, event.card) == (ask.target, ask.card)
+
+    def best_asks(self, count: int) -> tuple[AskAdvice, ...]:
+        """The ``count`` best asks by value, the recommended ask always among them: where it ranks lower (a guess
+        in the strongest set, or chosen by playouts) it takes the last place."""
+        best = self.asks[:count]
+        if count < 1 or any(self.recommended(a) for a in best):
+            return best
+        chosen = [a for a in self.asks if self.recommended(a)]
+        return (*best[: count - 1], *chosen) if chosen else best
+
 
 # -- claims ----------------------------------------------------------------------------------------------------------
 

@@ -64,7 +64,7 @@ class LiteratureView:
         out = []
         if advice.asks:
             out.append(f"Recommendation: {advice.recommendation.reason}")
-            best = " | ".join(f"{names[a.target]} {a.card} {a.p_yes:.2f}" for a in advice.asks[:GLANCE_ASKS])
+            best = " | ".join(f"{names[a.target]} {a.card} {a.p_yes:.2f}" for a in advice.best_asks(GLANCE_ASKS))
             out.append(f"best asks, P(yes): {best}")
         claims = worth_claiming(advice)
         if claims:
@@ -82,8 +82,8 @@ class LiteratureView:
         self.say(self.game.status().to_move())
         print_recommendation(advice, self.console)
         if advice.asks:
-            best = advice.asks[:BEST_ASKS]
-            self.console.print(asks_table(game, best, f"best asks ({len(best)} of {len(advice.asks)})"))
+            best = advice.best_asks(BEST_ASKS)
+            self.console.print(asks_table(advice, best, game, f"best asks ({len(best)} of {len(advice.asks)})"))
         claims = worth_claiming(advice)
         if claims:
             self.console.print(claims_table(advice, game, claims, "claims worth thinking about"))

@@ -311,9 +311,14 @@ function renderAdvice() {
   }
   box.append(el("p", { class: "why", id: "recommendation" }, advice.recommendation.reason));
   const asker = advice.to_move;
-  for (const ask of advice.asks.slice(0, 3)) {
+  // the recommended ask first (a guess in the strongest set may rank below the best by value), then the best others
+  const rec = advice.recommendation;
+  const recommended = (ask) => rec.action === "ask" && rec.target === ask.target && rec.card === ask.card;
+  const shown = [...advice.asks.filter(recommended), ...advice.asks.filter((ask) => !recommended(ask))];
+  for (const ask of shown.slice(0, 3)) {
     const choice = asker && (S.asks[asker] || []).find((c) => c.target === ask.target && c.card === ask.card);
-    box.append(el("button", { disabled: !choice, onclick: () => askSheet(asker, ask.target, ask.card) },
+    box.append(el("button", { disabled: !choice, class: recommended(ask) ? "recommended" : "",
+      onclick: () => askSheet(asker, ask.target, ask.card) },
       el("span", {}, `ask ${ask.target} for ${ask.card}`), el("span", {}, `P(yes) ${percent(ask.p_yes)}`)));
   }
   const claims = advice.claims.filter((c) => c.certain || c.forced || c.p_team_holds >= 0.5);
