@@ -1,6 +1,8 @@
 """Every numeric flag rejects a bad value with a usage error (exit code 2) saying what it expected; help reads cleanly."""
 
 import io
+import json
+import re
 from pathlib import Path
 
 import pytest
@@ -15,7 +17,10 @@ MINI = str(Path(__file__).resolve().parents[2] / "examples" / "mini.txt")
 
 # Each command with its required arguments, then the numeric flags it takes.
 COMMANDS = {
-    "belief": ([MINI], ["--samples", "--seed"]),
+    "belief": ([MINI], ["--samples", "--seed", "--deals"]),
+    "advise": ([MINI], ["--deals"]),
+    "live": ([MINI], ["--deals"]),
+    "serve": ([MINI], ["--deals"]),
     "simulate": ([], ["--players", "--seed"]),
     "view": ([MINI, "--as", "Ann"], ["--events"]),
     "tournament": (["--bots", "advisor,random"], ["--players", "--games", "--seed", "--jobs"]),
@@ -23,6 +28,7 @@ COMMANDS = {
 }
 BAD = {
     "--samples": ["-5", "0", "abc", "1.5", "10000001"],
+    "--deals": ["-5", "0", "abc", "1.5", "10000001"],
     "--seed": ["-1", "abc", "4294967296"],
     "--players": ["3", "13", "six"],
     "--games": ["0", "-1", "many"],
@@ -131,3 +137,16 @@ def test_one_deal_is_singular(capsys):
     end = str(Path(MINI).with_name("six-players.txt"))  # the end of the game
     assert main(["belief", end, "--prior", "rules"]) == 0
     assert capsys.readouterr().out.splitlines()[-1].rstrip() == "exact over 1 consistent deal; prior: rules"
+
+
+@pytest.mark.parametrize("command", ["advise", "belief"])
+def test_deals_sets_how_many_deals_the_players_prior_weighs(capsys, command, monkeypatch):
+    """On the mini game the players' prior weighs 11,857 of the rules' deals unless told (it draws more while its
+    weights leave too few effective ones); ``--deals`` sets the first draw, up to ``--samples``."""
+    monkeypatch.setenv("CARDLOGIC_RESIDENT", "0")
+    weighed = {}
+    for deals in (None, "300", "20000"):
+        assert main([command, MINI, "--json", *([] if deals is None else ["--deals", deals])]) == 0
+        prior = json.loads(capsys.readouterr().out)["prior"]
+        weighed[deals] = int(re.search(r"of ([\d,]+) deals\)$", prior)[1].replace(",", ""))
+    assert weighed[None] == 11_857 and 300 <= weighed["300"] < weighed[None] and weighed["20000"] == 20_000

@@ -11,12 +11,21 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.table import Table
 
-from cardlogic.cli.common import RECORD_HELP, add_prior_argument, parse_record, plural, report, source_name
+from cardlogic.cli.common import (
+    RECORD_HELP,
+    add_deals_argument,
+    add_prior_argument,
+    parse_record,
+    plural,
+    report,
+    source_name,
+)
 from cardlogic.cli.console import CommandConsole, titled_table
 from cardlogic.cli.warmup import ensure_warm
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Ask, Claim, Game, Pass, RecordError
 from cardlogic.literature.advice import Advice, AskAdvice, ClaimAdvice, advise_record
+from cardlogic.literature.belief import FIRST_DEALS
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -29,6 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("record", metavar="RECORD", help=f"{RECORD_HELP} (a player's view: it must name Me)")
     add_prior_argument(parser)
+    add_deals_argument(parser, FIRST_DEALS)
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
     parser.set_defaults(handler=run)
 
@@ -42,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     ensure_warm("literature")
     try:
-        advice = advise_record(record, prior=args.prior)
+        advice = advise_record(record, prior=args.prior, deals=args.deals)
     except RecordError as error:
         return report(args.record, error)
     except InferenceError as error:
@@ -138,7 +148,7 @@ def print_advice(advice: Advice, game: Game, console: Console | None = None) -> 
         console.print(f"{plural(others, 'other set')}: P(team holds) below {WORTH_CLAIMING}, not worth a claim")
     if advice.asks:
         best = advice.best_asks(ADVISE_ASKS)
-        console.print(asks_table(advice, best, game, f"{name}'s best asks ({len(best)} of {len(advice.asks)})"))
+        console.print(asks_table(advice, game, best, f"{name}'s best asks ({len(best)} of {len(advice.asks)})"))
     console.print(method_caption(advice))
 
 
@@ -183,7 +193,7 @@ def claims_table(advice: Advice, game: Game, claims: Sequence[ClaimAdvice], titl
     return table
 
 
-def asks_table(advice: Advice, asks: Sequence[AskAdvice], game: Game, title: str) -> Table:
+def asks_table(advice: Advice, game: Game, asks: Sequence[AskAdvice], title: str) -> Table:
     """``asks`` (some of ``advice.asks``): P(yes), bits gained, bits leaked and value, in the order given; the
     recommended ask marked ``>`` and in bold."""
     names = game.players

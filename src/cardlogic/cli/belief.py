@@ -11,9 +11,9 @@ from rich.console import Console
 from rich.table import Table
 
 from cardlogic.belief import Marginals
-from cardlogic.cli.common import RECORD_HELP, SAMPLES, SEED, add_prior_argument, load_belief, plural
+from cardlogic.cli.common import RECORD_HELP, SAMPLES, SEED, add_deals_argument, add_prior_argument, load_belief, plural
 from cardlogic.cli.console import CommandConsole
-from cardlogic.literature.belief import LiteratureBelief
+from cardlogic.literature.belief import FIRST_DEALS, LiteratureBelief
 
 CSP_MAX_DEALS = 2_000_000
 """The csp backend's default ``max_deals``, stated here so that ``--help`` need not import python-constraint2."""
@@ -40,12 +40,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--seed", type=SEED, default=0, help="random seed for sampling (default 0)")
     add_prior_argument(parser)
+    add_deals_argument(parser, FIRST_DEALS)
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    loaded = load_belief(args.record, method=args.method, samples=args.samples, seed=args.seed, prior=args.prior)
+    loaded = load_belief(
+        args.record, method=args.method, samples=args.samples, seed=args.seed, prior=args.prior, deals=args.deals
+    )
     if loaded is None:
         return 1
     _, belief = loaded

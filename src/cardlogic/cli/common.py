@@ -261,6 +261,19 @@ def play_with_progress(
     return 0
 
 
+def add_deals_argument(parser: argparse.ArgumentParser, default: int, game: str = "") -> None:
+    """``--deals N``: the rules' deals the players' prior weighs in a position (``LiteratureBelief(deals=...)``);
+    ``game`` names the game it is for where a command serves two."""
+    parser.add_argument(
+        "--deals",
+        type=SAMPLES,
+        default=default,
+        metavar="N",
+        help=f"{game}the rules' deals the players' prior weighs in a position, at most --samples (default "
+        f"{default:,}): more states sharper chances, more slowly",
+    )
+
+
 def add_prior_argument(
     parser: argparse.ArgumentParser,
     priors: tuple[str, ...] = PRIORS,

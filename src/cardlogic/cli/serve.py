@@ -19,11 +19,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cardlogic.cli.common import add_prior_argument, at_least, read_text, report
+from cardlogic.cli.common import add_deals_argument, add_prior_argument, at_least, read_text, report
 from cardlogic.files import NameLock, WriteRefusedError
 from cardlogic.inference import InferenceError
 from cardlogic.knektpass.match_record import MatchRecord, read_match
 from cardlogic.literature import Record, RecordError, read_record
+from cardlogic.literature.belief import FOLLOWED_DEALS
 
 if TYPE_CHECKING:
     from cardlogic.table.core import TableGame
@@ -70,6 +71,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--seed", type=int, default=0, help="random seed for sampling (default 0)")
     add_prior_argument(parser)
+    add_deals_argument(parser, FOLLOWED_DEALS, "Literature: ")
     parser.set_defaults(handler=run)
 
 
@@ -97,7 +99,9 @@ def run(args: argparse.Namespace) -> int:
         if isinstance(record, MatchRecord):
             game = LiveMatch(record, method=args.method, seed=args.seed, text=text, **samples)
         else:
-            game = LiveGame(record, method=args.method, seed=args.seed, prior=args.prior, text=text, **samples)
+            game = LiveGame(
+                record, method=args.method, seed=args.seed, prior=args.prior, deals=args.deals, text=text, **samples
+            )
         path, lock = claim_autosave(resumed if text is not None else None, named, game.is_own, stem=stem)
         try:
             start_autosave(game, path, resumed if text is not None else None)

@@ -61,8 +61,9 @@ class LiveGame(TableGame[Event]):
     """A Literature record's set-up and events at the table (see :class:`~cardlogic.table.core.TableGame`).
 
     ``belief`` is the record's observer's (a spectator's when it names no ``Me``),
-    its players' prior weighing :data:`~cardlogic.literature.belief.FOLLOWED_DEALS`
-    deals, as a belief followed event by event affords;
+    its players' prior weighing ``deals`` of the rules' deals (default
+    :data:`~cardlogic.literature.belief.FOLLOWED_DEALS`, as a belief followed event
+    by event affords);
     ``spectator`` is a spectator's belief over the same history, kept for the
     figures of :func:`~cardlogic.literature.advice.advise` that need it (None for a
     spectator's record).
@@ -85,6 +86,7 @@ class LiveGame(TableGame[Event]):
         samples: int = 20000,
         seed: int = 0,
         prior: str = DEFAULT_PRIOR,
+        deals: int = FOLLOWED_DEALS,
         autosave: str | None = None,
         text: str | None = None,
     ) -> None:
@@ -97,7 +99,7 @@ class LiveGame(TableGame[Event]):
         # Every hand the record shows checks what is typed, so the autosave, which keeps them, stays possible.
         self._referee = record.replay() if record.is_full else None
         self.belief = LiteratureBelief.from_record(
-            record, method=method, samples=samples, seed=seed, prior=prior, deals=FOLLOWED_DEALS
+            record, method=method, samples=samples, seed=seed, prior=prior, deals=deals
         )
         self.spectator: LiteratureBelief | None = None
         if record.observer is not None:

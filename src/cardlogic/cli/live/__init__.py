@@ -19,12 +19,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from cardlogic.cli import INTERRUPTED, is_interrupt
-from cardlogic.cli.common import STDIN, add_prior_argument, at_least, read_text, report
+from cardlogic.cli.common import STDIN, add_deals_argument, add_prior_argument, at_least, read_text, report
 from cardlogic.cli.live.notation import HELP
 from cardlogic.cli.warmup import ensure_warm
 from cardlogic.files import WriteRefusedError
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Record, RecordError, read_record
+from cardlogic.literature.belief import FOLLOWED_DEALS
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -71,6 +72,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--seed", type=int, default=0, help="random seed for sampling (default 0)")
     add_prior_argument(parser)
+    add_deals_argument(parser, FOLLOWED_DEALS)
     parser.set_defaults(handler=run)
 
 
@@ -117,7 +119,15 @@ def _follow(args: argparse.Namespace, saved: list[str]) -> int:
     from cardlogic.table.literature import LiveGame
 
     def start(record: Record, text: str | None) -> LiveGame:
-        return LiveGame(record, method=args.method, samples=args.samples, seed=args.seed, prior=args.prior, text=text)
+        return LiveGame(
+            record,
+            method=args.method,
+            samples=args.samples,
+            seed=args.seed,
+            prior=args.prior,
+            deals=args.deals,
+            text=text,
+        )
 
     opened = open_game(args, ask_setup, lambda text: read_record(text, source=args.record), start)
     if isinstance(opened, int):

@@ -83,7 +83,7 @@ class LiteratureView:
         print_recommendation(advice, self.console)
         if advice.asks:
             best = advice.best_asks(BEST_ASKS)
-            self.console.print(asks_table(advice, best, game, f"best asks ({len(best)} of {len(advice.asks)})"))
+            self.console.print(asks_table(advice, game, best, f"best asks ({len(best)} of {len(advice.asks)})"))
         claims = worth_claiming(advice)
         if claims:
             self.console.print(claims_table(advice, game, claims, "claims worth thinking about"))
