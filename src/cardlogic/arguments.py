@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import math
 import operator
-from typing import Any
+from typing import Any, TypeVar
+
+Bounded = TypeVar("Bounded", int, float)
 
 MAX_SEED = 2**32 - 1
 """The largest seed: the sampler's MCMC chain seeds numpy's legacy generator, which takes 32 bits."""
@@ -44,13 +46,7 @@ def integer(name: str, value: Any, low: int | None = None, high: int | None = No
         number = operator.index(value)
     except TypeError:
         raise ArgumentTypeError(f"{name} must be an integer, not {value!r}") from None
-    if (low is not None and number < low) or (high is not None and number > high):
-        if high is None:
-            raise ArgumentError(f"{name} must be {low} or more, not {number}")
-        if low is None:
-            raise ArgumentError(f"{name} must be {high} or less, not {number}")
-        raise ArgumentError(f"{name} must be from {low} to {high}, not {number}")
-    return number
+    return _in_range(name, number, low, high)
 
 
 def number(name: str, value: Any, low: float | None = None, high: float | None = None) -> float:
@@ -61,13 +57,18 @@ def number(name: str, value: Any, low: float | None = None, high: float | None =
     """
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise ArgumentTypeError(f"{name} must be a finite number, not {value!r}")
+    return float(_in_range(name, value, low, high))
+
+
+def _in_range(name: str, value: Bounded, low: float | None, high: float | None) -> Bounded:
+    """``value`` if it lies within ``low`` .. ``high`` (None: unbounded), else an :class:`ArgumentError` naming it."""
     if (low is not None and value < low) or (high is not None and value > high):
         if high is None:
             raise ArgumentError(f"{name} must be {low} or more, not {value}")
         if low is None:
             raise ArgumentError(f"{name} must be {high} or less, not {value}")
         raise ArgumentError(f"{name} must be from {low} to {high}, not {value}")
-    return float(value)
+    return value
 
 
 def boolean(name: str, value: Any) -> bool:
