@@ -17,25 +17,11 @@ import json
 import numpy as np
 
 from cardlogic import arguments
-from cardlogic.bench.calibration import scores
-from cardlogic.cards import iter_cards
-from cardlogic.literature import Ask, Record, Rules, State
+from cardlogic.bench.calibration import scores, self_play_records
+from cardlogic.literature import Ask, Record
 from cardlogic.literature.belief import LiteratureBelief
-from cardlogic.literature.decks import Deck
-from cardlogic.literature.tournament import pair_setup, play_bots
 
 PRIORS = ("rules", "players")
-
-
-def strong_records(players: int, seed: int, games: int) -> list[Record]:
-    """Full records of ``games`` games of ``strong`` against itself, game ``i`` dealt as pair ``i`` of a tournament."""
-    records = []
-    for index in range(games):
-        game, rng = pair_setup(players, Deck.named("no-8s"), Rules.parse(""), seed, index)
-        hands = State.deal(game, rng).hands
-        state = play_bots(game, hands, ("strong", "strong"), seed * 1_000_003 + index)
-        records.append(Record(game, None, {p: tuple(iter_cards(h)) for p, h in enumerate(hands)}, list(state.history)))
-    return records
 
 
 def asker_chances(records: list[Record], deals: int) -> tuple[dict[str, list[float]], list[bool]]:
@@ -73,7 +59,7 @@ def main() -> None:
     try:
         arguments.samples(args.deals, "deals")
         arguments.integer("games", args.games, 1)
-        stated, answers = asker_chances(strong_records(args.players, args.seed, args.games), args.deals)
+        stated, answers = asker_chances(self_play_records("strong", args.players, args.games, args.seed), args.deals)
     except ValueError as error:  # a table size, seed, deal or game count out of range
         parser.error(str(error))
     happened = np.array(answers, bool)

@@ -1,21 +1,33 @@
-"""Fit the shipped choice model: ``python benchmarks/fit_choices.py DIR -o MODEL [--force]``.
+"""Fit the shipped players' styles: ``python benchmarks/fit_choices.py DIR -o MODEL [--force]``.
 
-Plays games between bots of four styles (strong, advisor, counting, random) at 6 players on fitting seeds 100
-and 101 (never the calibration's held-out seed 200), writes their full records
-into DIR (keeping those already there) and fits the choice model to them with ``cardlogic fit``. The shipped
-``src/cardlogic/literature/choice_model.json`` was made by this script.
+Plays games at 6 players on fitting seeds (never the calibration's held-out seeds 200 and 260) and writes their
+full records into DIR (keeping those already there): ``strong`` against itself (seed 270), and bots of four styles
+against each other (strong, advisor, counting, random; seeds 100 and 101). Then fits, by maximum likelihood, a
+``loose`` style on the games between styles (from zero weights), a ``careful`` one on the strong games alone (from
+the loose one), and both at once on all the games as a mixture (each player plays by one style or by the rules;
+shares 0.45, 0.45 and 0.1), from those two. The shipped ``src/cardlogic/literature/choice_model.json`` was made by
+this script, from the records in ``benchmarks/choices/``: the advisor's games depend on the styles it plays with,
+so records played anew with other styles fit slightly other weights.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
-from cardlogic.cli import main
-from cardlogic.literature import write_record
+import numpy as np
+
+from cardlogic.bench.calibration import self_play_record
+from cardlogic.cards import card_mask
+from cardlogic.files import check_writable, write_owned
+from cardlogic.literature import Record, read_record, write_record
+from cardlogic.literature.choices import ChoiceModel, History, PlayerStyles, deal_row, fit
 from cardlogic.literature.tournament import Match
 
+CAREFUL = ("strong", 270, 30)
+"""(bot, seed, games) of the games of one careful style against itself."""
 PLAN = (
     (("strong", "counting"), 100, 8),
     (("advisor", "strong"), 100, 6),
@@ -25,7 +37,30 @@ PLAN = (
     (("advisor", "counting"), 101, 6),
     (("strong", "counting"), 101, 6),
 )
-"""(bots, seed, games) of the fitting games: every style of bot, each side of the table."""
+"""(bots, seed, games) of the games between styles: every style of bot, each side of the table."""
+SHARE = 0.45
+"""Each style's prior share of the players (the rules' is the rest)."""
+
+
+def kept(folder: Path, name: str, play: Callable[[], Record]) -> Record:
+    """The record ``name`` in ``folder``, played by ``play()`` and written there first if it is not (a run stopped
+    half-way goes on where it stopped)."""
+    path = folder / name
+    if not path.exists():
+        path.write_text(write_record(play()))
+    return read_record(path.read_text(), str(path))
+
+
+def games_of(records: list[Record]) -> list[tuple[History, np.ndarray]]:
+    """The records as :func:`fit` reads them: each one's history and its deal."""
+    games = []
+    for record in records:
+        history = History(record.game, record.events)
+        games.append(
+            (history, deal_row(history, [card_mask(record.hands[p]) for p in range(len(record.game.players))]))
+        )
+    return games
+
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -33,13 +68,23 @@ if __name__ == "__main__":
     parser.add_argument("-o", "--output", required=True)
     parser.add_argument("--force", action="store_true")
     args = parser.parse_args()
+    check_writable(args.output, force=args.force)  # before the fit, not after
     args.folder.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for bots, seed, games in PLAN:
+    bot, seed, count = CAREFUL
+    careful = [
+        kept(args.folder, f"{bot}-{bot}-seed{seed}-{i}.txt", partial(self_play_record, bot, 6, seed, i))
+        for i in range(count)
+    ]
+    between = []
+    for bots, seed, count in PLAN:
         match = Match(bots, players=6, seed=seed)
-        for index in range(games):
-            path = args.folder / f"{'-'.join(bots)}-seed{seed}-{index}.txt"
-            if not path.exists():  # a run stopped half-way goes on where it stopped
-                path.write_text(write_record(match.record(index)))
-            paths.append(str(path))
-    sys.exit(main(["fit", *paths, "-o", args.output, *(["--force"] if args.force else [])]))
+        between += [
+            kept(args.folder, f"{'-'.join(bots)}-seed{seed}-{i}.txt", partial(match.record, i)) for i in range(count)
+        ]
+    loose = fit(ChoiceModel(modelled=SHARE), games_of(between), "loose")
+    styles = PlayerStyles((fit(loose, games_of(careful), "careful"), loose), ("careful", "loose"))
+    events = sum(len(r.events) for r in careful + between)
+    described = f"maximum likelihood of the styles on {len(careful) + len(between)} records ({events:,} events)"
+    styles = fit(styles, games_of(careful + between), described)
+    write_owned(args.output, styles.to_json(), force=args.force)
+    print(styles.to_json())

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cardlogic.bench.report import _advise_command_target, markdown, print_report, results_page
+from cardlogic.bench.report import _advise_command_target, markdown, print_report, results_page, targets
 from cardlogic.bench.scenarios import SPECS, load_scenarios, make_scenario, scenario_text
 from cardlogic.bench.suite import PLANS, run_suite
 from cardlogic.cli.bench import main as bench_main
@@ -120,6 +120,21 @@ def test_results_have_every_figure_and_target(results):
     for target in results["targets"]:
         assert target["met"] in (True, False, None)
         assert (target["ratio"] is None) == (target["met"] is None)
+
+
+def test_the_strong_players_calibration_is_a_target_of_its_own(results):
+    """Where the plan scores games of strong against itself (not in smoke mode), their asker's Brier and log-loss
+    are targets beside the mixed games'."""
+    figures = json.loads(json.dumps(results["figures"]))
+    calibration = figures["calibration"]
+    calibration["strong"] = {key: calibration[key] for key in ("asks", "games", "improvement")}
+    names = [row["name"] for row in targets({"figures": figures})]
+    strong = [name for name in names if "strong v strong" in name]
+    assert strong == [
+        "Brier score of P(yes), asker's view, strong v strong, players' prior v rules",
+        "log-loss of P(yes), asker's view, strong v strong, players' prior v rules",
+    ]
+    assert len(names) == len(results["targets"]) + 2
 
 
 def test_reports_render(results, capsys):

@@ -35,7 +35,6 @@ import numpy as np
 from cardlogic import arguments, inference
 from cardlogic.arguments import MAX_DRAWN_DEALS, ArgumentError, ArgumentTypeError
 from cardlogic.cards import Card
-from cardlogic.choices import WeightedChoices
 from cardlogic.constraints import DealModel, InconsistentError
 from cardlogic.inference.base import Posterior, distinct_rows, restriction_hits
 from cardlogic.inference.packed import pack
@@ -649,7 +648,7 @@ class WeightedBelief(Belief, ABC, Generic[Weighed]):
     questions under either prior: the players' prior rules out no deal, and may weigh some too little to show.
     """
 
-    def __init__(self, tracker: Tracker, *, prior: str, choices: WeightedChoices, **options: Any) -> None:
+    def __init__(self, tracker: Tracker, *, prior: str, choices: object, **options: Any) -> None:
         if prior not in PRIORS:
             raise ValueError(f"unknown prior {prior!r}; expected one of {', '.join(PRIORS)}")
         self.prior, self.choices = prior, choices

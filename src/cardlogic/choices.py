@@ -118,13 +118,25 @@ def effective_size(weights: np.ndarray, counts: np.ndarray | None = None) -> flo
     return float((counts * weights).sum() ** 2 / (counts * weights**2).sum())
 
 
-M = TypeVar("M", bound=WeightedChoices)
+class Fittable(Protocol):
+    """What :func:`fit` changes and scores: a model's weights (as one array) and the log-likelihood of a history
+    under the truth (one row)."""
+
+    def weights(self) -> np.ndarray: ...
+
+    def with_weights(self, values: Iterable[float], fitted_on: str | None = None) -> Self: ...
+
+    def log_likelihoods(self, history: Any, truth: np.ndarray) -> np.ndarray: ...
 
 
-def fit(model: M, games: Sequence[tuple[Any, np.ndarray]], fitted_on: str, empty: str) -> M:
+F = TypeVar("F", bound=Fittable)
+
+
+def fit(model: F, games: Sequence[tuple[Any, np.ndarray]], fitted_on: str, empty: str) -> F:
     """The weights of greatest likelihood of ``games`` (each a history and its truth, one row, as the model's
-    ``log_likelihoods`` reads them), from ``model``'s weights; everything else of the model is kept, so a player
-    who chose at random weighs little in the fit (their choices are explained by the rules).
+    ``log_likelihoods`` reads them), each within +-10, from ``model``'s weights; everything else of the model is
+    kept (its temperature too), so a player who chose at random weighs little in the fit (their choices are
+    explained by the rules).
 
     Raises ValueError with the message ``empty`` when ``games`` is empty.
     """
@@ -132,12 +144,11 @@ def fit(model: M, games: Sequence[tuple[Any, np.ndarray]], fitted_on: str, empty
 
     if not games:
         raise ValueError(empty)
-    plain = replace(model, temperature=1.0)
 
     def loss(values: np.ndarray) -> float:
-        trial = plain.with_weights(values)
+        trial = model.with_weights(values)
         return -sum(float(trial.log_likelihoods(h, truth)[0]) for h, truth in games)
 
-    start = model.weights() / model.temperature
+    start = model.weights()
     found = minimize(loss, start, method="L-BFGS-B", bounds=[(-10, 10)] * len(start))
-    return model.with_weights(found.x * model.temperature, fitted_on)
+    return model.with_weights(found.x, fitted_on)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -17,13 +18,14 @@ from cardlogic.literature import Ask, Claim, Game, IllegalEventError, Pass, Stat
 from cardlogic.literature import belief as belief_module
 from cardlogic.literature.belief import LiteratureBelief, effective_size, tempering_for
 from cardlogic.literature.choices import (
-    DEFAULT_MODEL,
+    DEFAULT_STYLES,
+    KEPT_KEYS,
     ChoiceModel,
     ChoiceModelError,
     History,
+    PlayerStyles,
     deal_row,
     fit,
-    player_types,
 )
 from cardlogic.literature.decks import Deck
 from tests.inference.brute_force import consistent_rows
@@ -100,9 +102,12 @@ def model_chance(model: ChoiceModel, state: State, ask: Ask) -> float:
     held = sum(1 for c in card_set.cards if hand >> c & 1) / len(card_set.cards)
     sure = public.known.get(ask.card) == ask.target
     score = model.held * held + model.sure * sure
-    if model.estimate or model.inferred:
+    if model.estimate or model.inferred or model.likeliest:
         estimate = private_estimate(state, ask)
         score += model.estimate * math.log(max(estimate, 0.05)) + model.inferred * (estimate >= 1)
+    if model.likeliest:
+        asks = [e for e in state.legal_events() if isinstance(e, Ask) and e.asker == ask.asker]
+        score += model.likeliest * (estimate >= max(private_estimate(state, a) for a in asks) - 1e-9)
     return math.exp(score)
 
 
@@ -142,7 +147,7 @@ def test_no_consistent_deal_gets_likelihood_zero(seed: int, players: int, advers
     hands, events = anti_model_game(game, seed) if adversarial else play_random_game(game, seed)
     history = History(game, events)
     adverse = ChoiceModel(held=-10, sure=-10, dead=10, claim_bias=10, pass_sure=-10, estimate=-10, inferred=-10)
-    for model in (DEFAULT_MODEL, EXTREME, adverse):
+    for model in (DEFAULT_STYLES, EXTREME, adverse):
         truth = model.log_likelihoods(history, deal_row(history, hands))
         assert np.isfinite(truth).all() and truth[0] > -1e4
     # and every deal the spectator's rules allow, midway through the game
@@ -154,12 +159,16 @@ def test_no_consistent_deal_gets_likelihood_zero(seed: int, players: int, advers
     assert np.isfinite(EXTREME.log_likelihoods(History(game, events[:middle]), deals)).all()
 
 
-def test_the_weighted_posterior_matches_enumeration_with_the_same_likelihood(every_sample: None) -> None:
+@pytest.mark.parametrize("styles", [1, 2])
+def test_the_weighted_posterior_matches_enumeration_with_the_same_likelihood(every_sample: None, styles: int) -> None:
+    """One model, or two styles (each player's choices mixed over them and the rules)."""
     game = small_game(4, ["LS", "HS"], dealer=1)
     hands, events = play_random_game(game, 5)
-    model = ChoiceModel(
+    one = ChoiceModel(
         held=2.5, sure=2.0, dead=-1.5, target_set=1.0, claim_bias=-2.0, claim_certain=4.0, estimate=3.0, inferred=1.5
     )
+    other = ChoiceModel(held=-2.0, sure=4.0, dead=1.0, estimate=-2.0, modelled=0.3)
+    model = one if styles == 1 else PlayerStyles((replace(one, modelled=0.5), other), ("one", "other"))
     checked = 0
     for length in (2, 4, 6):
         record_events = events[:length]
@@ -272,11 +281,11 @@ def test_fitting_recovers_the_weights_of_the_askers_private_estimate() -> None:
     assert abs(fitted.sure) < 1.0 and abs(fitted.target_set) < 1.0 and abs(fitted.slots) < 1.0, fitted
 
 
-def test_a_random_asker_drifts_to_the_rules_alone() -> None:
-    """Bob asks at random, the others as the model says: the posterior that Bob plays by the model falls."""
-    truth = ChoiceModel(held=3.0, sure=2.5)
+def played_by(players: dict[int, ChoiceModel | None], seed: int) -> tuple[Game, History, np.ndarray]:
+    """A game of 4 players and 6 sets whose asks follow each player's model (None: at random), up to 60 events,
+    as its history and its deal."""
     game = small_game(4, ["LS", "HS", "LH", "HH", "LD", "HD"])
-    rng = random.Random(3)
+    rng = random.Random(seed)
     state = State.deal(game, rng)
     while not state.is_over and len(state.history) < 60:
         mover = state.public.movers[0]
@@ -284,18 +293,42 @@ def test_a_random_asker_drifts_to_the_rules_alone() -> None:
         asks = [e for e in legal if isinstance(e, Ask)]
         if not asks or not state.hands[mover]:
             break
-        if mover == 1:
-            state.push(rng.choice(asks))
-        else:
-            state.push(rng.choices(asks, weights=[model_chance(truth, state, a) for a in asks])[0])
+        model = players[mover]
+        weights = None if model is None else [model_chance(model, state, a) for a in asks]
+        state.push(rng.choices(asks, weights=weights)[0])
+    for p in range(4):
+        assert sum(isinstance(e, Ask) and e.asker == p for e in state.history) >= 4, p
     history = History(game, state.history)
-    deals = deal_row(history, state.hands)
-    model = ChoiceModel(held=3.0, sure=2.5, modelled=0.5)
-    modelled = player_types(*model.player_log_likelihoods(history, deals), model.modelled, np.ones(1))
-    asked = {p: sum(isinstance(e, Ask) and e.asker == p for e in state.history) for p in range(4)}
-    assert asked[1] >= 5
-    others = [modelled[p] for p in (0, 2, 3) if asked[p] >= 3]
-    assert others and modelled[1] < min(others), (modelled, asked)
+    return game, history, deal_row(history, state.hands)
+
+
+def test_fitting_recovers_the_weight_of_asking_the_likeliest_card() -> None:
+    """Players who ask the card their own counting makes likeliest far more often than its chance alone says are
+    recognised as such (``likeliest``, read here from the referee's state, apart from the kernel)."""
+    truth = ChoiceModel(held=1.0, estimate=1.5, likeliest=2.5)
+    fitted = fit(ChoiceModel(), synthetic_games(truth, 5))
+    for name in ("estimate", "likeliest"):
+        assert abs(getattr(fitted, name) - getattr(truth, name)) < 0.8, (name, fitted)
+
+
+def test_a_random_asker_drifts_to_the_rules_alone() -> None:
+    """Bob asks at random, the others as the model says: the posterior that Bob plays by the model falls."""
+    truth = ChoiceModel(held=3.0, sure=2.5, modelled=0.5)
+    _, history, deals = played_by({0: truth, 1: None, 2: truth, 3: truth}, 3)
+    styles = PlayerStyles.of(truth)
+    modelled = styles.posterior(styles.player_log_likelihoods(history, deals), np.ones(1))[0]
+    assert modelled[1] < min(modelled[p] for p in (0, 2, 3)), modelled
+
+
+def test_each_player_drifts_to_the_style_they_play_by() -> None:
+    """Ann and Cat ask as one style says, Bob and Dan as another: each player's own style is likelier than the
+    other (the contrary style is near the rules', which may explain a player as well)."""
+    careful, contrary = ChoiceModel(held=3.0, sure=2.5, modelled=0.3), ChoiceModel(held=-3.0, sure=-2.5, modelled=0.3)
+    _, history, deals = played_by({0: careful, 1: contrary, 2: careful, 3: contrary}, 3)
+    styles = PlayerStyles((careful, contrary), ("careful", "contrary"))
+    posterior = styles.posterior(styles.player_log_likelihoods(history, deals), np.ones(1))
+    assert np.allclose(posterior.sum(axis=0), 1.0)
+    assert (posterior[0, [0, 2]] > posterior[1, [0, 2]]).all() and (posterior[1, [1, 3]] > posterior[0, [1, 3]]).all()
 
 
 def test_the_model_file_round_trips_and_refuses_bad_input() -> None:
@@ -309,7 +342,20 @@ def test_the_model_file_round_trips_and_refuses_bad_input() -> None:
         ChoiceModel.from_json('{"mix": 0}', "m.json")
     with pytest.raises(ChoiceModelError, match=r"m\.json:1: held must be a finite number, not 'x'"):
         ChoiceModel.from_json('{"held": "x"}', "m.json")
-    assert DEFAULT_MODEL.fitted_on
+    assert all(model.fitted_on for model in DEFAULT_STYLES.models)
+
+
+def test_a_styles_file_round_trips_reads_a_single_model_and_refuses_bad_input() -> None:
+    styles = PlayerStyles((ChoiceModel(held=1.0, modelled=0.4), ChoiceModel(sure=2.0, modelled=0.5)), ("a", "b"))
+    assert PlayerStyles.from_json(styles.to_json()) == styles
+    assert PlayerStyles.from_json(ChoiceModel(held=1.5).to_json()) == PlayerStyles.of(ChoiceModel(held=1.5))
+    with pytest.raises(ChoiceModelError, match=r"s\.json:1: the styles' modelled shares must add up to less than 1"):
+        PlayerStyles.from_json('{"a": {}, "b": {}}', "s.json")  # 0.9 each
+    with pytest.raises(ChoiceModelError, match=r"s\.json \(style b\):1: unknown fields colour"):
+        PlayerStyles.from_json('{"a": {}, "b": {"colour": 1}}', "s.json")
+    with pytest.raises(ChoiceModelError, match="share a name"):
+        PlayerStyles((ChoiceModel(modelled=0.1), ChoiceModel(modelled=0.1)), ("a", "a"))
+    assert len(DEFAULT_STYLES.names) == 2
 
 
 def test_tempering_keeps_the_effective_sample_size_it_is_asked_for() -> None:
@@ -520,15 +566,15 @@ def test_a_history_extended_and_taken_back_gives_the_likelihoods_of_one_built_at
     middle = len(events) // 2
     for event in events[:middle]:
         history.push(event)
-    DEFAULT_MODEL.player_log_likelihoods(history, deal)  # what depends on the history alone is kept from here
+    DEFAULT_STYLES.player_log_likelihoods(history, deal)  # what depends on the history alone is kept from here
     for event in events[middle:]:
         history.push(event)
     for _ in range(len(events) - middle - 1):
         history.pop()  # all but one event of the second half taken back
     history.push(events[middle + 1])
     for first in (0, middle, middle + 1):
-        built = DEFAULT_MODEL.player_log_likelihoods(History(game, events[: middle + 2]), deal, first=first)
-        kept = DEFAULT_MODEL.player_log_likelihoods(history, deal, first=first)
+        built = DEFAULT_STYLES.player_log_likelihoods(History(game, events[: middle + 2]), deal, first=first)
+        kept = DEFAULT_STYLES.player_log_likelihoods(history, deal, first=first)
         assert np.array_equal(built, kept)
 
 
@@ -552,20 +598,34 @@ def test_what_a_history_keeps_is_dropped_with_its_events_and_a_question_is_not_k
     assert history.derived("k", build)[0].tolist() == [0, 1, 2, 3] and builds == [0, 4, 3]  # the popped one dropped
 
 
+def test_a_history_keeps_the_arrays_of_the_models_used_last_only() -> None:
+    """A fit asks for a new model's arrays at every step: the history keeps those of the last few, not all."""
+    game = small_game(4, ["LS", "HS"], dealer=1)
+    hands, events = play_random_game(game, 11)
+    history = History(game, events[:6])
+    deal = deal_row(history, hands)
+    first = ChoiceModel(held=0.5)
+    expected = first.player_log_likelihoods(history, deal)
+    for step in range(3 * KEPT_KEYS):
+        ChoiceModel(held=1.0 + step).player_log_likelihoods(history, deal)
+        assert len(history._derived) <= KEPT_KEYS
+    assert all(np.array_equal(a, b) for a, b in zip(expected, first.player_log_likelihoods(history, deal)))
+
+
 def test_a_history_refuses_an_illegal_event_and_stays_as_it_was() -> None:
     game = small_game(4, ["LS", "HS"], dealer=1)
     hands, events = play_random_game(game, 11)
     history = History(game, events[:3])
     deal = deal_row(history, hands)
-    before = DEFAULT_MODEL.player_log_likelihoods(history, deal)
+    before = DEFAULT_STYLES.player_log_likelihoods(history, deal)
     asker = actor(events[3])
     teammate = next(p for p in game.teammates(asker) if p != asker)
     with pytest.raises(IllegalEventError):
         history.push(Ask(asker, teammate, Card.parse("2S"), yes=False))  # one never asks a teammate
     assert history.events == 3 and history.recorded == tuple(events[:3])
-    assert all(np.array_equal(b, a) for b, a in zip(before, DEFAULT_MODEL.player_log_likelihoods(history, deal)))
+    assert all(np.array_equal(b, a) for b, a in zip(before, DEFAULT_STYLES.player_log_likelihoods(history, deal)))
     history.push(events[3])
     assert np.array_equal(
-        DEFAULT_MODEL.player_log_likelihoods(history, deal)[0],
-        DEFAULT_MODEL.player_log_likelihoods(History(game, events[:4]), deal)[0],
+        DEFAULT_STYLES.player_log_likelihoods(history, deal)[0],
+        DEFAULT_STYLES.player_log_likelihoods(History(game, events[:4]), deal)[0],
     )

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from cardlogic.cli import build_parser, main
 from cardlogic.literature import Game, Record, play_random_game, write_record
-from cardlogic.literature.choices import ChoiceModel
+from cardlogic.literature.choices import DEFAULT_STYLES, ChoiceModel, PlayerStyles
 from cardlogic.literature.decks import Deck
 
 MINI = str(Path(__file__).resolve().parents[2] / "examples" / "mini.txt")
@@ -67,8 +67,10 @@ def test_fit_writes_the_model_and_refuses_to_overwrite_it(tmp_path, capsys) -> N
     records = full_records(tmp_path, 3)
     output = tmp_path / "model.json"
     assert main(["fit", *records, "-o", str(output)]) == 0
-    model = ChoiceModel.read(output)
-    assert model.fitted_on.startswith("maximum likelihood on 3 records")
+    styles = PlayerStyles.read(output)
+    assert styles.names == DEFAULT_STYLES.names  # the shipped styles, fit again
+    assert all(model.fitted_on.startswith("maximum likelihood on 3 records") for model in styles.models)
+    assert "careful: held" in capsys.readouterr().out
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game0.txt", "game1.txt", "game2.txt", "model.json"]
     capsys.readouterr()
     output.write_text("kept")
@@ -77,7 +79,11 @@ def test_fit_writes_the_model_and_refuses_to_overwrite_it(tmp_path, capsys) -> N
         "already exists: not written; --force replaces it" in capsys.readouterr().err and output.read_text() == "kept"
     )
     assert main(["fit", *records, "-o", str(output), "--force"]) == 0
-    assert ChoiceModel.read(output) == model
+    assert PlayerStyles.read(output) == styles
+    start = tmp_path / "one.json"
+    start.write_text(ChoiceModel(held=1.0).to_json())
+    assert main(["fit", *records, "-o", str(output), "--force", "--start", str(start)]) == 0
+    assert PlayerStyles.read(output).names == ("model",)  # a single model's file fits as one style
 
 
 def test_fit_names_a_record_it_cannot_use(tmp_path, capsys) -> None:

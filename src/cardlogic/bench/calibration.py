@@ -26,11 +26,13 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from cardlogic.literature import Ask, Claim, Record
+from cardlogic.cards import iter_cards
+from cardlogic.literature import Ask, Claim, Record, Rules, State
 from cardlogic.literature.advice import CERTAIN, stated_chance
 from cardlogic.literature.belief import FOLLOWED_DEALS, PRIORS, LiteratureBelief
-from cardlogic.literature.choices import DEFAULT_MODEL, ChoiceModel
-from cardlogic.literature.tournament import Match
+from cardlogic.literature.choices import DEFAULT_STYLES, ChoiceModel, PlayerStyles
+from cardlogic.literature.decks import Deck
+from cardlogic.literature.tournament import Match, pair_setup, play_bots
 from cardlogic.rating import wilson
 
 VIEWS = ("asker", "spectator")
@@ -45,11 +47,25 @@ def bot_records(bots: tuple[str, str], players: int, games: int, seed: int) -> l
     return [match.record(index) for index in range(games)]
 
 
+def self_play_record(bot: str, players: int, seed: int, index: int) -> Record:
+    """The full record of game ``index`` of ``bot`` against itself on ``seed``, dealt as pair ``index`` of
+    ``cardlogic tournament`` (a :class:`Match` plays each deal twice, its teams swapped: here once)."""
+    game, rng = pair_setup(players, Deck.named("no-8s"), Rules.parse(""), seed, index)
+    hands = State.deal(game, rng).hands
+    state = play_bots(game, hands, (bot, bot), seed * 1_000_003 + index)
+    return Record(game, None, {p: tuple(iter_cards(hand)) for p, hand in enumerate(hands)}, list(state.history))
+
+
+def self_play_records(bot: str, players: int, games: int, seed: int) -> list[Record]:
+    """Games ``0 .. games - 1`` of :func:`self_play_record`."""
+    return [self_play_record(bot, players, seed, index) for index in range(games)]
+
+
 def calibrate(
     records: Sequence[Record],
     *,
     samples: int = 20000,
-    choices: ChoiceModel = DEFAULT_MODEL,
+    choices: ChoiceModel | PlayerStyles = DEFAULT_STYLES,
     deals: int = FOLLOWED_DEALS,
 ) -> dict[str, Any]:
     """Every prior's P(yes) of every ask (from the asker's view and a spectator's) and P(correct) of every

@@ -94,20 +94,24 @@ def _calibration_targets(figures: dict[str, Any]) -> list[dict[str, Any]]:
     if not figure:
         return []
     rows = []
-    asks = figure["asks"]["asker"]
-    for key, what in (("brier", "Brier score"), ("log_loss", "log-loss")):
-        gain = figure["improvement"][key]
-        rows.append(
-            _target(
-                f"{what} of P(yes), asker's view, players' prior v rules",
-                f">= {CALIBRATION_GAIN:.0%} lower",
-                gain,
-                "share lower",
-                None if gain != gain else gain / CALIBRATION_GAIN,
-                f"rules {asks['rules'][key]:.4f}, players {asks['players'][key]:.4f}",
-                f"{asks['rules']['count']} asks of {figure['games']} held-out games",
+    games = [(figure, "", "held-out games")]
+    if "strong" in figure:
+        games.append((figure["strong"], ", strong v strong", "held-out games of strong v strong"))
+    for scored, among, where in games:
+        asks = scored["asks"]["asker"]
+        for key, what in (("brier", "Brier score"), ("log_loss", "log-loss")):
+            gain = scored["improvement"][key]
+            rows.append(
+                _target(
+                    f"{what} of P(yes), asker's view{among}, players' prior v rules",
+                    f">= {CALIBRATION_GAIN:.0%} lower",
+                    gain,
+                    "share lower",
+                    None if gain != gain else gain / CALIBRATION_GAIN,
+                    f"rules {asks['rules'][key]:.4f}, players {asks['players'][key]:.4f}",
+                    f"{asks['rules']['count']} asks of {scored['games']} {where}",
+                )
             )
-        )
     for prior, scores in figure["claims"].items():
         sure = scores.get("at_least_0.8", {"count": 0})
         name = f"claims stated >= 0.8 right, prior {prior}"

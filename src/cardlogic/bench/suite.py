@@ -59,7 +59,9 @@ if TYPE_CHECKING:
 Tick = Callable[[str], None]
 
 CALIBRATION_SEED = 200
-"""The calibration's tournament seed: not one the shipped choice model was fit on (100 and 101)."""
+"""The calibration's tournament seed: not one the shipped styles were fit on (100, 101 and 270)."""
+STRONG_CALIBRATION_SEED = 260
+"""The seed of the calibration's games of ``strong`` against itself (the shipped styles were fit on seed 270)."""
 
 ADVISOR_DECISION_SEED = 41
 """The tournament seed of the advisor v ``strong`` game whose advisor decisions are timed (not one tuned on)."""
@@ -99,6 +101,9 @@ class Plan:
     calibration_bots: tuple[tuple[str, str], ...] = (("advisor", "counting"), ("strong", "counting"))
     """The pairs of bots of the calibration games: two styles, no random bot by default, whose asks say little."""
     calibration_png: bool = True
+    calibration_strong_games: int = 10
+    """Held-out games of ``strong`` against itself (seed :data:`STRONG_CALIBRATION_SEED`) whose asks are scored
+    apart: where the players' choices say most, and the 20% target is set."""
     """Draw the reliability diagram (benchmarks/reliability.png beside the scenarios)."""
     only: tuple[str, ...] = ()
     """Scenario names to keep (all when empty)."""
@@ -150,6 +155,7 @@ PLANS = {
         marginal_samples=(10_000, 1_000_000, 10_000_000),
         advisor_decks=("jokers",),
         calibration_games=1,
+        calibration_strong_games=3,
     ),
     "smoke": Plan(
         "smoke",
@@ -170,6 +176,7 @@ PLANS = {
         calibration_games=1,
         calibration_bots=(("counting", "random"),),
         calibration_png=False,
+        calibration_strong_games=0,
         only=("04p-no-8s-early", "04p-no-8s-middle", "04p-no-8s-late", "06p-no-8s-middle"),
     ),
 }
@@ -1105,6 +1112,13 @@ def measure_calibration(plan: Plan, png: Path, tick: Tick) -> dict[str, Any]:
     results["seed"] = CALIBRATION_SEED
     results["improvement"] = calibration.improvement(results)
     results["diagram"] = calibration.reliability_png(results, png) if plan.calibration_png else "not drawn"
+    if plan.calibration_strong_games:
+        strong = calibration.calibrate(
+            calibration.self_play_records("strong", 6, plan.calibration_strong_games, STRONG_CALIBRATION_SEED)
+        )
+        strong["seed"] = STRONG_CALIBRATION_SEED
+        strong["improvement"] = calibration.improvement(strong)
+        results["strong"] = strong
     tick("calibration")
     return results
 

@@ -9,7 +9,7 @@ from cardlogic.cards import card_mask
 from cardlogic.cli.common import parse_record, plural, report, source_name
 from cardlogic.files import WriteRefusedError, check_writable, write_owned
 from cardlogic.literature import RecordError
-from cardlogic.literature.choices import DEFAULT_MODEL, ChoiceModel, ChoiceModelError, History, deal_row, fit
+from cardlogic.literature.choices import DEFAULT_STYLES, ChoiceModelError, History, PlayerStyles, deal_row, fit
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -22,7 +22,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("records", nargs="+", metavar="RECORD", help="full game record files")
     parser.add_argument("-o", "--output", required=True, metavar="MODEL", help="the model file to write")
     parser.add_argument("--force", action="store_true", help="overwrite MODEL if it exists")
-    parser.add_argument("--start", metavar="MODEL", help="start from this model's weights (default: the shipped one)")
+    parser.add_argument(
+        "--start", metavar="MODEL", help="start from this model's or these styles' weights (default: the shipped ones)"
+    )
     parser.set_defaults(handler=run)
 
 
@@ -32,10 +34,10 @@ def run(args: argparse.Namespace) -> int:
     except WriteRefusedError as error:
         print(f"cardlogic fit: {error}", file=sys.stderr)
         return 1
-    start = DEFAULT_MODEL
+    start = DEFAULT_STYLES
     if args.start:
         try:
-            start = ChoiceModel.read(args.start)
+            start = PlayerStyles.read(args.start)
         except (OSError, ChoiceModelError) as error:
             print(error if isinstance(error, ChoiceModelError) else f"{args.start}: {error.strerror}", file=sys.stderr)
             return 1
@@ -57,8 +59,9 @@ def run(args: argparse.Namespace) -> int:
         games.append((history, deal_row(history, hands)))
         events += len(record.events)
     described = f"maximum likelihood on {plural(len(games), 'record')} ({plural(events, 'event')})"
-    model = fit(start, games, described)
-    write_owned(args.output, model.to_json(), force=args.force)
-    weights = ", ".join(f"{name} {getattr(model, name):+.2f}" for name in model.WEIGHTS)
-    print(f"{args.output}: {described}: {weights}")
+    styles = fit(start, games, described)
+    write_owned(args.output, styles.to_json(), force=args.force)
+    for name, model in zip(styles.names, styles.models):
+        weights = ", ".join(f"{weight} {getattr(model, weight):+.2f}" for weight in model.WEIGHTS)
+        print(f"{args.output}: {described}: {name}: {weights}")
     return 0

@@ -29,7 +29,7 @@ record gives the same answer every time.
 
 >>> players = LiteratureBelief.from_record(record)
 >>> players.prior_answered, round(players.probability("KS", "Bob"), 3)
-('players (effective sample size 589 of 11,857 deals)', 0.93)
+('players (effective sample size 625 of 11,857 deals)', 0.935)
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ from cardlogic.constraints import InconsistentError
 from cardlogic.inference.base import Posterior
 from cardlogic.inference.sampler import posterior_of
 from cardlogic.literature import Ask, Game, PlayerState, PublicState, Record, RecordError, format_event
-from cardlogic.literature.choices import DEFAULT_MODEL, ChoiceModel, History, mix_players, player_types
+from cardlogic.literature.choices import DEFAULT_STYLES, ChoiceModel, History, PlayerStyles
 from cardlogic.literature.tracking import LiteratureTracker
 
 DEFAULT_PRIOR = "players"
@@ -90,7 +90,8 @@ deals may all agree on what a deal they weigh little contradicts, so "1.00" and 
 @dataclass(frozen=True)
 class Weighting:
     """The players' prior in one state: the resampled deals, how the rules' deals were drawn and how many, the
-    effective sample size of their weights, P(each player plays by the model), the power the likelihood was
+    effective sample size of their weights, P(each player plays by each style: styles by players, the rules'
+    last), the power the likelihood was
     tempered to (1: not tempered), and whether every consistent deal was weighed (``complete``: the weighted
     posterior is exact, up to the resampling, and ``drawn`` is the number of consistent deals)."""
 
@@ -98,7 +99,7 @@ class Weighting:
     how: str
     drawn: int
     effective: float
-    modelled: np.ndarray
+    styles: np.ndarray
     tempering: float = 1.0
     complete: bool = False
 
@@ -111,7 +112,7 @@ class Weighting:
 @dataclass(frozen=True)
 class _Pool:
     """The distinct rules' deals a players' prior drew (``drawn`` draws, each deal ``counts`` times), with each
-    one's log-likelihoods per player (under the model and the rules alone) of the first ``events`` events of
+    one's log-likelihoods per style (the rules' last) and player of the first ``events`` events of
     ``history``; ``complete``: they are every consistent deal.
 
     Pushing an event only narrows the rules' deals: the pooled deals the new state still allows are uniform over
@@ -124,17 +125,16 @@ class _Pool:
     deals: np.ndarray
     counts: np.ndarray
     how: str
-    modelled: np.ndarray
-    rules: np.ndarray
+    styles: np.ndarray
     complete: bool = False
 
     @property
     def drawn(self) -> int:
         return int(self.counts.sum())
 
-    def log_weights(self, share: float) -> np.ndarray:
-        """Per deal, the log-likelihood of the history mixed over the players' types (``share`` modelled)."""
-        return mix_players(self.modelled, self.rules, share).sum(axis=1)
+    def log_weights(self, choices: PlayerStyles) -> np.ndarray:
+        """Per deal, the log-likelihood of the history, each player's choices mixed over the styles."""
+        return choices.mixed(self.styles)
 
 
 def tempering_for(log_weights: np.ndarray, effective: float, counts: np.ndarray | None = None) -> float:
@@ -167,7 +167,7 @@ class LiteratureBelief(WeightedBelief[Weighting]):
     """
 
     tracker: LiteratureTracker
-    choices: ChoiceModel
+    choices: PlayerStyles
 
     def __init__(
         self,
@@ -177,7 +177,7 @@ class LiteratureBelief(WeightedBelief[Weighting]):
         *,
         sure_asks_first: bool = False,
         prior: str = DEFAULT_PRIOR,
-        choices: ChoiceModel = DEFAULT_MODEL,
+        choices: ChoiceModel | PlayerStyles = DEFAULT_STYLES,
         deals: int = FIRST_DEALS,
         **options,
     ) -> None:
@@ -185,7 +185,7 @@ class LiteratureBelief(WeightedBelief[Weighting]):
         self._history = History(game)
         self._pool: _Pool | None = None
         tracker = LiteratureTracker(game, observer, hand, sure_asks_first)
-        super().__init__(tracker, prior=prior, choices=choices, **options)
+        super().__init__(tracker, prior=prior, choices=PlayerStyles.of(choices), **options)
 
     # -- the players' prior ------------------------------------------------------------------------------------------
 
@@ -208,7 +208,7 @@ class LiteratureBelief(WeightedBelief[Weighting]):
     def _weigh(self) -> Weighting:
         """Weight the rules' deals by the players' choices, and resample ``samples`` deals by those weights."""
         pool = self._pooled()
-        log_weights = pool.log_weights(self.choices.modelled)
+        log_weights = pool.log_weights(self.choices)
         # every consistent deal weighed: the weights are exact, and no sample size needs the likelihood tempered
         counts = np.ones(len(pool.deals)) if pool.complete else pool.counts
         tempering = 1.0 if pool.complete else tempering_for(log_weights, MIN_EFFECTIVE, counts)
@@ -217,9 +217,9 @@ class LiteratureBelief(WeightedBelief[Weighting]):
         rng = np.random.default_rng(self.seed)
         positions = (rng.random() + np.arange(self.samples)) / self.samples  # systematic resampling
         picked = np.minimum(np.searchsorted(np.cumsum(weights) / weights.sum(), positions), len(weights) - 1)
-        types = player_types(pool.modelled, pool.rules, self.choices.modelled, weights)
+        styles = self.choices.posterior(pool.styles, weights)
         drawn = len(pool.deals) if pool.complete else pool.drawn
-        return Weighting(pool.deals[picked], pool.how, drawn, effective, types, tempering, pool.complete)
+        return Weighting(pool.deals[picked], pool.how, drawn, effective, styles, tempering, pool.complete)
 
     def _pooled(self) -> _Pool:
         """The rules' deals of this state with their likelihoods: those of the last state's pool this state still
@@ -230,7 +230,7 @@ class LiteratureBelief(WeightedBelief[Weighting]):
         if pool is not None and pool.history is history and pool.events < history.events:
             kept = self.model.consistent_rows(pool.deals)
             deals = pool.deals[kept]
-            modelled, rules = self._log_likelihoods(history, deals, pool.events)
+            styles = self._log_likelihoods(history, deals, pool.events)
             # this runs after every event of a game followed live: a quarter of the budget, to refill the pool
             budget = budget // 4 - len(deals) * (history.events - pool.events)
             pool = _Pool(
@@ -239,8 +239,7 @@ class LiteratureBelief(WeightedBelief[Weighting]):
                 deals,
                 pool.counts[kept],
                 pool.how,
-                pool.modelled[kept] + modelled,
-                pool.rules[kept] + rules,
+                pool.styles[:, kept] + styles,
                 pool.complete,
             )
         elif pool is None or pool.history is not history:
@@ -284,7 +283,7 @@ class LiteratureBelief(WeightedBelief[Weighting]):
         return amount * (self.deals / FIRST_DEALS)
 
     def _pool_effective(self, pool: _Pool) -> float:
-        log_weights = pool.log_weights(self.choices.modelled)
+        log_weights = pool.log_weights(self.choices)
         return effective_size(np.exp(log_weights - log_weights.max()), pool.counts)
 
     def _merged(self, history: History, pool: _Pool | None, fresh: np.ndarray, how: str) -> tuple[_Pool, int]:
@@ -301,23 +300,23 @@ class LiteratureBelief(WeightedBelief[Weighting]):
             repeated = first[old] < len(known)  # a fresh deal the pool holds already
             pool_counts = pool.counts + np.bincount(first[old[repeated]], counts[repeated], len(known))
             fresh, counts = fresh[~repeated], counts[~repeated]
-        modelled, rules = self._log_likelihoods(history, fresh)
+        styles = self._log_likelihoods(history, fresh)
         if pool is not None:
             fresh = np.concatenate([pool.deals, fresh])
             counts = np.concatenate([pool_counts, counts])
-            modelled, rules = np.concatenate([pool.modelled, modelled]), np.concatenate([pool.rules, rules])
+            styles = np.concatenate([pool.styles, styles], axis=1)
             how = pool.how if pool.how == how else "mcmc"
         complete = self._every_deal(len(fresh), counts.sum())
-        return _Pool(history, history.events, fresh, counts, how, modelled, rules, complete), len(modelled)
+        return _Pool(history, history.events, fresh, counts, how, styles, complete), styles.shape[1]
 
     def _every_deal(self, distinct: int, drawn: float) -> bool:
         """Whether ``distinct`` deals are every consistent deal: asked of the exact count where it is practical and
         ``drawn`` draws repeated deals often enough to suggest so."""
         return 2 * distinct <= drawn and self._exact_fits() and inference.count(self.model) == distinct
 
-    def _log_likelihoods(self, history: History, deals: np.ndarray, first: int = 0) -> tuple[np.ndarray, np.ndarray]:
-        """Per deal and player, the log-likelihoods of the choices of the events from ``first`` on under the model
-        and the rules alone, the observer's own choices left out."""
+    def _log_likelihoods(self, history: History, deals: np.ndarray, first: int = 0) -> np.ndarray:
+        """Per style (the rules' last), deal and player, the log-likelihoods of the choices of the events from
+        ``first`` on, the observer's own choices left out."""
         return self.choices.player_log_likelihoods(history, deals, skip=self.observer, first=first)
 
     def _choices_history(self) -> History:
@@ -396,8 +395,7 @@ class LiteratureBelief(WeightedBelief[Weighting]):
         the ask legal."""
         pool = self._pool
         assert pool is not None and pool.events == pool.history.events - 1  # this state's weighting drew it
-        modelled, rules = self._log_likelihoods(pool.history, pool.deals, pool.events)
-        log_weights = mix_players(pool.modelled + modelled, pool.rules + rules, self.choices.modelled).sum(axis=1)
+        log_weights = self.choices.mixed(pool.styles + self._log_likelihoods(pool.history, pool.deals, pool.events))
         counts = np.ones(len(pool.deals)) if pool.complete else pool.counts
         weights = counts * np.exp(tempering * (log_weights - log_weights.max()))
         holders = self._current_deals(pool.deals)

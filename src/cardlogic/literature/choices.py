@@ -26,10 +26,12 @@ who acted chose that event given their hand then and the public position:
 
 Scores are divided by ``temperature``, and every choice is mixed with the rules
 alone (uniform over the legal choices) with weight ``mix``, so no deal the rules
-allow gets likelihood 0 whatever the players did. Each player is, besides, either
-one who plays by the model (prior ``modelled``) or one who plays by the rules
-alone: a player whose choices the model explains no better than chance drifts to
-the rules-only likelihood as the game goes on (:func:`player_types`).
+allow gets likelihood 0 whatever the players did. Players differ: each plays by one
+of several styles, models of their own (:class:`PlayerStyles`: a careful counter
+who asks the likeliest card, a player by feel), or by the rules alone, each with a
+prior share (``modelled``); a belief weighs every style for every player, so each
+drifts to the style their choices fit, and one whose choices no model explains
+better than chance to the rules alone.
 
 >>> from cardlogic.literature import Game, Ask
 >>> from cardlogic.cards import Card
@@ -37,23 +39,24 @@ the rules-only likelihood as the game goes on (:func:`player_types`).
 >>> game = Game(("A", "B", "C", "D"), deck=Deck.named("no-8s", sets=["LS"]), dealer=0)
 >>> history = History(game, [Ask(0, 1, Card.parse("2S"), yes=False)])
 >>> deals = np.array([[0, 0, 1, 2, 3, 3], [1, 0, 0, 1, 2, 3]], np.int8)  # holders of 2S 3S 4S 5S 6S 7S
->>> bool(np.all(np.isfinite(DEFAULT_MODEL.log_likelihoods(history, deals))))
+>>> bool(np.all(np.isfinite(DEFAULT_STYLES.log_likelihoods(history, deals))))
 True
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+import json
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import asdict, dataclass
 from importlib import resources
-from typing import Any
+from pathlib import Path
+from typing import Any, TypeVar
 
 import numpy as np
 
-from cardlogic import choices
 from cardlogic.cards import card_mask
 from cardlogic.choices import ChoiceModelError, WeightedChoices
+from cardlogic.choices import fit as choices_fit
 from cardlogic.literature import kernels
 from cardlogic.literature.events import Ask, Claim, Event, Pass, actor
 from cardlogic.literature.rules import Game
@@ -84,6 +87,7 @@ class ChoiceModel(WeightedChoices):
     pass_sure: float = 0.0
     estimate: float = 0.0
     inferred: float = 0.0
+    likeliest: float = 0.0
     modelled: float = 0.9
 
     WEIGHTS = (
@@ -97,6 +101,7 @@ class ChoiceModel(WeightedChoices):
         "pass_sure",
         "estimate",
         "inferred",
+        "likeliest",
     )
     NUMBERS = (*WeightedChoices.NUMBERS, "modelled")
 
@@ -111,8 +116,7 @@ class ChoiceModel(WeightedChoices):
         """log P(history | deal) for every row of ``deals`` (holders of ``history.cards``), each player a
         mixture of a modelled and a rules-only one; ``skip`` is a player whose choices are left out (the
         observer, whose own hand the belief already knows)."""
-        modelled, rules = self.player_log_likelihoods(history, deals, skip)
-        return mix_players(modelled, rules, self.modelled).sum(axis=1)
+        return PlayerStyles.of(self).log_likelihoods(history, deals, skip)
 
     def player_log_likelihoods(
         self, history: History, deals: np.ndarray, skip: int | None = None, first: int = 0
@@ -128,7 +132,7 @@ class ChoiceModel(WeightedChoices):
             h.estimate[new],
             h.hidden_open[new],
         )
-        exp_public, base_weight = h.derived(self, self._public_weights, first)
+        exp_public, base_weight, base_value = h.derived(self, self._public_weights, first)
         held_weight = np.exp(self.held * scale * h.held_share)
         w_estimate, w_inferred = self.estimate * scale, self.inferred * scale
         actors = h.actor[new]
@@ -147,6 +151,7 @@ class ChoiceModel(WeightedChoices):
             targets,
             exp_public,
             base_weight,
+            base_value,
             estimate,
             h.owed[new],
             hidden_open,
@@ -161,37 +166,125 @@ class ChoiceModel(WeightedChoices):
             self.pass_sure * scale,
             w_estimate,
             w_inferred,
+            self.likeliest * scale,
             self.mix,
         )
 
-    def _public_weights(self, history: History, first: int) -> tuple[np.ndarray, np.ndarray]:
+    def _public_weights(self, history: History, first: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per event from ``first`` on, card and target: exp(the public score of the ask), 0 where it is not open,
-        and its weight where the asker's hand changes nothing (:func:`kernels.public_ask_weights`)."""
+        and its weight and the asker's estimate where the asker's hand changes nothing
+        (:func:`kernels.public_ask_weights`)."""
         h, new = history, slice(first, None)
         scale = 1.0 / self.temperature
         public = np.tensordot(h.ask_features[new], np.array([getattr(self, f) for f in ASK_FEATURES]) * scale, axes=1)
         exp_public = np.where(h.targets[new], np.exp(public), 0.0)
         w_estimate, w_inferred = self.estimate * scale, self.inferred * scale
-        base_weight = kernels.public_ask_weights(
+        base_weight, base_value = kernels.public_ask_weights(
             h.public_at[new], exp_public, h.estimate[new], h.hidden_open[new], w_estimate, w_inferred
         )
-        return exp_public, base_weight
+        return exp_public, base_weight, base_value
 
 
-def mix_players(modelled: np.ndarray, rules: np.ndarray, share: float) -> np.ndarray:
-    """Per deal and player, log(share * P(choices | model) + (1 - share) * P(choices | rules))."""
-    if share == 0:
-        return rules
-    return np.logaddexp(math.log(share) + modelled, math.log1p(-share) + rules)
+@dataclass(frozen=True)
+class PlayerStyles:
+    """The ways players choose: each player plays by one of ``models`` (named ``names``) throughout the game, with
+    prior chance that model's ``modelled`` share, or by the rules alone (the rest). A belief works out every
+    style's likelihood per player and deal, so each player drifts to the style their choices fit best: a careful
+    counter to a sharp model, a player by feel to a softer one, someone who asks at random to the rules.
+
+    >>> styles = PlayerStyles.of(ChoiceModel())
+    >>> styles.names, [round(float(share), 2) for share in np.exp(styles.log_shares)]
+    (('model',), [0.9, 0.1])
+    """
+
+    models: tuple[ChoiceModel, ...]
+    names: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        if not self.models or len(self.models) != len(self.names):
+            raise ChoiceModelError("a style needs one model and one name each, and there must be one style at least")
+        if len(set(self.names)) != len(self.names):
+            raise ChoiceModelError(f"two styles share a name: {', '.join(self.names)}")
+        if not sum(model.modelled for model in self.models) < 1:
+            shares = " + ".join(f"{model.modelled:g}" for model in self.models)
+            raise ChoiceModelError(f"the styles' modelled shares must add up to less than 1 (the rules'), not {shares}")
+
+    @classmethod
+    def of(cls, choices: ChoiceModel | PlayerStyles) -> PlayerStyles:
+        """``choices`` as styles: a single model is the one style ``model``."""
+        return choices if isinstance(choices, PlayerStyles) else cls((choices,), ("model",))
+
+    @classmethod
+    def from_json(cls, text: str, source: str = "<model>") -> PlayerStyles:
+        """Read styles written by :meth:`to_json` (an object of named models) or a single model's file;
+        :class:`ChoiceModelError` names ``source`` and the problem."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ChoiceModelError(f"{source}:{error.lineno}: not JSON: {error.msg}") from None
+        if not isinstance(data, dict) or not data or not all(isinstance(value, dict) for value in data.values()):
+            return cls.of(ChoiceModel.from_json(text, source))
+        models = tuple(
+            ChoiceModel.from_json(json.dumps(value), f"{source} (style {name})") for name, value in data.items()
+        )
+        try:
+            return cls(models, tuple(data))
+        except ChoiceModelError as error:
+            raise ChoiceModelError(f"{source}:1: {error}") from None
+
+    @classmethod
+    def read(cls, path: str | Path) -> PlayerStyles:
+        return cls.from_json(Path(path).read_text(), str(path))
+
+    def to_json(self) -> str:
+        return json.dumps({name: asdict(model) for name, model in zip(self.names, self.models)}, indent=2) + "\n"
+
+    @property
+    def log_shares(self) -> np.ndarray:
+        """log P(a player plays by each style), the rules' last."""
+        shares = [model.modelled for model in self.models]
+        return np.log([*shares, 1.0 - sum(shares)])
+
+    def player_log_likelihoods(
+        self, history: History, deals: np.ndarray, skip: int | None = None, first: int = 0
+    ) -> np.ndarray:
+        """Per style (the rules' last), deal and player, the log-likelihood of that player's choices of the events
+        from ``first`` on (:meth:`ChoiceModel.player_log_likelihoods`)."""
+        per_model = [model.player_log_likelihoods(history, deals, skip, first) for model in self.models]
+        return np.stack([modelled for modelled, _ in per_model] + [per_model[0][1]])
+
+    def mixed(self, styles: np.ndarray) -> np.ndarray:
+        """Per deal, the log-likelihood of the history, each player's choices mixed over the styles (``styles`` as
+        :meth:`player_log_likelihoods` gives them, summed over events)."""
+        return np.logaddexp.reduce(styles + self.log_shares[:, None, None], axis=0).sum(axis=1)
+
+    def posterior(self, styles: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        """P(each player plays by each style), styles by players (the rules' last row), averaged over the deals with
+        posterior ``weights``."""
+        joint = styles + self.log_shares[:, None, None]
+        return (np.exp(joint - np.logaddexp.reduce(joint, axis=0)) * (weights / weights.sum())[None, :, None]).sum(
+            axis=1
+        )
+
+    def log_likelihoods(self, history: History, deals: np.ndarray, skip: int | None = None) -> np.ndarray:
+        """log P(history | deal) for every row of ``deals``, each player's choices mixed over the styles; ``skip``
+        is a player whose choices are left out (the observer, whose own hand the belief already knows)."""
+        return self.mixed(self.player_log_likelihoods(history, deals, skip))
+
+    def weights(self) -> np.ndarray:
+        """Every style's weights, one after the other (what :func:`fit` changes)."""
+        return np.concatenate([model.weights() for model in self.models])
+
+    def with_weights(self, values: Iterable[float], fitted_on: str | None = None) -> PlayerStyles:
+        values, size = list(values), len(ChoiceModel.WEIGHTS)
+        models = tuple(
+            model.with_weights(values[i * size : (i + 1) * size], fitted_on) for i, model in enumerate(self.models)
+        )
+        return PlayerStyles(models, self.names)
 
 
-def player_types(modelled: np.ndarray, rules: np.ndarray, share: float, weights: np.ndarray) -> np.ndarray:
-    """P(each player plays by the model), from the per-deal, per-player log-likelihoods under the model and the
-    rules (:meth:`ChoiceModel.player_log_likelihoods`), averaged over the deals with posterior ``weights``."""
-    if share == 0:
-        return np.zeros(modelled.shape[1])
-    a, b = math.log(share) + modelled, math.log1p(-share) + rules
-    return (np.exp(a - np.logaddexp(a, b)) * (weights / weights.sum())[:, None]).sum(axis=0)
+KEPT_KEYS = 8
+"""How many models' arrays a :class:`History` keeps (:meth:`History.derived`): more than a belief's styles."""
 
 
 class History:
@@ -259,8 +352,11 @@ class History:
         """Arrays over the events from ``first`` on that depend on the history alone (and on ``key``, which names
         them), as ``build(history, first)`` works them out, kept from call to call: the events pushed since are
         worked out alone, those popped dropped. An event pushed to be asked about and popped again (``first`` at
-        the events kept) is not kept."""
-        kept = self._derived.get(key)
+        the events kept) is not kept. The arrays of the :data:`KEPT_KEYS` keys used last are kept (a fit asks for
+        a new model's at every step)."""
+        kept = self._derived.pop(key, None)
+        if kept is not None:
+            self._derived[key] = kept  # used last
         done = 0 if kept is None else len(kept[0])
         if kept is not None and done == self.events:
             return tuple(array[first:] for array in kept)
@@ -269,6 +365,8 @@ class History:
         arrays = build(self, done)
         kept = arrays if kept is None else tuple(np.concatenate([old, new]) for old, new in zip(kept, arrays))
         self._derived[key] = kept
+        while len(self._derived) > KEPT_KEYS:
+            del self._derived[next(iter(self._derived))]
         return tuple(array[first:] for array in kept)
 
     def push(self, event: Event) -> None:
@@ -404,13 +502,17 @@ def _row_shape(name: str, players: int, sets: int) -> tuple[int, ...]:
     }.get(name, ())
 
 
-def fit(model: ChoiceModel, games: Sequence[tuple[History, np.ndarray]], fitted_on: str = "") -> ChoiceModel:
-    """The weights of greatest likelihood of ``games`` (each a history and its true deal, one row), from
-    ``model``'s weights; its mix, temperature and share of modelled players are kept (:func:`cardlogic.choices.fit`).
+Choices = TypeVar("Choices", ChoiceModel, PlayerStyles)
+
+
+def fit(choices: Choices, games: Sequence[tuple[History, np.ndarray]], fitted_on: str = "") -> Choices:
+    """The weights of greatest likelihood of ``games`` (each a history and its true deal, one row), from the
+    weights of ``choices`` (a model, or styles: every style's weights at once, each player's choices mixed over
+    the styles); mix, temperature and the styles' shares are kept (:func:`cardlogic.choices.fit`).
 
     Raises ValueError when ``games`` is empty.
     """
-    return choices.fit(model, games, fitted_on, "no game to fit on")
+    return choices_fit(choices, games, fitted_on, "no game to fit on")
 
 
 def deal_row(history: History, hands: Sequence[int]) -> np.ndarray:
@@ -421,14 +523,15 @@ def deal_row(history: History, hands: Sequence[int]) -> np.ndarray:
     return row
 
 
-def _default_model() -> ChoiceModel:
+def _default_styles() -> PlayerStyles:
     text = resources.files("cardlogic.literature").joinpath("choice_model.json").read_text()
-    return ChoiceModel.from_json(text, "cardlogic/literature/choice_model.json")
+    return PlayerStyles.from_json(text, "cardlogic/literature/choice_model.json")
 
 
-DEFAULT_MODEL = _default_model()
-"""The model shipped with the package (``choice_model.json``), fit by ``python benchmarks/fit_choices.py``: maximum
-likelihood on the full records of 40 games at 6 players between bots of four styles (strong v counting, advisor v
-strong, counting v random, advisor v counting, strong v random; tournament seeds 100 and 101, never the
-calibration's 200), starting from the weights shipped before (zero for ``estimate`` and ``inferred``), with ``mix``
-0.05 and ``modelled`` 0.9. Its ``fitted_on`` says how many records and events; docs/beliefs.md has the weights."""
+DEFAULT_STYLES = _default_styles()
+"""The styles shipped with the package (``choice_model.json``), fit by ``python benchmarks/fit_choices.py``: maximum
+likelihood of the mixture on the full records of 70 games at 6 players between bots of four styles (strong v
+strong, strong v counting, advisor v strong, counting v random, advisor v counting, strong v random; tournament
+seeds 100, 101 and 270, never the calibration's 200 and 260), from a ``careful`` style fit on the strong v strong
+games alone and a ``loose`` one fit on the others, with ``mix`` 0.05 and shares 0.45 and 0.45. Their
+``fitted_on`` says how many records and events; docs/beliefs.md has the weights."""

@@ -275,28 +275,37 @@ def _private_estimate(bit, hand, hidden, at, public_estimate, due, set_mask):
     return value
 
 
+TIE = 1e-9
+"""How near two private estimates are to count as equal (the likeliest asks, and a certain one)."""
+
+
 @njit(cache=True)
-def _ask_weight(bit, hand, hidden, at, exp_public, public_estimate, base, due, set_mask, w_estimate, w_inferred):
-    """exp(score) of an ask of card ``bit``: its public score ``exp_public`` times the terms of the asker's private
-    estimate (:func:`_private_estimate`, to the power ``w_estimate``; ``w_inferred`` where it is certain). Where the
-    asker's hand changes nothing (it lacks the card, and the target owes no hidden card of the set) that is ``base``
-    (:func:`public_ask_weights`), as for most asks. Scalars only: called per option and deal, it passes no arrays."""
+def _ask_weight(
+    bit, hand, hidden, at, exp_public, public_estimate, base, base_value, due, set_mask, w_estimate, w_inferred
+):
+    """exp(score) of an ask of card ``bit`` but the ``likeliest`` term, and the asker's private estimate
+    (:func:`_private_estimate`): its public score ``exp_public`` times that estimate to the power ``w_estimate``,
+    times exp(``w_inferred``) where it is certain. Where the asker's hand changes nothing (it lacks the card, and the
+    target owes no hidden card of the set) they are ``base`` and ``base_value`` (:func:`public_ask_weights`), as for
+    most asks. Scalars only: called per option and deal, it passes no arrays."""
     if not hand & bit and not (hidden & bit and due > 0):
-        return base
+        return base, base_value
     value = _private_estimate(bit, hand, hidden, at, public_estimate, due, set_mask)
-    certain = value >= 1.0 - 1e-9
-    return exp_public * np.exp(w_estimate * np.log(max(value, ESTIMATE_FLOOR)) + w_inferred * certain)
+    certain = value >= 1.0 - TIE
+    return exp_public * np.exp(w_estimate * np.log(max(value, ESTIMATE_FLOOR)) + w_inferred * certain), value
 
 
 def public_ask_weights(public_at, exp_public, estimate, hidden_open, w_estimate, w_inferred):
-    """Per event, card and target, :func:`_ask_weight` of an asker whose hand neither holds the card nor sharpens
-    the estimate (no cards owed in the set): the public estimate, 1 or 0 where the card is publicly placed."""
+    """Per event, card and target, :func:`_ask_weight`'s weight and estimate for an asker whose hand neither holds
+    the card nor sharpens the estimate (no cards owed in the set): the public estimate, 1 or 0 where the card is
+    publicly placed."""
     cards = np.arange(64)[None, :, None]
     hidden = (hidden_open[:, None, :] >> cards) & 1
     placed_at = ((public_at[:, None, :] >> cards) & 1).astype(np.float64)
     value = np.where(hidden == 1, estimate, placed_at)
-    certain = value >= 1.0 - 1e-9
-    return exp_public * np.exp(w_estimate * np.log(np.maximum(value, ESTIMATE_FLOOR)) + w_inferred * certain)
+    certain = value >= 1.0 - TIE
+    weight = exp_public * np.exp(w_estimate * np.log(np.maximum(value, ESTIMATE_FLOOR)) + w_inferred * certain)
+    return weight, value
 
 
 @njit(cache=True)
@@ -315,6 +324,7 @@ def choice_log_likelihoods(
     targets,
     exp_public,
     base_weight,
+    base_value,
     estimate,
     owed,
     hidden_open,
@@ -329,18 +339,21 @@ def choice_log_likelihoods(
     pass_sure,
     w_estimate,
     w_inferred,
+    w_likeliest,
     mix,
 ):
     """Per deal (rows of ``deals``: the holder of each card of ``card_bits``) and player, the log-likelihood of
     that player's choices under the choice model and under the rules alone (see
     :mod:`cardlogic.literature.choices`, which builds the arrays). An event of ``actor`` -1 is left out; for an
     ask, ``targets[k, c, t]`` says whether the ask of ``c`` of ``t`` is open, ``exp_public[k, c, t]`` is
-    exp(its public score), ``base_weight`` its weight where the asker's hand changes nothing
-    (:func:`public_ask_weights`), ``estimate``/``owed``/``hidden_open`` what :func:`_private_estimate` reads, and
-    ``held_weight[s, h]`` the weight of asking in set ``s`` holding ``h`` of its cards.
+    exp(its public score), ``base_weight`` and ``base_value`` its weight and the asker's estimate where the asker's
+    hand changes nothing (:func:`public_ask_weights`), ``estimate``/``owed``/``hidden_open`` what
+    :func:`_private_estimate` reads, ``held_weight[s, h]`` the weight of asking in set ``s`` holding ``h`` of its
+    cards, and ``w_likeliest`` the weight of an ask whose estimate is the largest of the asker's open asks.
 
     The open asks of a set at an event weigh the same in every deal where the asker holds the same cards of that set:
-    their sum is worked out once per event, set and such holding (the deals share few), in the same order."""
+    their sum, their largest estimate and the sum of those that reach it are worked out once per event, set and such
+    holding (the deals share few), in the same order."""
     n, events = deals.shape[0], len(kind)
     modelled = np.zeros((n, players))
     rules = np.zeros((n, players))
@@ -348,9 +361,12 @@ def choice_log_likelihoods(
     set_cards, holdings = _set_cards(set_masks)
     open_sums = np.zeros((events, len(set_masks), holdings))
     open_counts = np.full((events, len(set_masks), holdings), -1, np.int64)  # -1: not worked out yet
+    open_best = np.zeros((events, len(set_masks), holdings))
+    open_best_sums = np.zeros((events, len(set_masks), holdings))
+    likeliest_factor = np.exp(w_likeliest)
     claim_chances = _claim_chances(claim_bias, claim_certain, mix)
     log_claim, log_no_claim = np.log(claim_chances), np.log(1.0 - claim_chances)
-    asks = (hidden_open, public_at, exp_public, estimate, base_weight, owed)
+    asks = (hidden_open, public_at, exp_public, estimate, base_weight, base_value, owed)
     for j in range(n):
         dealt[:] = 0
         for i in range(len(card_bits)):
@@ -379,14 +395,19 @@ def choice_log_likelihoods(
             if kind[k] == 1:
                 modelled[j, a] += log_claim[certain]
                 continue
-            total, options = 0.0, 0
+            total, options, best, best_total = 0.0, 0, -1.0, 0.0
             for s in range(len(set_masks)):
                 held = _popcount(hand & set_masks[s] & live[k])
                 if held == 0:
                     continue
                 holding = _holding(hand, set_cards[s])
                 if open_counts[k, s, holding] < 0:
-                    open_sums[k, s, holding], open_counts[k, s, holding] = _open_asks(
+                    (
+                        open_sums[k, s, holding],
+                        open_counts[k, s, holding],
+                        open_best[k, s, holding],
+                        open_best_sums[k, s, holding],
+                    ) = _open_asks(
                         k,
                         s,
                         hand & set_masks[s],
@@ -401,11 +422,19 @@ def choice_log_likelihoods(
                     )
                 total += held_weight[s, held] * open_sums[k, s, holding]
                 options += open_counts[k, s, holding]
+                if open_counts[k, s, holding] > 0:
+                    set_best = open_best[k, s, holding]
+                    if set_best > best + TIE:
+                        best, best_total = set_best, 0.0
+                    if set_best >= best - TIE:
+                        best_total += held_weight[s, held] * open_best_sums[k, s, holding]
+            total += (likeliest_factor - 1.0) * best_total  # the likeliest asks weigh exp(w_likeliest) more
             c, t = card[k], target[k]
             s = set_of[c]
-            mine = held_weight[s, _popcount(hand & set_masks[s])] * _event_ask_weight(
-                k, c, t, s, hand, asks, set_masks, w_estimate, w_inferred
-            )
+            weight, value = _event_ask_weight(k, c, t, s, hand, asks, set_masks, w_estimate, w_inferred)
+            mine = held_weight[s, _popcount(hand & set_masks[s])] * weight
+            if value >= best - TIE:
+                mine *= likeliest_factor
             p = (1.0 - mix) * mine / total + mix / options if options and total > 0.0 else 1e-300
             modelled[j, a] += log_no_claim[certain] + np.log(p)
             rules[j, a] -= np.log(options) if options else 690.0
@@ -443,8 +472,8 @@ def _holding(hand, cards):
 def _event_ask_weight(k, c, t, s, hand, asks, set_masks, w_estimate, w_inferred):
     """:func:`_ask_weight` of the ask of card ``c`` (of set ``s``) of target ``t`` at event ``k`` by an asker holding
     ``hand``, read off the events' ``asks`` arrays ``(hidden_open, public_at, exp_public, estimate, base_weight,
-    owed)`` of :func:`choice_log_likelihoods`."""
-    hidden_open, public_at, exp_public, estimate, base_weight, owed = asks
+    base_value, owed)`` of :func:`choice_log_likelihoods`."""
+    hidden_open, public_at, exp_public, estimate, base_weight, base_value, owed = asks
     return _ask_weight(
         np.int64(1) << c,
         hand,
@@ -453,6 +482,7 @@ def _event_ask_weight(k, c, t, s, hand, asks, set_masks, w_estimate, w_inferred)
         exp_public[k, c, t],
         estimate[k, c, t],
         base_weight[k, c, t],
+        base_value[k, c, t],
         owed[k, t, s],
         set_masks[s],
         w_estimate,
@@ -463,8 +493,9 @@ def _event_ask_weight(k, c, t, s, hand, asks, set_masks, w_estimate, w_inferred)
 @njit(cache=True)
 def _open_asks(k, s, hand, players, targets, asks, set_masks, live, bluff, w_estimate, w_inferred):
     """The summed weight and the number of the open asks in set ``s`` at event ``k`` of an asker holding ``hand``
-    of the set's cards (:func:`choice_log_likelihoods`; ``asks`` as :func:`_event_ask_weight` reads them)."""
-    open_sum, options = 0.0, 0
+    of the set's cards, their largest estimate and the summed weight of those that reach it
+    (:func:`choice_log_likelihoods`; ``asks`` as :func:`_event_ask_weight` reads them)."""
+    open_sum, options, best, best_sum = 0.0, 0, -1.0, 0.0
     bits = set_masks[s] & live[k]
     if not bluff:  # the asker's own cards are no asks
         bits &= ~hand
@@ -474,9 +505,14 @@ def _open_asks(k, s, hand, players, targets, asks, set_masks, live, bluff, w_est
         bits ^= low
         for t in range(players):
             if targets[k, c, t]:
-                open_sum += _event_ask_weight(k, c, t, s, hand, asks, set_masks, w_estimate, w_inferred)
+                weight, value = _event_ask_weight(k, c, t, s, hand, asks, set_masks, w_estimate, w_inferred)
+                open_sum += weight
                 options += 1
-    return open_sum, options
+                if value > best + TIE:
+                    best, best_sum = value, 0.0
+                if value >= best - TIE:
+                    best_sum += weight
+    return open_sum, options, best, best_sum
 
 
 @njit(cache=True)
