@@ -156,7 +156,7 @@ def test_a_watcher_sees_every_event_as_played_and_changes_nothing():
 
 def test_the_claim_calibration_script_reports_the_advisors_uncertain_claims(tmp_path):
     out = tmp_path / "claims.json"
-    done = _benchmark_script("claim_calibration.py", "counting", "4", "5", "4", "--json", str(out))
+    done = _benchmark_script("claim_calibration.py", "counting", "4", "3", "4", "--json", str(out))
     assert done.returncode == 0, done.stderr
     data = json.loads(out.read_text())
     assert data["count"] == 1 and data["at_least_0.8"]["count"] == 1  # one guessed claim in these four games

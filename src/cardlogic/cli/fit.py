@@ -1,4 +1,4 @@
-"""``cardlogic fit RECORD... -o MODEL``: fit the players' choice model to full game records."""
+"""``cardlogic fit RECORD... -o MODEL``: fit the players' styles of choosing to full game records."""
 
 from __future__ import annotations
 
@@ -15,9 +15,10 @@ from cardlogic.literature.choices import DEFAULT_STYLES, ChoiceModelError, Histo
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "fit",
-        help="fit the players' choice model to full game records",
-        description="Fit the weights of the choice model behind --prior players (docs/beliefs.md) by maximum "
-        "likelihood to full records (every starting hand given), and write the model as JSON.",
+        help="fit the players' styles of choosing to full game records",
+        description="Fit the weights of the players' styles behind --prior players (docs/beliefs.md: every style at "
+        "once, each player's choices mixed over them) by maximum likelihood to full records (every starting hand "
+        "given), and write them as JSON.",
     )
     parser.add_argument("records", nargs="+", metavar="RECORD", help="full game record files")
     parser.add_argument("-o", "--output", required=True, metavar="MODEL", help="the model file to write")

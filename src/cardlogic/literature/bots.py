@@ -48,6 +48,7 @@ from cardlogic.constraints import InconsistentError
 from cardlogic.literature import Ask, Claim, Event, Game, Pass, PlayerState, State, actor
 from cardlogic.literature.advice import DEFAULT_WEIGHTS, STALEMATE_ASKS, Advice, AdvisorWeights, advise
 from cardlogic.literature.belief import LiteratureBelief
+from cardlogic.literature.choices import ADVISOR_MODEL
 from cardlogic.literature.counting import CountingTracker
 
 
@@ -362,8 +363,10 @@ class StrongBot(CountingBot):
 class AdvisorBot(_Seat):
     """Plays the recommendation of :func:`cardlogic.literature.advice.advise` from an incrementally updated belief.
 
-    The belief takes the players' prior (``PRIOR``, :mod:`cardlogic.literature.choices`): ``SAMPLES`` of the rules'
-    deals weighted by how likely the other players' choices were under each, kept from one event to the next;
+    The belief takes the players' prior (``PRIOR``, :mod:`cardlogic.literature.choices`) under the single model its
+    play was tuned with (:data:`~cardlogic.literature.choices.ADVISOR_MODEL`, not the styles the commands weigh):
+    ``SAMPLES`` of the rules' deals weighted by how likely the other players' choices were under each, kept from
+    one event to the next;
     where those weights collapse it answers by the rules alone, exact wherever exact inference is practical.
     ``last_advice`` is the advice of its last decision, whose ``prior`` says which prior answered. It assumes that
     the other players take a sure ask before any guess (``sure_asks_first``, as the
@@ -432,6 +435,7 @@ class AdvisorBot(_Seat):
             samples=self.SAMPLES,
             seed=self.seed,
             prior=self.PRIOR,
+            choices=ADVISOR_MODEL,
         )
 
     def _read(self, events: Sequence[Event]) -> None:

@@ -243,7 +243,7 @@ class PlayerStyles:
     def log_shares(self) -> np.ndarray:
         """log P(a player plays by each style), the rules' last."""
         shares = [model.modelled for model in self.models]
-        return np.log([*shares, 1.0 - sum(shares)])
+        return np.array([*np.log(shares), np.log1p(-sum(shares))])
 
     def player_log_likelihoods(
         self, history: History, deals: np.ndarray, skip: int | None = None, first: int = 0
@@ -523,15 +523,21 @@ def deal_row(history: History, hands: Sequence[int]) -> np.ndarray:
     return row
 
 
-def _default_styles() -> PlayerStyles:
-    text = resources.files("cardlogic.literature").joinpath("choice_model.json").read_text()
-    return PlayerStyles.from_json(text, "cardlogic/literature/choice_model.json")
+def _shipped(name: str) -> PlayerStyles:
+    """The styles (or single model) of the package's file ``name``."""
+    text = resources.files("cardlogic.literature").joinpath(name).read_text()
+    return PlayerStyles.from_json(text, f"cardlogic/literature/{name}")
 
 
-DEFAULT_STYLES = _default_styles()
-"""The styles shipped with the package (``choice_model.json``), fit by ``python benchmarks/fit_choices.py``: maximum
-likelihood of the mixture on the full records of 70 games at 6 players between bots of four styles (strong v
-strong, strong v counting, advisor v strong, counting v random, advisor v counting, strong v random; tournament
-seeds 100, 101 and 270, never the calibration's 200 and 260), from a ``careful`` style fit on the strong v strong
-games alone and a ``loose`` one fit on the others, with ``mix`` 0.05 and shares 0.45 and 0.45. Their
-``fitted_on`` says how many records and events; docs/beliefs.md has the weights."""
+DEFAULT_STYLES = _shipped("choice_model.json")
+"""The styles shipped with the package (``choice_model.json``), fit by ``python benchmarks/fit_choices.py`` on the
+full records of 70 games at 6 players kept in ``benchmarks/choices/`` (30 of strong v strong, seed 270; 40 between
+bots of four styles, seeds 100 and 101; never the calibration's seeds 200, 260 and 275): ``loose`` fit on the games
+between styles, ``careful`` on the strong games alone (from ``loose``), then both at once on all of them as a
+mixture, with ``mix`` 0.05 and shares 0.45 and 0.45. Their ``fitted_on`` says how many records and events;
+docs/beliefs.md has the weights."""
+ADVISOR_MODEL = _shipped("advisor_model.json").models[0]
+"""The single model the ``advisor`` bot believes its opponents play by (``advisor_model.json``, shipped as the
+players' prior before the styles): its play was tuned with it, and believing the styles it won fewer games
+against ``counting`` (docs/bots.md). It was fit on 40 games between styles at 6 players (seeds 100 and 101), as
+its ``fitted_on`` says."""
