@@ -431,14 +431,14 @@ def test_a_small_state_is_weighed_over_every_consistent_deal_exactly() -> None:
 @pytest.mark.parametrize("deals", [belief_module.FIRST_DEALS, 2 * belief_module.FIRST_DEALS])
 def test_the_players_prior_draws_more_deals_only_while_their_weights_are_too_few(monkeypatch, deals: int) -> None:
     """Weights that leave enough effective deals stop at the first draw of ``deals``; sharper ones draw more, up to
-    the likelihood terms a belief of that many deals may work out in a state."""
+    the likelihood terms a belief of that many deals may work out in a state (each style's a term of its own)."""
     game = Game(tuple("ABCDEF"))
     hands, events = play_random_game(game, 3)
 
-    def drawn(enough: float) -> int:
+    def drawn(enough: float, choices: ChoiceModel | PlayerStyles = EXTREME) -> int:
         monkeypatch.setattr(belief_module, "ENOUGH_EFFECTIVE", enough)
         belief = LiteratureBelief(
-            game, 0, iter_cards(hands[0]), prior="players", choices=EXTREME, samples=20_000, deals=deals
+            game, 0, iter_cards(hands[0]), prior="players", choices=choices, samples=20_000, deals=deals
         )
         for event in events[:20]:
             belief.push_unchecked(event)
@@ -450,6 +450,9 @@ def test_the_players_prior_draws_more_deals_only_while_their_weights_are_too_few
     assert more > deals
     budget = belief_module.WEIGHING_BUDGET * deals // belief_module.FIRST_DEALS
     assert (more - deals - belief_module.MIN_DRAW) * 20 <= budget
+    two = PlayerStyles((replace(EXTREME, modelled=0.45), replace(EXTREME, held=-10, modelled=0.45)), ("a", "b"))
+    fewer = drawn(math.inf, two)
+    assert deals < fewer < more and (fewer - deals - belief_module.MIN_DRAW) * 20 <= budget // 2
 
 
 def test_the_deals_a_players_prior_weighs_are_checked() -> None:

@@ -17,8 +17,8 @@ Under ``prior="rules"`` probabilities are over the uniform distribution of the d
 consistent with everything the observer has seen (exact where practical); a card
 that has moved is where it moved to. Under ``prior="players"``, the default
 (:data:`DEFAULT_PRIOR`), each of those deals
-is weighted by the likelihood of the players' choices under a
-:class:`~cardlogic.literature.choices.ChoiceModel`: the rules' deals are drawn by
+is weighted by the likelihood of the players' choices under their styles
+(:class:`~cardlogic.literature.choices.PlayerStyles`): the rules' deals are drawn by
 the sampler and resampled by their weights (importance resampling). Where the
 weights would leave an effective sample size under :data:`MIN_EFFECTIVE`, the
 likelihood is tempered (raised to the largest power that keeps that many, as
@@ -73,10 +73,10 @@ ENOUGH_EFFECTIVE = 500
 """The effective sample size at which the players' prior stops drawing more deals, for :data:`FIRST_DEALS` deals
 (in proportion for other ``deals``)."""
 WEIGHING_BUDGET = 120_000
-"""The most likelihood terms (distinct deals times the events each is weighed over, a quarter of a microsecond
-apiece) the players' prior works out in one state beyond its first draw, for :data:`FIRST_DEALS` deals (in
-proportion for other ``deals``): the bound that keeps ``advise`` and ``live`` within their latency whatever the
-table's size and the game's length."""
+"""The most likelihood terms (distinct deals times the events each is weighed over times the players' styles, a
+quarter of a microsecond apiece) the players' prior works out in one state beyond its first draw, for
+:data:`FIRST_DEALS` deals (in proportion for other ``deals``): the bound that keeps ``advise`` and ``live`` within
+their latency whatever the table's size and the game's length."""
 DRAW_MAX_OPERATIONS = 1e7
 """The largest exact sampling tables (about 0.1 s to build) the players' prior draws its deals from; beyond them the
 rules' MCMC chain draws them: a state may need a draw after every event, where the exact marginals need none."""
@@ -161,9 +161,9 @@ class LiteratureBelief(WeightedBelief[Weighting]):
     The holders are the players. ``sure_asks_first`` assumes the other players take a sure ask before any guess
     (:class:`~cardlogic.literature.tracking.LiteratureTracker`). ``options`` are :class:`~cardlogic.belief.Belief`'s
     (``method``, ``samples``, ``seed``, ``max_operations``). ``prior`` is one of :data:`PRIORS` (see the
-    module docstring), ``choices`` the players' model (default: the one shipped in the package), ``deals`` the
-    rules' deals the players' prior weighs in a state (:data:`FIRST_DEALS`; :data:`FOLLOWED_DEALS` for a belief
-    followed event by event at a table).
+    module docstring), ``choices`` the players' styles or a single model (default: the styles shipped in the
+    package), ``deals`` the rules' deals the players' prior weighs in a state (:data:`FIRST_DEALS`;
+    :data:`FOLLOWED_DEALS` for a belief followed event by event at a table).
     """
 
     tracker: LiteratureTracker
@@ -226,7 +226,7 @@ class LiteratureBelief(WeightedBelief[Weighting]):
         allows, weighed by the events since, or none; then more drawn while their effective sample size is under
         :data:`ENOUGH_EFFECTIVE`, within :data:`WEIGHING_BUDGET` (both in proportion to ``deals``)."""
         history, pool = self._choices_history(), self._pool
-        budget = int(self._in_proportion(WEIGHING_BUDGET))
+        budget = int(self._in_proportion(WEIGHING_BUDGET)) // len(self.choices.models)  # a term per style
         if pool is not None and pool.history is history and pool.events < history.events:
             kept = self.model.consistent_rows(pool.deals)
             deals = pool.deals[kept]

@@ -15,7 +15,9 @@ who acted chose that event given their hand then and the public position:
   the chance that the target holds the card (``estimate``, on its logarithm:
   the counting estimate, sharpened where the target is known to hold cards of
   the set and the asker's hand leaves few candidates) and whether that estimate
-  is certain (``inferred``, a privately sure ask); with it, the choice not to claim;
+  is certain (``inferred``, a privately sure ask), whether it is the largest of
+  the asker's open asks (``likeliest``: a counting player asks the likeliest card);
+  with it, the choice not to claim;
 * a **claim**, while an ask is possible, is the choice to claim now, by a logistic
   on whether the claimer's own hand and the cards publicly at teammates cover a
   whole set (``claim_certain``) and a bias (``claim_bias``); once no ask can be
