@@ -29,7 +29,7 @@ record gives the same answer every time.
 
 >>> players = LiteratureBelief.from_record(record)
 >>> players.prior_answered, round(players.probability("KS", "Bob"), 3)
-('players (effective sample size 625 of 11,857 deals)', 0.935)
+('players (effective sample size 292 of 5,594 deals)', 0.935)
 """
 
 from __future__ import annotations
