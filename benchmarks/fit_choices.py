@@ -20,10 +20,9 @@ from pathlib import Path
 import numpy as np
 
 from cardlogic.bench.calibration import self_play_record
-from cardlogic.cards import card_mask
 from cardlogic.files import check_writable, write_owned
 from cardlogic.literature import Record, read_record, write_record
-from cardlogic.literature.choices import ChoiceModel, History, PlayerStyles, deal_row, fit
+from cardlogic.literature.choices import ChoiceModel, History, PlayerStyles, fit, fitting_game
 from cardlogic.literature.tournament import Match
 
 CAREFUL = ("strong", 270, 30)
@@ -52,14 +51,8 @@ def kept(folder: Path, name: str, play: Callable[[], Record]) -> Record:
 
 
 def games_of(records: list[Record]) -> list[tuple[History, np.ndarray]]:
-    """The records as :func:`fit` reads them: each one's history and its deal."""
-    games = []
-    for record in records:
-        history = History(record.game, record.events)
-        games.append(
-            (history, deal_row(history, [card_mask(record.hands[p]) for p in range(len(record.game.players))]))
-        )
-    return games
+    """The records as :func:`fit` reads them."""
+    return [fitting_game(record) for record in records]
 
 
 if __name__ == "__main__":

@@ -5,11 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from cardlogic.cards import card_mask
 from cardlogic.cli.common import parse_record, plural, report, source_name
 from cardlogic.files import WriteRefusedError, check_writable, write_owned
 from cardlogic.literature import RecordError
-from cardlogic.literature.choices import DEFAULT_STYLES, ChoiceModelError, History, PlayerStyles, deal_row, fit
+from cardlogic.literature.choices import DEFAULT_STYLES, ChoiceModelError, PlayerStyles, fit, fitting_game
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -55,9 +54,7 @@ def run(args: argparse.Namespace) -> int:
             record.replay()
         except RecordError as error:
             return report(path, error)
-        history = History(record.game, record.events)
-        hands = [card_mask(record.hands[p]) for p in range(len(record.game.players))]
-        games.append((history, deal_row(history, hands)))
+        games.append(fitting_game(record))
         events += len(record.events)
     described = f"maximum likelihood on {plural(len(games), 'record')} ({plural(events, 'event')})"
     styles = fit(start, games, described)

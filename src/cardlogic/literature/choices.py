@@ -61,6 +61,7 @@ from cardlogic.choices import ChoiceModelError, WeightedChoices
 from cardlogic.choices import fit as choices_fit
 from cardlogic.literature import kernels
 from cardlogic.literature.events import Ask, Claim, Event, Pass, actor
+from cardlogic.literature.record import Record
 from cardlogic.literature.rules import Game
 from cardlogic.literature.state import PublicState
 
@@ -523,6 +524,12 @@ def deal_row(history: History, hands: Sequence[int]) -> np.ndarray:
     for j, card in enumerate(history.cards):
         row[0, j] = next(p for p, hand in enumerate(hands) if hand >> card & 1)
     return row
+
+
+def fitting_game(record: Record) -> tuple[History, np.ndarray]:
+    """A full ``record`` as :func:`fit` reads it: its history and its deal (one row)."""
+    history = History(record.game, record.events)
+    return history, deal_row(history, [card_mask(record.hands[p]) for p in range(len(record.game.players))])
 
 
 def _shipped(name: str) -> PlayerStyles:
