@@ -431,7 +431,7 @@ def test_a_small_state_is_weighed_over_every_consistent_deal_exactly() -> None:
 @pytest.mark.parametrize("deals", [belief_module.FIRST_DEALS, 2 * belief_module.FIRST_DEALS])
 def test_the_players_prior_draws_more_deals_only_while_their_weights_are_too_few(monkeypatch, deals: int) -> None:
     """Weights that leave enough effective deals stop at the first draw of ``deals``; sharper ones draw more, up to
-    the likelihood terms a belief of that many deals may work out in a state (each style's a term of its own)."""
+    the likelihood terms a belief of that many deals may work out in a state (a term weighs every style at once)."""
     game = Game(tuple("ABCDEF"))
     hands, events = play_random_game(game, 3)
 
@@ -451,8 +451,7 @@ def test_the_players_prior_draws_more_deals_only_while_their_weights_are_too_few
     budget = belief_module.WEIGHING_BUDGET * deals // belief_module.FIRST_DEALS
     assert (more - deals - belief_module.MIN_DRAW) * 20 <= budget
     two = PlayerStyles((replace(EXTREME, modelled=0.45), replace(EXTREME, held=-10, modelled=0.45)), ("a", "b"))
-    fewer = drawn(math.inf, two)
-    assert deals < fewer < more and (fewer - deals - belief_module.MIN_DRAW) * 20 <= budget // 2
+    assert drawn(math.inf, two) == more
 
 
 def test_the_deals_a_players_prior_weighs_are_checked() -> None:
@@ -607,12 +606,31 @@ def test_a_history_keeps_the_arrays_of_the_models_used_last_only() -> None:
     hands, events = play_random_game(game, 11)
     history = History(game, events[:6])
     deal = deal_row(history, hands)
-    first = ChoiceModel(held=0.5)
+    first = PlayerStyles.of(ChoiceModel(held=0.5))
     expected = first.player_log_likelihoods(history, deal)
     for step in range(3 * KEPT_KEYS):
-        ChoiceModel(held=1.0 + step).player_log_likelihoods(history, deal)
+        PlayerStyles.of(ChoiceModel(held=1.0 + step)).player_log_likelihoods(history, deal)
         assert len(history._derived) <= KEPT_KEYS
-    assert all(np.array_equal(a, b) for a, b in zip(expected, first.player_log_likelihoods(history, deal)))
+    assert np.array_equal(expected, first.player_log_likelihoods(history, deal))
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), players=st.sampled_from([4, 6, 12]))
+def test_the_styles_weighed_in_one_pass_give_each_style_what_it_gives_alone(seed: int, players: int) -> None:
+    """The kernel shares the hands, the estimates and the likeliest asks among the styles: each style's
+    log-likelihoods, and the rules', are those of the style weighed alone, to the last bit."""
+    game = small_game(players, ["LS", "HS", "LH", "HH"], dealer=seed % players)
+    hands, events = play_random_game(game, seed)
+    history = History(game, events)
+    rng = np.random.default_rng(seed)
+    truth = deal_row(history, hands)[0]
+    deals = np.array([truth] + [rng.permutation(truth) for _ in range(30)], np.int8)
+    sharp = replace(EXTREME, modelled=0.05)
+    styles = PlayerStyles((*DEFAULT_STYLES.models, sharp), (*DEFAULT_STYLES.names, "sharp"))
+    together = styles.player_log_likelihoods(history, deals, skip=seed % players)
+    for index, model in enumerate(styles.models):
+        alone = PlayerStyles.of(model).player_log_likelihoods(history, deals, skip=seed % players)
+        assert np.array_equal(together[index], alone[0]) and np.array_equal(together[-1], alone[1])
 
 
 def test_a_history_refuses_an_illegal_event_and_stays_as_it_was() -> None:

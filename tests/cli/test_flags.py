@@ -141,7 +141,7 @@ def test_one_deal_is_singular(capsys):
 
 @pytest.mark.parametrize("command", ["advise", "belief"])
 def test_deals_sets_how_many_deals_the_players_prior_weighs(capsys, command, monkeypatch):
-    """On the mini game the players' prior weighs 5,594 of the rules' deals unless told (it draws more while its
+    """On the mini game the players' prior weighs 11,857 of the rules' deals unless told (it draws more while its
     weights leave too few effective ones); ``--deals`` sets the first draw, up to ``--samples``."""
     monkeypatch.setenv("CARDLOGIC_RESIDENT", "0")
     weighed = {}
@@ -149,4 +149,4 @@ def test_deals_sets_how_many_deals_the_players_prior_weighs(capsys, command, mon
         assert main([command, MINI, "--json", *([] if deals is None else ["--deals", deals])]) == 0
         prior = json.loads(capsys.readouterr().out)["prior"]
         weighed[deals] = int(re.search(r"of ([\d,]+) deals\)$", prior)[1].replace(",", ""))
-    assert weighed[None] == 5_594 and 300 <= weighed["300"] < weighed[None] and weighed["20000"] == 20_000
+    assert weighed[None] == 11_857 and 300 <= weighed["300"] < weighed[None] and weighed["20000"] == 20_000

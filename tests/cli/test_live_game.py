@@ -106,7 +106,7 @@ def test_the_live_players_prior_weighs_more_deals_than_a_record_read_at_once():
     live = game.full_advice()
     assert game.belief.deals == FOLLOWED_DEALS > FIRST_DEALS
 
-    def weighed(prior: str) -> int:  # "players (effective sample size 292 of 5,594 deals)"
+    def weighed(prior: str) -> int:  # "players (effective sample size 589 of 11,857 deals)"
         found = re.search(r"^players \(effective sample size [\d,]+ of ([\d,]+) deals\)$", prior)
         assert found, prior
         return int(found[1].replace(",", ""))

@@ -29,7 +29,7 @@ record gives the same answer every time.
 
 >>> players = LiteratureBelief.from_record(record)
 >>> players.prior_answered, round(players.probability("KS", "Bob"), 3)
-('players (effective sample size 292 of 5,594 deals)', 0.935)
+('players (effective sample size 625 of 11,857 deals)', 0.935)
 """
 
 from __future__ import annotations
@@ -73,10 +73,10 @@ ENOUGH_EFFECTIVE = 500
 """The effective sample size at which the players' prior stops drawing more deals, for :data:`FIRST_DEALS` deals
 (in proportion for other ``deals``)."""
 WEIGHING_BUDGET = 120_000
-"""The most likelihood terms (distinct deals times the events each is weighed over times the players' styles, a
-quarter of a microsecond apiece) the players' prior works out in one state beyond its first draw, for
-:data:`FIRST_DEALS` deals (in proportion for other ``deals``): the bound that keeps ``advise`` and ``live`` within
-their latency whatever the table's size and the game's length."""
+"""The most likelihood terms (distinct deals times the events each is weighed over: every style in one pass, an
+eighth of a microsecond apiece for the shipped two) the players' prior works out in one state beyond its first draw,
+for :data:`FIRST_DEALS` deals (in proportion for other ``deals``): the bound that keeps ``advise`` and ``live``
+within their latency whatever the table's size and the game's length."""
 DRAW_MAX_OPERATIONS = 1e7
 """The largest exact sampling tables (about 0.1 s to build) the players' prior draws its deals from; beyond them the
 rules' MCMC chain draws them: a state may need a draw after every event, where the exact marginals need none."""
@@ -226,7 +226,7 @@ class LiteratureBelief(WeightedBelief[Weighting]):
         allows, weighed by the events since, or none; then more drawn while their effective sample size is under
         :data:`ENOUGH_EFFECTIVE`, within :data:`WEIGHING_BUDGET` (both in proportion to ``deals``)."""
         history, pool = self._choices_history(), self._pool
-        budget = int(self._in_proportion(WEIGHING_BUDGET)) // len(self.choices.models)  # a term per style
+        budget = int(self._in_proportion(WEIGHING_BUDGET))
         if pool is not None and pool.history is history and pool.events < history.events:
             kept = self.model.consistent_rows(pool.deals)
             deals = pool.deals[kept]

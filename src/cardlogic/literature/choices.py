@@ -121,72 +121,6 @@ class ChoiceModel(WeightedChoices):
         observer, whose own hand the belief already knows)."""
         return PlayerStyles.of(self).log_likelihoods(history, deals, skip)
 
-    def player_log_likelihoods(
-        self, history: History, deals: np.ndarray, skip: int | None = None, first: int = 0
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Per deal and player, the log-likelihood of that player's choices under the model and under the rules
-        alone (two arrays deals x players), over the events from ``first`` on (the log-likelihoods add up over
-        events: a belief extends what it worked out for the earlier ones)."""
-        h, new = history, slice(first, None)  # only the events from ``first`` on are read
-        scale = 1.0 / self.temperature
-        targets, public_at, estimate, hidden_open = (
-            h.targets[new],
-            h.public_at[new],
-            h.estimate[new],
-            h.hidden_open[new],
-        )
-        exp_public, base_weight, base_value = h.derived(self, self._public_weights, first)
-        held_weight = np.exp(self.held * scale * h.held_share)
-        w_estimate, w_inferred = self.estimate * scale, self.inferred * scale
-        actors = h.actor[new]
-        return kernels.choice_log_likelihoods(
-            np.ascontiguousarray(deals, np.int8),
-            h.card_bits,
-            h.players,
-            h.kind[new],
-            np.where(actors == (-1 if skip is None else skip), -1, actors),
-            h.card[new],
-            h.target[new],
-            h.gone[new],
-            public_at,
-            h.mates_public[new],
-            h.exposed[new],
-            targets,
-            exp_public,
-            base_weight,
-            base_value,
-            estimate,
-            h.owed[new],
-            hidden_open,
-            h.receivers[new],
-            h.set_masks,
-            h.set_of,
-            h.live[new],
-            h.bluff,
-            held_weight,
-            self.claim_bias * scale,
-            self.claim_certain * scale,
-            self.pass_sure * scale,
-            w_estimate,
-            w_inferred,
-            self.likeliest * scale,
-            self.mix,
-        )
-
-    def _public_weights(self, history: History, first: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Per event from ``first`` on, card and target: exp(the public score of the ask), 0 where it is not open,
-        and its weight and the asker's estimate where the asker's hand changes nothing
-        (:func:`kernels.public_ask_weights`)."""
-        h, new = history, slice(first, None)
-        scale = 1.0 / self.temperature
-        public = np.tensordot(h.ask_features[new], np.array([getattr(self, f) for f in ASK_FEATURES]) * scale, axes=1)
-        exp_public = np.where(h.targets[new], np.exp(public), 0.0)
-        w_estimate, w_inferred = self.estimate * scale, self.inferred * scale
-        base_weight, base_value = kernels.public_ask_weights(
-            h.public_at[new], exp_public, h.estimate[new], h.hidden_open[new], w_estimate, w_inferred
-        )
-        return exp_public, base_weight, base_value
-
 
 @dataclass(frozen=True)
 class PlayerStyles:
@@ -252,9 +186,70 @@ class PlayerStyles:
         self, history: History, deals: np.ndarray, skip: int | None = None, first: int = 0
     ) -> np.ndarray:
         """Per style (the rules' last), deal and player, the log-likelihood of that player's choices of the events
-        from ``first`` on (:meth:`ChoiceModel.player_log_likelihoods`)."""
-        per_model = [model.player_log_likelihoods(history, deals, skip, first) for model in self.models]
-        return np.stack([modelled for modelled, _ in per_model] + [per_model[0][1]])
+        from ``first`` on (they add up over events: a belief extends what it worked out for the earlier ones), in
+        one pass of the kernel over the deals for every style."""
+        h, new = history, slice(first, None)  # only the events from ``first`` on are read
+        exp_public, base_weight, base_value = h.derived(self, self._public_weights, first)
+        actors = h.actor[new]
+        modelled, rules = kernels.choice_log_likelihoods(
+            np.ascontiguousarray(deals, np.int8),
+            h.card_bits,
+            h.players,
+            h.kind[new],
+            np.where(actors == (-1 if skip is None else skip), -1, actors),
+            h.card[new],
+            h.target[new],
+            h.gone[new],
+            h.public_at[new],
+            h.mates_public[new],
+            h.exposed[new],
+            h.targets[new],
+            exp_public,
+            base_weight,
+            base_value,
+            h.estimate[new],
+            h.owed[new],
+            h.hidden_open[new],
+            h.receivers[new],
+            h.set_masks,
+            h.set_of,
+            h.live[new],
+            h.bluff,
+            np.stack([np.exp(model.held / model.temperature * h.held_share) for model in self.models], axis=-1),
+            self._scaled("claim_bias"),
+            self._scaled("claim_certain"),
+            self._scaled("pass_sure"),
+            self._scaled("estimate"),
+            self._scaled("inferred"),
+            self._scaled("likeliest"),
+            np.array([model.mix for model in self.models]),
+        )
+        return np.concatenate([modelled, rules[None]])
+
+    def _scaled(self, weight: str) -> np.ndarray:
+        """Each style's ``weight`` divided by its temperature."""
+        return np.array([getattr(model, weight) / model.temperature for model in self.models])
+
+    def _public_weights(self, history: History, first: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per event from ``first`` on, card, target and style: exp(the public score of the ask), 0 where it is not
+        open, and its weight where the asker's hand changes nothing; per event, card and target the asker's
+        estimate there (:func:`kernels.public_ask_weights`)."""
+        h, new = history, slice(first, None)
+        exp_public, base_weight = [], []
+        for model in self.models:
+            scale = 1.0 / model.temperature
+            weights = np.array([getattr(model, f) for f in ASK_FEATURES]) * scale
+            exp_public.append(np.where(h.targets[new], np.exp(np.tensordot(h.ask_features[new], weights, axes=1)), 0.0))
+            weight, base_value = kernels.public_ask_weights(
+                h.public_at[new],
+                exp_public[-1],
+                h.estimate[new],
+                h.hidden_open[new],
+                model.estimate * scale,
+                model.inferred * scale,
+            )
+            base_weight.append(weight)
+        return np.stack(exp_public, axis=-1), np.stack(base_weight, axis=-1), base_value
 
     def mixed(self, styles: np.ndarray) -> np.ndarray:
         """Per deal, the log-likelihood of the history, each player's choices mixed over the styles (``styles`` as

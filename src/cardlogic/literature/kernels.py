@@ -280,25 +280,30 @@ TIE = 1e-9
 
 
 @njit(cache=True)
-def _ask_weight(
-    bit, hand, hidden, at, exp_public, public_estimate, base, base_value, due, set_mask, w_estimate, w_inferred
-):
-    """exp(score) of an ask of card ``bit`` but the ``likeliest`` term, and the asker's private estimate
-    (:func:`_private_estimate`): its public score ``exp_public`` times that estimate to the power ``w_estimate``,
-    times exp(``w_inferred``) where it is certain. Where the asker's hand changes nothing (it lacks the card, and the
-    target owes no hidden card of the set) they are ``base`` and ``base_value`` (:func:`public_ask_weights`), as for
-    most asks. Scalars only: called per option and deal, it passes no arrays."""
+def _ask_value(bit, hand, hidden, at, public_estimate, base_value, due, set_mask):
+    """Whether the asker's ``hand`` bears on the ask of card ``bit`` (it holds the card, or the target owes hidden
+    cards of the set), and the asker's private estimate (:func:`_private_estimate`; ``base_value`` where it does
+    not). Scalars only: called per option and deal, it passes no arrays."""
     if not hand & bit and not (hidden & bit and due > 0):
-        return base, base_value
-    value = _private_estimate(bit, hand, hidden, at, public_estimate, due, set_mask)
+        return False, base_value
+    return True, _private_estimate(bit, hand, hidden, at, public_estimate, due, set_mask)
+
+
+@njit(cache=True, inline="always")
+def _style_weight(own, value, exp_public, base_weight, w_estimate, w_inferred):
+    """exp(score) of an ask under one style but the ``likeliest`` term: ``base_weight`` where the asker's hand does
+    not bear on it (``own`` false: :func:`public_ask_weights`), else its public score ``exp_public`` times the
+    private estimate ``value`` to the power ``w_estimate``, times exp(``w_inferred``) where it is certain."""
+    if not own:
+        return base_weight
     certain = value >= 1.0 - TIE
-    return exp_public * np.exp(w_estimate * np.log(max(value, ESTIMATE_FLOOR)) + w_inferred * certain), value
+    return exp_public * np.exp(w_estimate * np.log(max(value, ESTIMATE_FLOOR)) + w_inferred * certain)
 
 
 def public_ask_weights(public_at, exp_public, estimate, hidden_open, w_estimate, w_inferred):
-    """Per event, card and target, :func:`_ask_weight`'s weight and estimate for an asker whose hand neither holds
-    the card nor sharpens the estimate (no cards owed in the set): the public estimate, 1 or 0 where the card is
-    publicly placed."""
+    """Per event, card and target, :func:`_style_weight`'s weight and the estimate for an asker whose hand neither
+    holds the card nor sharpens the estimate (no cards owed in the set): the public estimate, 1 or 0 where the card
+    is publicly placed."""
     cards = np.arange(64)[None, :, None]
     hidden = (hidden_open[:, None, :] >> cards) & 1
     placed_at = ((public_at[:, None, :] >> cards) & 1).astype(np.float64)
@@ -342,101 +347,133 @@ def choice_log_likelihoods(
     w_likeliest,
     mix,
 ):
-    """Per deal (rows of ``deals``: the holder of each card of ``card_bits``) and player, the log-likelihood of
-    that player's choices under the choice model and under the rules alone (see
+    """Per style, deal (rows of ``deals``: the holder of each card of ``card_bits``) and player, the log-likelihood
+    of that player's choices under the style's choice model, and per deal and player under the rules alone (see
     :mod:`cardlogic.literature.choices`, which builds the arrays). An event of ``actor`` -1 is left out; for an
-    ask, ``targets[k, c, t]`` says whether the ask of ``c`` of ``t`` is open, ``exp_public[k, c, t]`` is
-    exp(its public score), ``base_weight`` and ``base_value`` its weight and the asker's estimate where the asker's
-    hand changes nothing (:func:`public_ask_weights`), ``estimate``/``owed``/``hidden_open`` what
-    :func:`_private_estimate` reads, ``held_weight[s, h]`` the weight of asking in set ``s`` holding ``h`` of its
-    cards, and ``w_likeliest`` the weight of an ask whose estimate is the largest of the asker's open asks.
+    ask, ``targets[k, c, t]`` says whether the ask of ``c`` of ``t`` is open, ``exp_public[k, c, t, m]`` is
+    exp(its public score) under style ``m``, ``base_weight[k, c, t, m]`` and ``base_value[k, c, t]`` its weight and
+    the asker's estimate where the asker's hand does not bear on it (:func:`public_ask_weights`),
+    ``estimate``/``owed``/``hidden_open`` what :func:`_private_estimate` reads, ``held_weight[s, h, m]`` the weight of
+    asking in set ``s`` holding ``h`` of its cards; the styles' other weights are arrays with an entry per style,
+    ``w_likeliest`` the weight of an ask whose estimate is the largest of the asker's open asks.
 
-    The open asks of a set at an event weigh the same in every deal where the asker holds the same cards of that set:
-    their sum, their largest estimate and the sum of those that reach it are worked out once per event, set and such
-    holding (the deals share few), in the same order."""
-    n, events = deals.shape[0], len(kind)
-    modelled = np.zeros((n, players))
+    The styles share one pass: the hands, the claims' certainty, the asker's estimates and which asks are the
+    likeliest are worked out once per deal and event, only the weights per style. The open asks of a set at an
+    event weigh the same in every deal where the asker holds the same cards of that set: their sums, their largest
+    estimate and the sums of those that reach it are worked out once per event, set and such holding (the deals
+    share few), in the same order."""
+    n, events, styles = deals.shape[0], len(kind), len(mix)
+    modelled = np.zeros((styles, n, players))
     rules = np.zeros((n, players))
-    dealt = np.zeros(players, np.int64)
     set_cards, holdings = _set_cards(set_masks)
-    open_sums = np.zeros((events, len(set_masks), holdings))
-    open_counts = np.full((events, len(set_masks), holdings), -1, np.int64)  # -1: not worked out yet
-    open_best = np.zeros((events, len(set_masks), holdings))
-    open_best_sums = np.zeros((events, len(set_masks), holdings))
+    open_sums = np.zeros((len(set_masks), holdings, styles))
+    open_counts = np.zeros((len(set_masks), holdings), np.int64)
+    open_best = np.zeros((len(set_masks), holdings))
+    open_best_sums = np.zeros((len(set_masks), holdings, styles))
     likeliest_factor = np.exp(w_likeliest)
-    claim_chances = _claim_chances(claim_bias, claim_certain, mix)
-    log_claim, log_no_claim = np.log(claim_chances), np.log(1.0 - claim_chances)
-    asks = (hidden_open, public_at, exp_public, estimate, base_weight, base_value, owed)
+    pass_factor = np.exp(pass_sure)
+    log_claim, log_no_claim = np.zeros((styles, 2)), np.zeros((styles, 2))
+    for m in range(styles):
+        claim_chances = _claim_chances(claim_bias[m], claim_certain[m], mix[m])
+        log_claim[m], log_no_claim[m] = np.log(claim_chances), np.log(1.0 - claim_chances)
+    pass_total, pass_mine = np.zeros(styles), np.zeros(styles)
+    asked_sets = np.zeros(len(set_masks), np.int64)  # an ask's sets the asker holds cards of, ...
+    held_counts = np.zeros(len(set_masks), np.int64)  # ... how many, ...
+    holdings_of = np.zeros(len(set_masks), np.int64)  # ... which
+    likeliest = np.zeros(len(set_masks), np.bool_)  # whether an asked set's best ask is among the likeliest
+    asks = (hidden_open, public_at, estimate, base_value, owed)
+    dealt = np.zeros((n, players), np.int64)  # each deal's starting hands
     for j in range(n):
-        dealt[:] = 0
         for i in range(len(card_bits)):
-            dealt[deals[j, i]] |= np.int64(1) << card_bits[i]
-        for k in range(events):
-            a = actor[k]
-            if a < 0 or kind[k] == 2:
-                continue
-            hand = (dealt[a] & ~gone[k]) | public_at[k, a]
+            dealt[j, deals[j, i]] |= np.int64(1) << card_bits[i]
+    # event by event, every deal: an event's cached open asks stay at hand
+    for k in range(events):
+        a = actor[k]
+        if a < 0 or kind[k] == 2:
+            continue
+        open_counts[:] = -1  # -1: not worked out yet
+        for j in range(n):
+            hand = (dealt[j, a] & ~gone[k]) | public_at[k, a]
             if kind[k] == 3:  # a pass: to which teammate with cards
-                total, options, mine = 0.0, 0, 0.0
+                pass_total[:], pass_mine[:], options = 0.0, 0.0, 0
                 for r in range(players):
                     if receivers[k, r]:
-                        held = (dealt[r] & ~gone[k]) | public_at[k, r]
-                        weight = np.exp(pass_sure * (held & exposed[k] != 0))
-                        total += weight
+                        held = (dealt[j, r] & ~gone[k]) | public_at[k, r]
+                        sure = held & exposed[k] != 0
                         options += 1
-                        if r == target[k]:
-                            mine = weight
-                p = (1.0 - mix) * mine / total + mix / options
-                modelled[j, a] += np.log(p)
+                        for m in range(styles):
+                            weight = pass_factor[m] if sure else 1.0
+                            pass_total[m] += weight
+                            if r == target[k]:
+                                pass_mine[m] = weight
+                for m in range(styles):
+                    modelled[m, j, a] += np.log((1.0 - mix[m]) * pass_mine[m] / pass_total[m] + mix[m] / options)
                 rules[j, a] -= np.log(options)
                 continue
             certain = _covers_a_set(hand, mates_public[k], live[k], set_masks)
             rules[j, a] += np.log(0.5)
             if kind[k] == 1:
-                modelled[j, a] += log_claim[certain]
+                for m in range(styles):
+                    modelled[m, j, a] += log_claim[m, certain]
                 continue
-            total, options, best, best_total = 0.0, 0, -1.0, 0.0
+            # the asker's sets: shared by the styles, the open asks' weights looked up per style below
+            count, options, best = 0, 0, -1.0
             for s in range(len(set_masks)):
                 held = _popcount(hand & set_masks[s] & live[k])
                 if held == 0:
                     continue
                 holding = _holding(hand, set_cards[s])
-                if open_counts[k, s, holding] < 0:
-                    (
-                        open_sums[k, s, holding],
-                        open_counts[k, s, holding],
-                        open_best[k, s, holding],
-                        open_best_sums[k, s, holding],
-                    ) = _open_asks(
+                if open_counts[s, holding] < 0:
+                    _open_asks(
                         k,
                         s,
+                        holding,
                         hand & set_masks[s],
                         players,
                         targets,
                         asks,
+                        exp_public,
+                        base_weight,
                         set_masks,
                         live,
                         bluff,
                         w_estimate,
                         w_inferred,
+                        open_sums,
+                        open_counts,
+                        open_best,
+                        open_best_sums,
                     )
-                total += held_weight[s, held] * open_sums[k, s, holding]
-                options += open_counts[k, s, holding]
-                if open_counts[k, s, holding] > 0:
-                    set_best = open_best[k, s, holding]
+                asked_sets[count], held_counts[count], holdings_of[count] = s, held, holding
+                likeliest[count] = False
+                options += open_counts[s, holding]
+                if open_counts[s, holding] > 0:
+                    set_best = open_best[s, holding]
                     if set_best > best + TIE:
-                        best, best_total = set_best, 0.0
-                    if set_best >= best - TIE:
-                        best_total += held_weight[s, held] * open_best_sums[k, s, holding]
-            total += (likeliest_factor - 1.0) * best_total  # the likeliest asks weigh exp(w_likeliest) more
+                        best = set_best
+                        likeliest[:count] = False
+                    likeliest[count] = set_best >= best - TIE
+                count += 1
             c, t = card[k], target[k]
             s = set_of[c]
-            weight, value = _event_ask_weight(k, c, t, s, hand, asks, set_masks, w_estimate, w_inferred)
-            mine = held_weight[s, _popcount(hand & set_masks[s])] * weight
-            if value >= best - TIE:
-                mine *= likeliest_factor
-            p = (1.0 - mix) * mine / total + mix / options if options and total > 0.0 else 1e-300
-            modelled[j, a] += log_no_claim[certain] + np.log(p)
+            own, value = _event_ask_value(k, c, t, s, hand, asks, set_masks)
+            held = _popcount(hand & set_masks[s])
+            for m in range(styles):
+                total, best_total = 0.0, 0.0
+                for i in range(count):
+                    weight = held_weight[asked_sets[i], held_counts[i], m]
+                    total += weight * open_sums[asked_sets[i], holdings_of[i], m]
+                    if likeliest[i]:
+                        best_total += weight * open_best_sums[asked_sets[i], holdings_of[i], m]
+                total += (likeliest_factor[m] - 1.0) * best_total  # the likeliest asks weigh more
+                weight = _style_weight(
+                    own, value, exp_public[k, c, t, m], base_weight[k, c, t, m], w_estimate[m], w_inferred[m]
+                )
+                chosen = held_weight[s, held, m] * weight
+                if value >= best - TIE:
+                    chosen *= likeliest_factor[m]
+                p = (1.0 - mix[m]) * chosen / total + mix[m] / options if options and total > 0.0 else 1e-300
+                modelled[m, j, a] += log_no_claim[m, certain] + np.log(p)
             rules[j, a] -= np.log(options) if options else 690.0
     return modelled, rules
 
@@ -469,33 +506,51 @@ def _holding(hand, cards):
 
 
 @njit(cache=True, inline="always")
-def _event_ask_weight(k, c, t, s, hand, asks, set_masks, w_estimate, w_inferred):
-    """:func:`_ask_weight` of the ask of card ``c`` (of set ``s``) of target ``t`` at event ``k`` by an asker holding
-    ``hand``, read off the events' ``asks`` arrays ``(hidden_open, public_at, exp_public, estimate, base_weight,
-    base_value, owed)`` of :func:`choice_log_likelihoods`."""
-    hidden_open, public_at, exp_public, estimate, base_weight, base_value, owed = asks
-    return _ask_weight(
+def _event_ask_value(k, c, t, s, hand, asks, set_masks):
+    """:func:`_ask_value` of the ask of card ``c`` (of set ``s``) of target ``t`` at event ``k`` by an asker holding
+    ``hand``, read off the events' ``asks`` arrays ``(hidden_open, public_at, estimate, base_value, owed)`` of
+    :func:`choice_log_likelihoods`."""
+    hidden_open, public_at, estimate, base_value, owed = asks
+    return _ask_value(
         np.int64(1) << c,
         hand,
         hidden_open[k, t],
         public_at[k, t],
-        exp_public[k, c, t],
         estimate[k, c, t],
-        base_weight[k, c, t],
         base_value[k, c, t],
         owed[k, t, s],
         set_masks[s],
-        w_estimate,
-        w_inferred,
     )
 
 
 @njit(cache=True)
-def _open_asks(k, s, hand, players, targets, asks, set_masks, live, bluff, w_estimate, w_inferred):
-    """The summed weight and the number of the open asks in set ``s`` at event ``k`` of an asker holding ``hand``
-    of the set's cards, their largest estimate and the summed weight of those that reach it
-    (:func:`choice_log_likelihoods`; ``asks`` as :func:`_event_ask_weight` reads them)."""
-    open_sum, options, best, best_sum = 0.0, 0, -1.0, 0.0
+def _open_asks(
+    k,
+    s,
+    holding,
+    hand,
+    players,
+    targets,
+    asks,
+    exp_public,
+    base_weight,
+    set_masks,
+    live,
+    bluff,
+    w_estimate,
+    w_inferred,
+    open_sums,
+    open_counts,
+    open_best,
+    open_best_sums,
+):
+    """Work out, for the open asks in set ``s`` at event ``k`` of an asker holding ``hand`` (``holding``) of the
+    set's cards, their number, their largest estimate and per style their summed weight and that of those that
+    reach the largest estimate, into the caches of :func:`choice_log_likelihoods` (``asks`` as
+    :func:`_event_ask_value` reads them)."""
+    styles = len(w_estimate)
+    options, best = 0, -1.0
+    open_sums[s, holding] = 0.0
     bits = set_masks[s] & live[k]
     if not bluff:  # the asker's own cards are no asks
         bits &= ~hand
@@ -505,14 +560,20 @@ def _open_asks(k, s, hand, players, targets, asks, set_masks, live, bluff, w_est
         bits ^= low
         for t in range(players):
             if targets[k, c, t]:
-                weight, value = _event_ask_weight(k, c, t, s, hand, asks, set_masks, w_estimate, w_inferred)
-                open_sum += weight
+                own, value = _event_ask_value(k, c, t, s, hand, asks, set_masks)
                 options += 1
                 if value > best + TIE:
-                    best, best_sum = value, 0.0
-                if value >= best - TIE:
-                    best_sum += weight
-    return open_sum, options, best, best_sum
+                    best = value
+                    open_best_sums[s, holding] = 0.0
+                for m in range(styles):
+                    weight = _style_weight(
+                        own, value, exp_public[k, c, t, m], base_weight[k, c, t, m], w_estimate[m], w_inferred[m]
+                    )
+                    open_sums[s, holding, m] += weight
+                    if value >= best - TIE:
+                        open_best_sums[s, holding, m] += weight
+    open_counts[s, holding] = options
+    open_best[s, holding] = best
 
 
 @njit(cache=True)
