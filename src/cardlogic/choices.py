@@ -24,6 +24,14 @@ class ChoiceModelError(ValueError):
     """A choice model file that cannot be read: not JSON, a missing or unknown field, a value out of range."""
 
 
+def decode_json(text: str, source: str) -> Any:
+    """``text`` decoded from JSON; :class:`ChoiceModelError` names ``source``, the line and the problem."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ChoiceModelError(f"{source}:{error.lineno}: not JSON: {error.msg}") from None
+
+
 @dataclass(frozen=True)
 class WeightedChoices:
     """The weights named by ``WEIGHTS`` (fields of the subclass), divided by ``temperature``, and the rules' share
@@ -51,10 +59,11 @@ class WeightedChoices:
     @classmethod
     def from_json(cls, text: str, source: str = "<model>") -> Self:
         """Read a model written by :meth:`to_json`; :class:`ChoiceModelError` names ``source`` and the problem."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise ChoiceModelError(f"{source}:{error.lineno}: not JSON: {error.msg}") from None
+        return cls.from_data(decode_json(text, source), source)
+
+    @classmethod
+    def from_data(cls, data: Any, source: str = "<model>") -> Self:
+        """The model of ``data`` decoded from JSON (an object of its fields), read from ``source``."""
         known = {f.name for f in fields(cls)}
         if not isinstance(data, dict) or set(data) - known:
             extra = sorted(set(data) - known) if isinstance(data, dict) else []

@@ -54,7 +54,7 @@ def every_sample(monkeypatch) -> None:
 
 
 def small_game(players: int, sets: list[str], dealer: int = 0) -> Game:
-    return Game(tuple("ABCDEFGH"[:players]), deck=Deck.named("no-8s", sets=sets), dealer=dealer)
+    return Game(tuple("ABCDEFGHIJKL"[:players]), deck=Deck.named("no-8s", sets=sets), dealer=dealer)
 
 
 def private_estimate(state: State, ask: Ask) -> float:

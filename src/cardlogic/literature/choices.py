@@ -57,7 +57,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from cardlogic.cards import card_mask
-from cardlogic.choices import ChoiceModelError, WeightedChoices
+from cardlogic.choices import ChoiceModelError, WeightedChoices, decode_json
 from cardlogic.choices import fit as choices_fit
 from cardlogic.literature import kernels
 from cardlogic.literature.events import Ask, Claim, Event, Pass, actor
@@ -155,15 +155,10 @@ class PlayerStyles:
     def from_json(cls, text: str, source: str = "<model>") -> PlayerStyles:
         """Read styles written by :meth:`to_json` (an object of named models) or a single model's file;
         :class:`ChoiceModelError` names ``source`` and the problem."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise ChoiceModelError(f"{source}:{error.lineno}: not JSON: {error.msg}") from None
+        data = decode_json(text, source)
         if not isinstance(data, dict) or not data or not all(isinstance(value, dict) for value in data.values()):
-            return cls.of(ChoiceModel.from_json(text, source))
-        models = tuple(
-            ChoiceModel.from_json(json.dumps(value), f"{source} (style {name})") for name, value in data.items()
-        )
+            return cls.of(ChoiceModel.from_data(data, source))
+        models = tuple(ChoiceModel.from_data(value, f"{source} (style {name})") for name, value in data.items())
         try:
             return cls(models, tuple(data))
         except ChoiceModelError as error:
