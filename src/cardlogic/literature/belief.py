@@ -65,9 +65,9 @@ FIRST_DEALS = 1_000
 """The rules' deals the players' prior draws first in a state (at most ``samples``), unless told ``deals``: the
 calibration of docs/beliefs.md was measured with as many. More are drawn only while their weights leave an
 effective sample size under :data:`ENOUGH_EFFECTIVE`."""
-FOLLOWED_DEALS = 5_000
+FOLLOWED_DEALS = 10_000
 """The ``deals`` of a belief followed event by event at a table (``cardlogic live`` and ``serve``): after an event
-it weighs its kept deals by that event alone and draws only those the event ruled out, so it affords five times
+it weighs its kept deals by that event alone and draws only those the event ruled out, so it affords ten times
 the first draw of a belief read from a record at once, and states sharper chances (docs/beliefs.md)."""
 ENOUGH_EFFECTIVE = 500
 """The effective sample size at which the players' prior stops drawing more deals, for :data:`FIRST_DEALS` deals
