@@ -210,7 +210,7 @@ class PlayerStyles:
             h.set_of,
             h.live[new],
             h.bluff,
-            np.stack([np.exp(model.held / model.temperature * h.held_share) for model in self.models], axis=-1),
+            np.exp(h.held_share[..., None] * self._scaled("held")),
             self._scaled("claim_bias"),
             self._scaled("claim_certain"),
             self._scaled("pass_sure"),
