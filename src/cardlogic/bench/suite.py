@@ -6,7 +6,7 @@ rejection sampler, advice latency, live advice per event, CLI cold start, the
 time from an empty numba cache to the first advice, peak memory, the PyPI
 ``literature`` package) and checks the targets; it returns one JSON-ready dict
 (see :mod:`cardlogic.bench.report` for its tables). A :class:`Plan` sets how
-much work each figure does: ``full``, ``quick`` (about ten minutes on 2 cores) or
+much work each figure does: ``full``, ``quick`` (about four minutes on 2 cores) or
 ``smoke`` (a few scenarios, for the test suite). Every time is a median with its
 spread over repeats; rates that the targets compare are per CPU second of this
 process (the kernels run on one core), so they hold on a busy machine.
@@ -101,10 +101,11 @@ class Plan:
     calibration_bots: tuple[tuple[str, str], ...] = (("advisor", "counting"), ("strong", "counting"))
     """The pairs of bots of the calibration games: two styles, no random bot by default, whose asks say little."""
     calibration_png: bool = True
-    calibration_strong_games: int = 10
-    """Held-out games of ``strong`` against itself (seed :data:`STRONG_CALIBRATION_SEED`) whose asks are scored
-    apart: where the players' choices say most, and the 20% target is set."""
     """Draw the reliability diagram (benchmarks/reliability.png beside the scenarios)."""
+    calibration_strong_games: int = 30
+    """Held-out games of ``strong`` against itself (seed :data:`STRONG_CALIBRATION_SEED`) whose asks are scored
+    apart: where the players' choices say most, and the 20% target is set (the 30 games docs/beliefs.md reports;
+    a game's gain varies by several points, so fewer say little)."""
     only: tuple[str, ...] = ()
     """Scenario names to keep (all when empty)."""
 

@@ -21,7 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_const",
         const="quick",
         dest="mode",
-        help="fewer repeats and smaller samples: about ten minutes on 2 cores",
+        help="fewer repeats and smaller samples: about four minutes on 2 cores",
     )
     mode.add_argument(
         "--smoke",
