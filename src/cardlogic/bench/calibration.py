@@ -26,13 +26,12 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from cardlogic.cards import iter_cards
 from cardlogic.literature import Ask, Claim, Record, Rules, State
 from cardlogic.literature.advice import CERTAIN, stated_chance
 from cardlogic.literature.belief import FOLLOWED_DEALS, PRIORS, LiteratureBelief
 from cardlogic.literature.choices import DEFAULT_STYLES, ChoiceModel, PlayerStyles
 from cardlogic.literature.decks import Deck
-from cardlogic.literature.tournament import Match, pair_setup, play_bots
+from cardlogic.literature.tournament import Match, pair_setup, played_record
 from cardlogic.rating import wilson
 
 VIEWS = ("asker", "spectator")
@@ -51,9 +50,7 @@ def self_play_record(bot: str, players: int, seed: int, index: int) -> Record:
     """The full record of game ``index`` of ``bot`` against itself on ``seed``, dealt as pair ``index`` of
     ``cardlogic tournament`` (a :class:`Match` plays each deal twice, its teams swapped: here once)."""
     game, rng = pair_setup(players, Deck.named("no-8s"), Rules.parse(""), seed, index)
-    hands = State.deal(game, rng).hands
-    state = play_bots(game, hands, (bot, bot), seed * 1_000_003 + index)
-    return Record(game, None, {p: tuple(iter_cards(hand)) for p, hand in enumerate(hands)}, list(state.history))
+    return played_record(game, State.deal(game, rng).hands, (bot, bot), seed * 1_000_003 + index)
 
 
 def self_play_records(bot: str, players: int, games: int, seed: int) -> list[Record]:

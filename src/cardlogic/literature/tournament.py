@@ -149,6 +149,18 @@ def play_bots(
     return state
 
 
+def played_record(
+    game: Game,
+    hands: Sequence[int],
+    teams: tuple[str, str],
+    seed: int,
+    watch: Callable[[Sequence[Bot], Event], None] | None = None,
+) -> Record:
+    """:func:`play_bots`'s game as a full record (every starting hand)."""
+    state = play_bots(game, hands, teams, seed, watch)
+    return Record(game, None, {p: tuple(iter_cards(hand)) for p, hand in enumerate(hands)}, list(state.history))
+
+
 def _interjection(bots: Sequence[Bot], views: Sequence[PlayerState], mover: int) -> Event | None:
     """The first claim a bot makes off its turn (``claim-anytime=on``), asking them in seat order after the mover."""
     n = len(bots)
@@ -200,8 +212,7 @@ class Match:
     def record(self, index: int, watch: Callable[[Sequence[Bot], Event], None] | None = None) -> Record:
         """Game ``index`` played out as a full record (every starting hand); ``watch`` as :func:`play_bots` takes it."""
         game, hands, teams = self.setup(index)
-        state = play_bots(game, hands, teams, self.seed * 1_000_003 + index, watch)
-        return Record(game, None, {p: tuple(iter_cards(hand)) for p, hand in enumerate(hands)}, list(state.history))
+        return played_record(game, hands, teams, self.seed * 1_000_003 + index, watch)
 
     def games(self, workers: Workers) -> Generator[GameResult]:
         """Games 0, 1, 2, ... without end, in order, played by ``workers`` a few ahead; stop iterating to stop."""
