@@ -228,22 +228,17 @@ class PlayerStyles:
     def _public_weights(self, history: History, first: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per event from ``first`` on, card, target and style: exp(the public score of the ask), 0 where it is not
         open, and its weight where the asker's hand changes nothing; per event, card and target the asker's
-        estimate there (:func:`kernels.public_ask_weights`)."""
+        estimate there (:func:`kernels.public_ask_weights`, :func:`kernels.public_ask_values`)."""
         h, new = history, slice(first, None)
+        base_value = kernels.public_ask_values(h.public_at[new], h.estimate[new], h.hidden_open[new])
         exp_public, base_weight = [], []
         for model in self.models:
             scale = 1.0 / model.temperature
             weights = np.array([getattr(model, f) for f in ASK_FEATURES]) * scale
             exp_public.append(np.where(h.targets[new], np.exp(np.tensordot(h.ask_features[new], weights, axes=1)), 0.0))
-            weight, base_value = kernels.public_ask_weights(
-                h.public_at[new],
-                exp_public[-1],
-                h.estimate[new],
-                h.hidden_open[new],
-                model.estimate * scale,
-                model.inferred * scale,
+            base_weight.append(
+                kernels.public_ask_weights(exp_public[-1], base_value, model.estimate * scale, model.inferred * scale)
             )
-            base_weight.append(weight)
         return np.stack(exp_public, axis=-1), np.stack(base_weight, axis=-1), base_value
 
     def mixed(self, styles: np.ndarray) -> np.ndarray:

@@ -300,17 +300,20 @@ def _style_weight(own, value, exp_public, base_weight, w_estimate, w_inferred):
     return exp_public * np.exp(w_estimate * np.log(max(value, ESTIMATE_FLOOR)) + w_inferred * certain)
 
 
-def public_ask_weights(public_at, exp_public, estimate, hidden_open, w_estimate, w_inferred):
-    """Per event, card and target, :func:`_style_weight`'s weight and the estimate for an asker whose hand neither
-    holds the card nor sharpens the estimate (no cards owed in the set): the public estimate, 1 or 0 where the card
-    is publicly placed."""
+def public_ask_values(public_at, estimate, hidden_open):
+    """Per event, card and target, the estimate of an asker whose hand neither holds the card nor sharpens the
+    estimate (no cards owed in the set): the public estimate, 1 or 0 where the card is publicly placed."""
     cards = np.arange(64)[None, :, None]
     hidden = (hidden_open[:, None, :] >> cards) & 1
     placed_at = ((public_at[:, None, :] >> cards) & 1).astype(np.float64)
-    value = np.where(hidden == 1, estimate, placed_at)
+    return np.where(hidden == 1, estimate, placed_at)
+
+
+def public_ask_weights(exp_public, value, w_estimate, w_inferred):
+    """:func:`_style_weight`'s weight, under one style, of the asks whose estimate is ``value``
+    (:func:`public_ask_values`)."""
     certain = value >= 1.0 - TIE
-    weight = exp_public * np.exp(w_estimate * np.log(np.maximum(value, ESTIMATE_FLOOR)) + w_inferred * certain)
-    return weight, value
+    return exp_public * np.exp(w_estimate * np.log(np.maximum(value, ESTIMATE_FLOOR)) + w_inferred * certain)
 
 
 @njit(cache=True)
@@ -352,7 +355,8 @@ def choice_log_likelihoods(
     :mod:`cardlogic.literature.choices`, which builds the arrays). An event of ``actor`` -1 is left out; for an
     ask, ``targets[k, c, t]`` says whether the ask of ``c`` of ``t`` is open, ``exp_public[k, c, t, m]`` is
     exp(its public score) under style ``m``, ``base_weight[k, c, t, m]`` and ``base_value[k, c, t]`` its weight and
-    the asker's estimate where the asker's hand does not bear on it (:func:`public_ask_weights`),
+    the asker's estimate where the asker's hand does not bear on it (:func:`public_ask_weights`,
+    :func:`public_ask_values`),
     ``estimate``/``owed``/``hidden_open`` what :func:`_private_estimate` reads, ``held_weight[s, h, m]`` the weight of
     asking in set ``s`` holding ``h`` of its cards; the styles' other weights are arrays with an entry per style,
     ``w_likeliest`` the weight of an ask whose estimate is the largest of the asker's open asks.
