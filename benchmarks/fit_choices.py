@@ -74,10 +74,11 @@ if __name__ == "__main__":
         between += [
             kept(args.folder, f"{'-'.join(bots)}-seed{seed}-{i}.txt", partial(match.record, i)) for i in range(count)
         ]
-    loose = fit(ChoiceModel(modelled=SHARE), games_of(between), "loose")
-    styles = PlayerStyles((fit(loose, games_of(careful), "careful"), loose), ("careful", "loose"))
+    careful_games, between_games = games_of(careful), games_of(between)  # each history built once, for three fits
+    loose = fit(ChoiceModel(modelled=SHARE), between_games, "loose")
+    styles = PlayerStyles((fit(loose, careful_games, "careful"), loose), ("careful", "loose"))
     events = sum(len(r.events) for r in careful + between)
     described = f"maximum likelihood of the styles on {len(careful) + len(between)} records ({events:,} events)"
-    styles = fit(styles, games_of(careful + between), described)
+    styles = fit(styles, careful_games + between_games, described)
     write_owned(args.output, styles.to_json(), force=args.force)
     print(styles.to_json())
