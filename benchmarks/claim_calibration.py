@@ -30,7 +30,9 @@ def claims_stated(opponent: str, players: int, seed: int, games: int) -> tuple[l
         if not isinstance(event, Claim) or not isinstance(bot := bots[event.claimer], AdvisorBot):
             return
         advice = bot.last_advice
-        chosen = None if advice is None else advice.recommendation.event
+        if advice is None:
+            return
+        chosen = advice.recommendation.event
         if not isinstance(chosen, Claim) or chosen.set_index != event.set_index:
             return  # a claim made off its turn (claim-anytime=on): certain, and not what its last advice weighed
         claim = next(c for c in advice.claims if c.set_index == event.set_index)

@@ -32,12 +32,13 @@ def measure(players: int, games: int, seed: int) -> dict[str, list[float]]:
         match = Match(game, dealer=rng.randrange(players))
         while not match.is_over and match.deals < 100:
             deal = match.next_deal(rng.choice(game.deck))
-            state = State.deal(deal, rng)
+            state = State.shuffled(deal, rng)
             views = [PlayerState(deal, p, state.hands[p]) for p in range(players)]
             belief = KnektpassBelief(deal, 0, state.hands[0])
             bots = [make_bot("greedy", deal, p, state.hands[p]) for p in range(players)]
             while not state.is_over:
                 mover = state.to_move
+                assert mover is not None  # someone moves until the deal is over
                 if mover == 0:
                     start = time.perf_counter()
                     advice = advise(belief, seed=index)

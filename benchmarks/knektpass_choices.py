@@ -74,8 +74,9 @@ def calibration(observer: int = 0) -> dict[str, dict[str, float]]:
                         marginals = belief.marginals()
                         if prior == "players":
                             answered.append(belief.prior_answered)
+                        held = set(belief.hand)
                         for i, card in enumerate(marginals.cards):
-                            if belief.view.hand >> card & 1:
+                            if card in held:
                                 continue
                             for p in range(n):
                                 if p == observer:

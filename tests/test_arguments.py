@@ -134,8 +134,8 @@ def test_what_is_not_a_belief_or_a_random_generator_is_a_type_error(value):
     with pytest.raises(ArgumentTypeError):
         advise_knektpass(value)
     with pytest.raises(ArgumentTypeError):
-        State.deal(MINI.game, value)
-    assert isinstance(State.deal(MINI.game, random.Random(0)), State)
+        State.shuffled(MINI.game, value)
+    assert isinstance(State.shuffled(MINI.game, random.Random(0)), State)
 
 
 def test_the_messages_name_the_argument():

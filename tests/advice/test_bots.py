@@ -43,7 +43,7 @@ def game_for(seed: int) -> Game:
 @pytest.mark.parametrize("seed", range(6))
 def test_bots_play_legal_events_to_the_end(teams, seed):
     game = game_for(seed)
-    hands = State.deal(game, random.Random(seed)).hands
+    hands = State.shuffled(game, random.Random(seed)).hands
     scores, _, finished = play_game(game, hands, teams, seed)  # the referee raises on an illegal event
     assert finished and sum(scores) <= sum(game.set_value(i) for i in range(len(game.deck.sets)))
 
@@ -97,7 +97,7 @@ def test_only_the_omniscient_bot_is_given_the_deal():
     for name in HONEST:  # no way in: the deal is not a parameter of an honest bot
         assert "deal" not in inspect.signature(BOTS[name]).parameters
     game = game_for(0)
-    hands = State.deal(game, random.Random(0)).hands
+    hands = State.shuffled(game, random.Random(0)).hands
     bot = make_bot("counting", game, 0, hands[0], deal=hands)
     assert not any(value == hands or value == list(hands) for value in vars(bot).values())
     with pytest.raises(ValueError, match="needs the deal"):
@@ -110,7 +110,7 @@ def test_only_the_omniscient_bot_is_given_the_deal():
 def test_the_omniscient_bot_asks_only_sure_cards_and_claims_correctly(seed):
     """Its asks are answered yes (unless it had no sure ask: then it gives the turn away), its claims are right."""
     game = game_for(seed)
-    state = State.deal(game, random.Random(seed))
+    state = State.shuffled(game, random.Random(seed))
     hands = state.hands
     teams = ("omniscient", "counting") if seed % 2 else ("counting", "omniscient")
     bots = [make_bot(teams[game.team_of(p)], game, p, hands[p], seed=p, deal=hands) for p in range(len(hands))]
@@ -157,7 +157,7 @@ class TestCountingTracker:
     def test_its_facts_are_true_in_simulated_games(self):
         for seed in range(5):
             game = game_for(seed)
-            state = State.deal(game, random.Random(seed))
+            state = State.shuffled(game, random.Random(seed))
             hands = state.hands
             bots = [CountingBot(game, p, hands[p], seed=p) for p in range(len(hands))]
             views = [PlayerState(game, p, hands[p]) for p in range(len(hands))]

@@ -29,7 +29,7 @@ def play(players: int, after_claim: str, teams: tuple[str, str], seed: int) -> l
         rules=Rules(after_claim=after_claim),
         dealer=rng.randrange(players),
     )
-    state = State.deal(game, rng)
+    state = State.shuffled(game, rng)
     hands = state.hands
     views = [PlayerState(game, p, hands[p]) for p in range(players)]
     bots = [make_bot(teams[game.team_of(p)], game, p, hands[p], seed=seed * 64 + p) for p in range(players)]

@@ -44,7 +44,7 @@ def test_the_ask_that_completes_a_set_outscores_a_sure_no():
 def dealers_belief_at_the_deal() -> LiteratureBelief:
     """The belief of the dealer, who asks first, in a 6-player tournament deal."""
     game, rng = pair_setup(6, Deck.named("no-8s"), Rules(), seed=5, pair=0)
-    hands = State.deal(game, rng).hands
+    hands = State.shuffled(game, rng).hands
     return LiteratureBelief(game, game.dealer, iter_cards(hands[game.dealer]))
 
 

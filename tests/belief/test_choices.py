@@ -115,7 +115,7 @@ def anti_model_game(game: Game, seed: int) -> tuple[tuple[int, ...], list]:
     """A game whose players do what the model finds least likely: the ask it scores lowest, no sure ask, and
     claims only when no ask can be made (then a random guess)."""
     rng = random.Random(seed)
-    state = State.deal(game, rng)
+    state = State.shuffled(game, rng)
     hands = state.hands
     events = []
     while not state.is_over and len(events) < 300:
@@ -224,7 +224,7 @@ def test_a_belief_pushed_event_by_event_keeps_matching_enumeration(every_sample:
 def synthetic_game(model: ChoiceModel, game: Game, rng: random.Random) -> tuple[tuple[int, ...], list]:
     """A game whose asks follow ``model``'s held and sure weights (mixed with the rules by ``model.mix``), whose
     teams claim a set as soon as they hold it, and whose guesses end a stalled game."""
-    state = State.deal(game, rng)
+    state = State.shuffled(game, rng)
     hands = state.hands
     events = []
     while not state.is_over and len(events) < 200:
@@ -286,7 +286,7 @@ def played_by(players: dict[int, ChoiceModel | None], seed: int) -> tuple[Game, 
     as its history and its deal."""
     game = small_game(4, ["LS", "HS", "LH", "HH", "LD", "HD"])
     rng = random.Random(seed)
-    state = State.deal(game, rng)
+    state = State.shuffled(game, rng)
     while not state.is_over and len(state.history) < 60:
         mover = state.public.movers[0]
         legal = [e for e in state.legal_events() if actor(e) == mover]

@@ -61,7 +61,7 @@ def random_record(seed: int, players: int | None = None, rules: Rules | None = N
     players = players or rng.choice((2, 3, 4, 5))
     game = Game(NAMES[:players], rules or random_rules(rng))
     deal = Deal(game, rng.randrange(players), rng.choice(game.deck), tuple(rng.randint(1, 30) for _ in range(players)))
-    state = State.deal(deal, rng)
+    state = State.shuffled(deal, rng)
     hands = {p: tuple(iter_cards(h)) for p, h in enumerate(state.hands)}
     stock = state.stock
     while not state.is_over:

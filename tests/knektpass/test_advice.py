@@ -95,20 +95,20 @@ def test_a_player_who_must_follow_is_offered_only_the_legal_cards():
 
 
 def test_the_dealer_is_offered_to_leave_the_trump_or_take_it_for_each_card():
-    state = State.deal(deal_of(), random.Random(5))
+    state = State.shuffled(deal_of(), random.Random(5))
     advice = advise(KnektpassBelief(state.deal, 2, state.hands[2]), samples=8)
     assert advice.phase == "trump" and len(advice.options) == 6
     assert {o.event.take for o in advice.options} == {True, False}
 
 
 def test_advice_is_reproducible_from_its_seed():
-    state = State.deal(deal_of(), random.Random(9))
+    state = State.shuffled(deal_of(), random.Random(9))
     belief = tracked(state, 0, [TakeTrump(2, False)])
     assert advise(belief, seed=3) == advise(belief, seed=3)
 
 
 def test_one_decision_takes_well_under_a_second_warm():
-    state = State.deal(deal_of(), random.Random(9))
+    state = State.shuffled(deal_of(), random.Random(9))
     belief = tracked(state, 0, [TakeTrump(2, False), Bid(0, True), Bid(1, True), Bid(2, True)])
     advise(belief)
     start = time.perf_counter()

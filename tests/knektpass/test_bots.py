@@ -85,7 +85,7 @@ def test_every_bot_plays_whole_deals_legally(name):
     for seed in range(4 if name == "advisor" else 40):
         rng = random.Random(seed)
         players = rng.choice((2, 3, 4))
-        state = State.deal(deal_of(players=players, turned="9H" if players < 4 else "2C"), rng)
+        state = State.shuffled(deal_of(players=players, turned="9H" if players < 4 else "2C"), rng)
         views = [PlayerState(state.deal, p, state.hands[p]) for p in range(players)]
         bots = [make_bot(name, state.deal, p, state.hands[p], seed=seed) for p in range(players)]
         while not state.is_over:

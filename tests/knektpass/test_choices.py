@@ -174,7 +174,7 @@ def played_by_model(model: ChoiceModel, deal: Deal, rng: random.Random) -> tuple
     """A deal whose plays and bids are drawn from ``model`` (every legal choice's chance is the likelihood the model
     gives the history with it), where the dealer leaves the turned card and nobody exchanges: every hand at the bid
     is then the deal's, and every bid is modelled."""
-    state = State.deal(deal, rng)
+    state = State.shuffled(deal, rng)
     while not state.is_over:
         legal = state.legal_events()
         modelled = [e for e in legal if isinstance(e, (Play, Bid))]

@@ -287,7 +287,7 @@ def test_events_come_in_their_phase_and_turn_and_an_illegal_one_changes_nothing(
 
 def test_pop_undoes_every_event():
     rng = random.Random(4)
-    state = State.deal(deal_of(), rng)
+    state = State.shuffled(deal_of(), rng)
     snapshots = []
     while not state.is_over:
         snapshots.append((state.phase, state.to_move, state.hands, state.stock, state.tricks, state.trick))
@@ -335,7 +335,7 @@ def test_the_referee_plays_every_random_deal_to_the_end_with_legal_events_only()
             turned="9H" if players < 4 else "2S",
             rules=random_rules(rng),
         )
-        state = State.deal(deal, rng)
+        state = State.shuffled(deal, rng)
         while not state.is_over:
             events = state.legal_events()
             assert events

@@ -50,7 +50,7 @@ def play_and_track(seed: int, players: int | None = None, check=None) -> int:
         turned="9H" if players < 4 else "QD",
         rules=random_rules(rng),
     )
-    state = State.deal(deal, rng)
+    state = State.shuffled(deal, rng)
     observer = rng.choice([None, *range(players)])
     tracker = KnektpassTracker(deal, observer, 0 if observer is None else state.hands[observer])
     while not state.is_over:

@@ -90,7 +90,7 @@ def check_invariants(state: State) -> None:
 @given(games(), st.integers(0, 2**32 - 1))
 def test_random_games_keep_the_rules_and_end(game, seed):
     rng = random.Random(seed)
-    state = State.deal(game, rng)
+    state = State.shuffled(game, rng)
     start = snapshot(state)
     bot = PeekingRandomBot(rng)
     limit = 10 * len(game.deck.cards)

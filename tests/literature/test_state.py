@@ -585,13 +585,13 @@ class TestPlayerState:
 class TestDeal:
     def test_deal_follows_the_dealing_rule(self):
         game = Game(("Ann", "Bob", "Cat", "Dan", "Eve"), dealer=2)
-        state = State.deal(game, random.Random(5))
+        state = State.shuffled(game, random.Random(5))
         assert tuple(h.bit_count() for h in state.hands) == game.sizes == (10, 9, 9, 10, 10)
-        assert State.deal(game, random.Random(5)).hands == state.hands
+        assert State.shuffled(game, random.Random(5)).hands == state.hands
 
     def test_dealerless_deal_uses_the_sizes(self):
         game = Game(("Ann", "Bob", "Cat", "Dan", "Eve"), sizes=(8, 10, 10, 10, 10))
-        assert tuple(h.bit_count() for h in State.deal(game, random.Random(1)).hands) == game.sizes
+        assert tuple(h.bit_count() for h in State.shuffled(game, random.Random(1)).hands) == game.sizes
 
     @pytest.mark.parametrize(
         "hands, message",

@@ -50,7 +50,7 @@ def self_play_record(bot: str, players: int, seed: int, index: int) -> Record:
     """The full record of game ``index`` of ``bot`` against itself on ``seed``, dealt as pair ``index`` of
     ``cardlogic tournament`` (a :class:`Match` plays each deal twice, its teams swapped: here once)."""
     game, rng = pair_setup(players, Deck.named("no-8s"), Rules.parse(""), seed, index)
-    return played_record(game, State.deal(game, rng).hands, (bot, bot), seed * 1_000_003 + index)
+    return played_record(game, State.shuffled(game, rng).hands, (bot, bot), seed * 1_000_003 + index)
 
 
 def self_play_records(bot: str, players: int, games: int, seed: int) -> list[Record]:

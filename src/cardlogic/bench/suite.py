@@ -531,7 +531,7 @@ def measure_knektpass_first_advice(plan: Plan, tick: Tick) -> dict[str, Any]:
 
     rng = random.Random(3)
     deal = Deal(KnektpassGame(("Ann", "Bob", "Cat")), dealer=0, turned=rng.choice(KnektpassGame(("A", "B", "C")).deck))
-    hand = KnektpassState.deal(deal, rng).hands[0]
+    hand = KnektpassState.shuffled(deal, rng).hands[0]
     with tempfile.TemporaryDirectory(prefix="knektpass-first-advice-") as folder:
         record = Path(folder) / "deal.txt"
         record.write_text(write_knektpass(KnektpassRecord(deal, 0, {0: tuple(iter_cards(hand))})))
@@ -844,7 +844,7 @@ def measure_advise_command(cases: list[Case], warm_cache: Path, plan: Plan, tick
             if early is None:
                 continue
             game = early.scenario.record.game
-            hands = State.deal(game, random.Random(players)).hands
+            hands = State.shuffled(game, random.Random(players)).hands
             dealer = game.dealer
             assert dealer is not None  # the scenarios' records name their dealer
             deal = Path(folder) / f"{players:02d}p-deal.txt"
@@ -910,7 +910,7 @@ def measure_first_advice(cases: list[Case], plan: Plan, tick: Tick) -> dict[str,
         rng = random.Random(3)
         game = Game(("Ann", "Bob", "Cat"))
         deal = Deal(game, dealer=2, turned=rng.choice(game.deck))
-        hand = KnektpassState.deal(deal, rng).hands[2]
+        hand = KnektpassState.shuffled(deal, rng).hands[2]
         knektpass = Path(folder) / "knektpass-dealer.txt"
         knektpass.write_text(write_knektpass(KnektpassRecord(deal, 2, {2: tuple(iter_cards(hand))})))
         early = next((c for c in cases if c.name == "06p-no-8s-early"), cases[0])

@@ -302,7 +302,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         return 2
     rng = random.Random(args.seed)
     deal = Deal(game, rng.randrange(args.players), rng.choice(game.deck))
-    state = State.deal(deal, rng)
+    state = State.shuffled(deal, rng)
     dealt, stock = state.hands, state.stock
     views = [PlayerState(deal, p, dealt[p]) for p in range(args.players)]
     players = [make_bot(name, deal, p, dealt[p], seed=rng.randrange(2**31)) for p, name in enumerate(bots)]

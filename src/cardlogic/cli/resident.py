@@ -579,7 +579,7 @@ def _preload() -> None:
             rng = random.Random(players)
             knektpass_game = KnektpassGame(tuple(f"P{k}" for k in range(players)))
             deal = Deal(knektpass_game, dealer=0, turned=rng.choice(knektpass_game.deck))
-            state = KnektpassState.deal(deal, rng)
+            state = KnektpassState.shuffled(deal, rng)
             dealt_masks, stock, movers = state.hands, tuple(state.stock), []
             while (mover := state.to_move) is not None:
                 movers.append(mover)

@@ -193,7 +193,7 @@ def _knektpass(players: int) -> None:
     game = Game(tuple(f"P{k}" for k in range(players)))
     rng = random.Random(players)
     deal = Deal(game, dealer=0, turned=rng.choice(game.deck))
-    state = State.deal(deal, rng)
+    state = State.shuffled(deal, rng)
     views = [PlayerState(deal, p, state.hands[p]) for p in range(players)]
     bots = [AdvisorBot(deal, p, state.hands[p], samples=8, prior=PRIORS[p % 2]) for p in range(players)]
     while (mover := state.to_move) is not None:

@@ -9,7 +9,7 @@ imported on first use (they bring in numba): :class:`KnektpassBelief`,
 >>> import random
 >>> from cardlogic.knektpass import Deal, Game, State
 >>> from cardlogic.cards import Card
->>> state = State.deal(Deal(Game(("Ann", "Bob", "Cat")), dealer=2, turned=Card.parse("9H")), random.Random(7))
+>>> state = State.shuffled(Deal(Game(("Ann", "Bob", "Cat")), dealer=2, turned=Card.parse("9H")), random.Random(7))
 >>> state.phase, state.to_move, state.deal.trump_suit
 ('trump', 2, 1)
 """

@@ -24,7 +24,7 @@ What the solver cannot see is approximated, and said here:
 >>> from cardlogic.cards import Card
 >>> from cardlogic.knektpass import Deal, Game, State
 >>> from cardlogic.knektpass.belief import KnektpassBelief
->>> state = State.deal(Deal(Game(("Ann", "Bob", "Cat")), dealer=2, turned=Card.parse("9H")), random.Random(5))
+>>> state = State.shuffled(Deal(Game(("Ann", "Bob", "Cat")), dealer=2, turned=Card.parse("9H")), random.Random(5))
 >>> advice = advise(KnektpassBelief(state.deal, 2, state.hands[2]), samples=16)
 >>> advice.phase, type(advice.best).__name__, len(advice.options)
 ('trump', 'TakeTrump', 6)

@@ -15,7 +15,7 @@ player is to move.
 >>> import random
 >>> from cardlogic.cards import Card
 >>> from cardlogic.knektpass import Deal, Game, State
->>> state = State.deal(Deal(Game(("Ann", "Bob", "Cat")), dealer=2, turned=Card.parse("9H")), random.Random(5))
+>>> state = State.shuffled(Deal(Game(("Ann", "Bob", "Cat")), dealer=2, turned=Card.parse("9H")), random.Random(5))
 >>> views = [PlayerState(state.deal, p, state.hands[p]) for p in range(3)]
 >>> bots = [make_bot("greedy", state.deal, p, state.hands[p]) for p in range(3)]
 >>> while not state.is_over:

@@ -29,7 +29,7 @@ size of an exchange are left out: the hand they were chosen from is not the deal
 >>> import random
 >>> from cardlogic.cards import Card
 >>> from cardlogic.knektpass import Deal, Game, State
->>> state = State.deal(Deal(Game(("Ann", "Bob", "Cat")), dealer=2, turned=Card.parse("9H")), random.Random(5))
+>>> state = State.shuffled(Deal(Game(("Ann", "Bob", "Cat")), dealer=2, turned=Card.parse("9H")), random.Random(5))
 >>> history = History(state.deal)
 >>> while state.phase != "over" and state.tricks_played < 2:
 ...     history.push(state.push(state.legal_events()[0]))

@@ -36,7 +36,7 @@ The course of a deal, with the details the rule book leaves open:
 
 >>> from cardlogic.knektpass.rules import Deal, Game
 >>> deal = Deal(Game(("Ann", "Bob", "Cat")), dealer=2, turned=Card.parse("9H"))
->>> state = State.deal(deal, random.Random(3))
+>>> state = State.shuffled(deal, random.Random(3))
 >>> state.phase, state.to_move
 ('trump', 2)
 >>> while not state.is_over:
@@ -601,7 +601,7 @@ class State(PublicState):
 
     >>> from cardlogic.knektpass.rules import Game
     >>> deal = Deal(Game(("Ann", "Bob")), dealer=1, turned=Card.parse("AS"))
-    >>> state = State.deal(deal, random.Random(1))
+    >>> state = State.shuffled(deal, random.Random(1))
     >>> [str(e) for e in state.legal_events()][:1]
     ['TakeTrump(player=1, take=False, discard=None)']
     """
@@ -625,8 +625,8 @@ class State(PublicState):
         self._pos = replace(self._pos, hands=tuple(hands), discarded=(0,) * n, stock_cards=stock_cards)
 
     @classmethod
-    def deal(cls, deal: Deal, rng: random.Random) -> State:  # type: ignore[override]  # a state's .deal is its Deal
-        """Shuffle the deck with ``rng`` and deal it: five cards each (two, then three, from forehand round; the
+    def shuffled(cls, deal: Deal, rng: random.Random) -> State:
+        """The state of ``deal`` dealt from the deck shuffled with ``rng``: five cards each (two, then three, from forehand round; the
         packets do not change which cards a player gets from a shuffled deck), the turned card set aside."""
         if not isinstance(rng, random.Random):
             raise ArgumentTypeError(f"rng must be a random.Random, not {rng!r}")

@@ -109,7 +109,7 @@ def play_game(game: Game, seats: Sequence[str], seed: int, index: int = 0) -> Ga
     match = Match(game, dealer=rng.randrange(n))
     while not match.is_over and match.deals < DEAL_LIMIT:
         deal = match.next_deal(rng.choice(game.deck))
-        state = State.deal(deal, rng)
+        state = State.shuffled(deal, rng)
         views = [PlayerState(deal, p, state.hands[p]) for p in range(n)]
         bots = [make_bot(seats[p], deal, p, state.hands[p], seed=rng.randrange(2**31)) for p in range(n)]
         while not state.is_over:
@@ -133,7 +133,7 @@ def observed_match(game: Game, observer: int, seed: int, deals: int | None = Non
     events: list[MatchEvent] = []
     while not match.is_over and match.deals != (DEAL_LIMIT if deals is None else deals):
         deal = match.next_deal(rng.choice(game.deck))
-        state = State.deal(deal, rng)
+        state = State.shuffled(deal, rng)
         hand = tuple(iter_cards(state.hands[observer]))
         if first is None:
             first = Record(deal, observer, {observer: hand})
@@ -161,7 +161,7 @@ def played_deals(bots: Sequence[str], deals: int, seed: int, rules: Rules | None
     finished = []
     for _ in range(deals):
         deal = Deal(game, rng.randrange(n), rng.choice(game.deck))
-        state = State.deal(deal, rng)
+        state = State.shuffled(deal, rng)
         views = [PlayerState(deal, p, state.hands[p]) for p in range(n)]
         players = [make_bot(bots[p], deal, p, state.hands[p], seed=rng.randrange(2**31)) for p in range(n)]
         while (mover := state.to_move) is not None:

@@ -11,7 +11,7 @@ imported on first use: :class:`LiteratureBelief`, :func:`advise`,
 
 >>> from cardlogic.literature import Game, State
 >>> import random
->>> state = State.deal(Game(("Ann", "Bob", "Cat", "Dan"), dealer=3), random.Random(7))
+>>> state = State.shuffled(Game(("Ann", "Bob", "Cat", "Dan"), dealer=3), random.Random(7))
 >>> state.to_move
 3
 """

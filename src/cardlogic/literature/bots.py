@@ -31,7 +31,7 @@ known to be all with their team as soon as the other team is to move.
 >>> import random
 >>> from cardlogic.literature import Game, PlayerState, State
 >>> game = Game(("Ann", "Bob", "Cat", "Dan"), dealer=0)
->>> state = State.deal(game, random.Random(1))
+>>> state = State.shuffled(game, random.Random(1))
 >>> bot = make_bot("counting", game, 0, state.hands[0], seed=1)
 >>> state.push(bot.choose(PlayerState(game, 0, state.hands[0]))).asker
 0

@@ -86,7 +86,7 @@ def play_random_game(
     player.
     """
     rng = random.Random(seed)
-    state = State.deal(game, rng)
+    state = State.shuffled(game, rng)
     hands = state.hands
     bot = PeekingRandomBot(rng, guess_rate)
     limit = 10 * len(game.deck.cards) if patience is None else patience

@@ -648,7 +648,7 @@ class State(_HandsState):
     the completed event.
 
     >>> game = Game(("Ann", "Bob", "Cat", "Dan"), dealer=3)
-    >>> state = State.deal(game, random.Random(1))
+    >>> state = State.shuffled(game, random.Random(1))
     >>> event = state.legal_events()[0]
     >>> state.push(event).yes in (True, False)
     True
@@ -671,8 +671,9 @@ class State(_HandsState):
         super().__init__(game, dict(enumerate(hands)))
 
     @classmethod
-    def deal(cls, game: Game, rng: random.Random) -> State:
-        """Shuffle with ``rng`` and deal one card at a time from the player after the dealer.
+    def shuffled(cls, game: Game, rng: random.Random) -> State:
+        """The start of ``game`` dealt from the deck shuffled with ``rng``, one card at a time from the player after
+        the dealer.
 
         Without a dealer, consecutive cards of the shuffled deck fill each hand
         to its size in seat order.

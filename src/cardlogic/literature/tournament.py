@@ -207,7 +207,7 @@ class Match:
         """Game ``index``'s game, dealt hands and teams' bots."""
         pair, swap = divmod(index, 2)
         game, rng = pair_setup(self.players, Deck.named(self.deck), Rules.parse(self.rules), self.seed, pair)
-        return game, State.deal(game, rng).hands, (self.bots[swap], self.bots[1 - swap])
+        return game, State.shuffled(game, rng).hands, (self.bots[swap], self.bots[1 - swap])
 
     def record(self, index: int, watch: Callable[[Sequence[Bot], Event], None] | None = None) -> Record:
         """Game ``index`` played out as a full record (every starting hand); ``watch`` as :func:`play_bots` takes it."""
