@@ -635,9 +635,10 @@ class Weighting(Protocol):
 
 
 Weighed = TypeVar("Weighed", bound=Weighting)
+Choices = TypeVar("Choices")
 
 
-class WeightedBelief(Belief, ABC, Generic[Weighed]):
+class WeightedBelief(Belief, ABC, Generic[Weighed, Choices]):
     """A :class:`Belief` under one of :data:`PRIORS`: ``rules`` answers over the uniform distribution of the
     consistent deals, ``players`` over the rules' deals weighted by the likelihood of the players' choices under
     ``choices``, a game's model.
@@ -648,7 +649,9 @@ class WeightedBelief(Belief, ABC, Generic[Weighed]):
     questions under either prior: the players' prior rules out no deal, and may weigh some too little to show.
     """
 
-    def __init__(self, tracker: Tracker, *, prior: str, choices: object, **options: Any) -> None:
+    choices: Choices
+
+    def __init__(self, tracker: Tracker, *, prior: str, choices: Choices, **options: Any) -> None:
         if prior not in PRIORS:
             raise ValueError(f"unknown prior {prior!r}; expected one of {', '.join(PRIORS)}")
         self.prior, self.choices = prior, choices

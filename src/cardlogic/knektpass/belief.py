@@ -78,7 +78,7 @@ class Weighting:
         return len(self.deals)
 
 
-class KnektpassBelief(WeightedBelief[Weighting]):
+class KnektpassBelief(WeightedBelief[Weighting, ChoiceModel]):
     """What one Knektpass player (or a spectator, ``observer=None``) knows about the hidden cards of a deal.
 
     ``hand`` is the observer's hand as dealt (a card mask). ``prior`` is one of :data:`PRIORS` (see the module
@@ -87,7 +87,6 @@ class KnektpassBelief(WeightedBelief[Weighting]):
     """
 
     tracker: KnektpassTracker
-    choices: ChoiceModel
 
     def __init__(
         self,

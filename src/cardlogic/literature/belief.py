@@ -155,7 +155,7 @@ def tempering_for(log_weights: np.ndarray, effective: float, counts: np.ndarray 
     return low
 
 
-class LiteratureBelief(WeightedBelief[Weighting]):
+class LiteratureBelief(WeightedBelief[Weighting, PlayerStyles]):
     """What one Literature player (or a spectator, ``observer=None``) knows about the hidden cards.
 
     The holders are the players. ``sure_asks_first`` assumes the other players take a sure ask before any guess
@@ -167,7 +167,6 @@ class LiteratureBelief(WeightedBelief[Weighting]):
     """
 
     tracker: LiteratureTracker
-    choices: PlayerStyles
 
     def __init__(
         self,
