@@ -57,11 +57,12 @@ def small_game(players: int, sets: list[str], dealer: int = 0) -> Game:
     return Game(tuple("ABCDEFGHIJKL"[:players]), deck=Deck.named("no-8s", sets=sets), dealer=dealer)
 
 
-def private_estimate(state: State, ask: Ask) -> float:
+def private_estimate(state: State, ask: Ask, sharpened: bool = True) -> float:
     """The asker's own chance that the target holds the card, read from the referee's state as a counting player
     reads it: 1 or 0 where the card is publicly placed or the target publicly lacks it; else the target's unknown
-    cards over those of everyone but the asker who may hold it, raised to owed / m where the target surely holds
-    ``owed`` more hidden cards of the set than are placed and may hold ``m`` of those not in the asker's hand."""
+    cards over those of everyone but the asker who may hold it, ``sharpened`` to owed / m where the target surely
+    holds ``owed`` more hidden cards of the set than are placed and may hold ``m`` of those not in the asker's
+    hand."""
     game, public = state.game, state.public
     hand, known = state.hands[ask.asker], public.known
     if ask.card in known:
@@ -91,11 +92,12 @@ def private_estimate(state: State, ask: Ask) -> float:
     cards = game.deck.sets[index].cards
     owed = least[ask.target][index] - sum(1 for c in cards if known.get(c) == ask.target)
     maybe = [c for c in cards if c not in known and c not in lacks[ask.target] and not hand >> c & 1]
-    return max(chance, min(1.0, owed / len(maybe))) if owed > 0 else chance
+    return max(chance, min(1.0, owed / len(maybe))) if owed > 0 and sharpened else chance
 
 
 def model_chance(model: ChoiceModel, state: State, ask: Ask) -> float:
-    """The model's score of ``ask`` from the referee's state, with its own reading of the features."""
+    """The model's weight of ``ask`` (exp of its score) from the referee's state, with its own reading of the
+    features."""
     game, public = state.game, state.public
     hand = state.hands[ask.asker]
     card_set = game.deck.set_of(ask.card)
@@ -105,9 +107,13 @@ def model_chance(model: ChoiceModel, state: State, ask: Ask) -> float:
     if model.estimate or model.inferred or model.likeliest:
         estimate = private_estimate(state, ask)
         score += model.estimate * math.log(max(estimate, 0.05)) + model.inferred * (estimate >= 1)
+    asks = [e for e in state.legal_events() if isinstance(e, Ask) and e.asker == ask.asker]
     if model.likeliest:
-        asks = [e for e in state.legal_events() if isinstance(e, Ask) and e.asker == ask.asker]
         score += model.likeliest * (estimate >= max(private_estimate(state, a) for a in asks) - 1e-9)
+    if model.likeliest_plain:
+        plain = private_estimate(state, ask, sharpened=False)
+        most = max(private_estimate(state, a, sharpened=False) for a in asks)
+        score += model.likeliest_plain * (plain >= most - 1e-9)
     return math.exp(score)
 
 
@@ -309,6 +315,16 @@ def test_fitting_recovers_the_weight_of_asking_the_likeliest_card() -> None:
     fitted = fit(ChoiceModel(), synthetic_games(truth, 5))
     for name in ("estimate", "likeliest"):
         assert abs(getattr(fitted, name) - getattr(truth, name)) < 0.8, (name, fitted)
+
+
+def test_fitting_recovers_the_weight_of_asking_the_likeliest_card_by_plain_counting() -> None:
+    """Players who ask the card the plain counting estimate makes likeliest (as the ``counting`` bot does, not
+    sharpened by the set counts) are recognised as such: ``likeliest_plain``, not ``likeliest``."""
+    truth = ChoiceModel(held=1.0, estimate=1.5, likeliest_plain=2.5)
+    fitted = fit(ChoiceModel(), synthetic_games(truth, 5))
+    for name in ("estimate", "likeliest_plain"):
+        assert abs(getattr(fitted, name) - getattr(truth, name)) < 0.8, (name, fitted)
+    assert abs(fitted.likeliest) < 0.8, fitted
 
 
 def test_a_random_asker_drifts_to_the_rules_alone() -> None:

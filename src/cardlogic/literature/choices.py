@@ -91,6 +91,7 @@ class ChoiceModel(WeightedChoices):
     estimate: float = 0.0
     inferred: float = 0.0
     likeliest: float = 0.0
+    likeliest_plain: float = 0.0
     modelled: float = 0.9
 
     WEIGHTS = (
@@ -105,6 +106,7 @@ class ChoiceModel(WeightedChoices):
         "estimate",
         "inferred",
         "likeliest",
+        "likeliest_plain",
     )
     NUMBERS = (*WeightedChoices.NUMBERS, "modelled")
 
@@ -217,6 +219,7 @@ class PlayerStyles:
             self._scaled("estimate"),
             self._scaled("inferred"),
             self._scaled("likeliest"),
+            self._scaled("likeliest_plain"),
             np.array([model.mix for model in self.models]),
         )
         return np.concatenate([modelled, rules[None]])

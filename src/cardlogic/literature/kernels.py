@@ -348,6 +348,7 @@ def choice_log_likelihoods(
     w_estimate,
     w_inferred,
     w_likeliest,
+    w_likeliest_plain,
     mix,
 ):
     """Per style, deal (rows of ``deals``: the holder of each card of ``card_bits``) and player, the log-likelihood
@@ -359,7 +360,8 @@ def choice_log_likelihoods(
     :func:`public_ask_values`),
     ``estimate``/``owed``/``hidden_open`` what :func:`_private_estimate` reads, ``held_weight[s, h, m]`` the weight of
     asking in set ``s`` holding ``h`` of its cards; the styles' other weights are arrays with an entry per style,
-    ``w_likeliest`` the weight of an ask whose estimate is the largest of the asker's open asks.
+    ``w_likeliest`` the weight of an ask whose estimate is the largest of the asker's open asks, ``w_likeliest_plain``
+    that of one whose plain estimate (the counting estimate, not sharpened by the set counts) is.
 
     The styles share one pass: the hands, the claims' certainty, the asker's estimates and which asks are the
     likeliest are worked out once per deal and event, only the weights per style. The open asks of a set at an
@@ -374,7 +376,12 @@ def choice_log_likelihoods(
     open_counts = np.zeros((len(set_masks), holdings), np.int64)
     open_best = np.zeros((len(set_masks), holdings))
     open_best_sums = np.zeros((len(set_masks), holdings, styles))
+    open_plain_best = np.zeros((len(set_masks), holdings))
+    open_plain_sums = np.zeros((len(set_masks), holdings, styles))
+    open_both_sums = np.zeros((len(set_masks), holdings, styles))
+    caches = (open_sums, open_counts, open_best, open_best_sums, open_plain_best, open_plain_sums, open_both_sums)
     likeliest_factor = np.exp(w_likeliest)
+    plain_factor = np.exp(w_likeliest_plain)
     pass_factor = np.exp(pass_sure)
     log_claim, log_no_claim = np.zeros((styles, 2)), np.zeros((styles, 2))
     for m in range(styles):
@@ -385,6 +392,7 @@ def choice_log_likelihoods(
     held_counts = np.zeros(len(set_masks), np.int64)  # ... how many, ...
     holdings_of = np.zeros(len(set_masks), np.int64)  # ... which
     likeliest = np.zeros(len(set_masks), np.bool_)  # whether an asked set's best ask is among the likeliest
+    likeliest_plain = np.zeros(len(set_masks), np.bool_)  # the same by the plain estimate
     asks = (hidden_open, public_at, estimate, base_value, owed)
     dealt = np.zeros((n, players), np.int64)  # each deal's starting hands
     for j in range(n):
@@ -421,7 +429,7 @@ def choice_log_likelihoods(
                     modelled[m, j, a] += log_claim[m, certain]
                 continue
             # the asker's sets: shared by the styles, the open asks' weights looked up per style below
-            count, options, best = 0, 0, -1.0
+            count, options, best, plain_best = 0, 0, -1.0, -1.0
             for s in range(len(set_masks)):
                 held = _popcount(hand & set_masks[s] & live[k])
                 if held == 0:
@@ -443,13 +451,10 @@ def choice_log_likelihoods(
                         bluff,
                         w_estimate,
                         w_inferred,
-                        open_sums,
-                        open_counts,
-                        open_best,
-                        open_best_sums,
+                        caches,
                     )
                 asked_sets[count], held_counts[count], holdings_of[count] = s, held, holding
-                likeliest[count] = False
+                likeliest[count], likeliest_plain[count] = False, False
                 options += open_counts[s, holding]
                 if open_counts[s, holding] > 0:
                     set_best = open_best[s, holding]
@@ -457,25 +462,39 @@ def choice_log_likelihoods(
                         best = set_best
                         likeliest[:count] = False
                     likeliest[count] = set_best >= best - TIE
+                    set_plain_best = open_plain_best[s, holding]
+                    if set_plain_best > plain_best + TIE:
+                        plain_best = set_plain_best
+                        likeliest_plain[:count] = False
+                    likeliest_plain[count] = set_plain_best >= plain_best - TIE
                 count += 1
             c, t = card[k], target[k]
             s = set_of[c]
             own, value = _event_ask_value(k, c, t, s, hand, asks, set_masks)
+            plain = _plain_value(k, c, t, hand, base_value)
             held = _popcount(hand & set_masks[s])
             for m in range(styles):
-                total, best_total = 0.0, 0.0
+                total, best_total, plain_total, both_total = 0.0, 0.0, 0.0, 0.0
                 for i in range(count):
                     weight = held_weight[asked_sets[i], held_counts[i], m]
                     total += weight * open_sums[asked_sets[i], holdings_of[i], m]
                     if likeliest[i]:
                         best_total += weight * open_best_sums[asked_sets[i], holdings_of[i], m]
-                total += (likeliest_factor[m] - 1.0) * best_total  # the likeliest asks weigh more
+                    if likeliest_plain[i]:
+                        plain_total += weight * open_plain_sums[asked_sets[i], holdings_of[i], m]
+                        if likeliest[i]:
+                            both_total += weight * open_both_sums[asked_sets[i], holdings_of[i], m]
+                # the likeliest asks weigh more, by either estimate (and by both factors where both)
+                total += (likeliest_factor[m] - 1.0) * best_total
+                total += (plain_factor[m] - 1.0) * (plain_total + (likeliest_factor[m] - 1.0) * both_total)
                 weight = _style_weight(
                     own, value, exp_public[k, c, t, m], base_weight[k, c, t, m], w_estimate[m], w_inferred[m]
                 )
                 chosen = held_weight[s, held, m] * weight
                 if value >= best - TIE:
                     chosen *= likeliest_factor[m]
+                if plain >= plain_best - TIE:
+                    chosen *= plain_factor[m]
                 p = (1.0 - mix[m]) * chosen / total + mix[m] / options if options and total > 0.0 else 1e-300
                 modelled[m, j, a] += log_no_claim[m, certain] + np.log(p)
             rules[j, a] -= np.log(options) if options else 690.0
@@ -527,6 +546,13 @@ def _event_ask_value(k, c, t, s, hand, asks, set_masks):
     )
 
 
+@njit(cache=True, inline="always")
+def _plain_value(k, c, t, hand, base_value):
+    """The asker's plain estimate that target ``t`` holds card ``c`` at event ``k``: the counting estimate (1 or 0
+    where the card is publicly placed), not sharpened by the set counts; 0 for a card in ``hand``."""
+    return 0.0 if hand >> c & 1 else base_value[k, c, t]
+
+
 @njit(cache=True)
 def _open_asks(
     k,
@@ -543,17 +569,16 @@ def _open_asks(
     bluff,
     w_estimate,
     w_inferred,
-    open_sums,
-    open_counts,
-    open_best,
-    open_best_sums,
+    caches,
 ):
     """Work out, for the open asks in set ``s`` at event ``k`` of an asker holding ``hand`` (``holding``) of the
-    set's cards, their number, their largest estimate and per style their summed weight and that of those that
-    reach the largest estimate, into the caches of :func:`choice_log_likelihoods` (``asks`` as
-    :func:`_event_ask_value` reads them)."""
+    set's cards, their number, their largest estimate and plain estimate and per style their summed weight and that
+    of those that reach the largest estimate, the largest plain one, and both, into the ``caches`` of
+    :func:`choice_log_likelihoods` (``asks`` as :func:`_event_ask_value` reads them)."""
+    open_sums, open_counts, open_best, open_best_sums, open_plain_best, open_plain_sums, open_both_sums = caches
+    base_value = asks[3]
     styles = len(w_estimate)
-    options, best = 0, -1.0
+    options, best, plain_best = 0, -1.0, -1.0
     open_sums[s, holding] = 0.0
     bits = set_masks[s] & live[k]
     if not bluff:  # the asker's own cards are no asks
@@ -565,10 +590,16 @@ def _open_asks(
         for t in range(players):
             if targets[k, c, t]:
                 own, value = _event_ask_value(k, c, t, s, hand, asks, set_masks)
+                plain = _plain_value(k, c, t, hand, base_value)
                 options += 1
                 if value > best + TIE:
                     best = value
                     open_best_sums[s, holding] = 0.0
+                    open_both_sums[s, holding] = 0.0
+                if plain > plain_best + TIE:
+                    plain_best = plain
+                    open_plain_sums[s, holding] = 0.0
+                    open_both_sums[s, holding] = 0.0
                 for m in range(styles):
                     weight = _style_weight(
                         own, value, exp_public[k, c, t, m], base_weight[k, c, t, m], w_estimate[m], w_inferred[m]
@@ -576,8 +607,13 @@ def _open_asks(
                     open_sums[s, holding, m] += weight
                     if value >= best - TIE:
                         open_best_sums[s, holding, m] += weight
+                    if plain >= plain_best - TIE:
+                        open_plain_sums[s, holding, m] += weight
+                        if value >= best - TIE:
+                            open_both_sums[s, holding, m] += weight
     open_counts[s, holding] = options
     open_best[s, holding] = best
+    open_plain_best[s, holding] = plain_best
 
 
 @njit(cache=True)
