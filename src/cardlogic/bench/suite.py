@@ -6,7 +6,7 @@ rejection sampler, advice latency, live advice per event, CLI cold start, the
 time from an empty numba cache to the first advice, peak memory, the PyPI
 ``literature`` package) and checks the targets; it returns one JSON-ready dict
 (see :mod:`cardlogic.bench.report` for its tables). A :class:`Plan` sets how
-much work each figure does: ``full``, ``quick`` (about four minutes on 2 cores) or
+much work each figure does: ``full`` (about 16 minutes on 2 cores), ``quick`` (about four) or
 ``smoke`` (a few scenarios, for the test suite). Every time is a median with its
 spread over repeats; rates that the targets compare are per CPU second of this
 process (the kernels run on one core), so they hold on a busy machine.
