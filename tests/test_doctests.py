@@ -8,9 +8,14 @@ import pytest
 
 import cardlogic
 
-MODULES = sorted(
-    info.name for info in pkgutil.walk_packages(cardlogic.__path__, "cardlogic.") if not info.name.endswith("__main__")
-)  # running it is running the command
+MODULES = [
+    "cardlogic",
+    *sorted(
+        info.name
+        for info in pkgutil.walk_packages(cardlogic.__path__, "cardlogic.")
+        if not info.name.endswith("__main__")  # running it is running the command
+    ),
+]
 
 
 @pytest.mark.parametrize("name", MODULES)

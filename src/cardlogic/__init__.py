@@ -13,8 +13,8 @@ Where the main names live:
   inference behind one interface (:mod:`cardlogic.inference`: exact counting, a numba sampler, a CSP oracle).
 
 >>> from cardlogic.literature import Game, LiteratureBelief
->>> belief = LiteratureBelief(Game(("Ann", "Bob", "Cat", "Dan")), observer=None)
->>> round(belief.probability("QD", "Ann"), 2)
+>>> belief = LiteratureBelief(Game(("Ann", "Bob", "Cat", "Dan")), observer=None, prior="rules")
+>>> belief.probability("QD", "Ann")  # a spectator at the deal, exactly
 0.25
 
 Layers, each depending only on those before it: :mod:`cardlogic.cards`; :mod:`cardlogic.constraints`;
