@@ -1,13 +1,13 @@
 """Fit the shipped players' styles: ``python benchmarks/fit_choices.py DIR -o MODEL [--force]``.
 
-Plays games at 6 players on fitting seeds (never the calibration's held-out seeds 200 and 260) and writes their
-full records into DIR (keeping those already there): ``strong`` against itself (seed 270), and bots of four styles
-against each other (strong, advisor, counting, random; seeds 100 and 101). Then fits, by maximum likelihood, a
-``loose`` style on the games between styles (from zero weights), a ``careful`` one on the strong games alone (from
-the loose one), and both at once on all the games as a mixture (each player plays by one style or by the rules;
-shares 0.45, 0.45 and 0.1), from those two. The shipped ``src/cardlogic/literature/choice_model.json`` was made by
-this script, from the records in ``benchmarks/choices/``: the advisor's games depend on the styles it plays with,
-so records played anew with other styles fit slightly other weights.
+Plays games at 6 players on fitting seeds (never the calibration's held-out seeds 200, 250 and 260) and writes
+their full records into DIR (keeping those already there): ``strong`` against itself (seed 270), ``counting``
+against itself (seed 150), and bots of four styles against each other (strong, advisor, counting, random; seeds
+100 and 101). Then fits, by maximum likelihood, a ``loose`` style on the games between styles (from zero weights),
+a ``careful`` one on the strong games alone (from the loose one), a ``counter`` one on the counting games alone
+(from the careful one), and the three at once on all the games as a mixture (each player plays by one style or by
+the rules; shares 0.3 each and 0.1), from those three. The shipped ``src/cardlogic/literature/choice_model.json``
+was made by this script, from the records in ``benchmarks/choices/``.
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ from cardlogic.literature.tournament import Match
 
 CAREFUL = ("strong", 270, 30)
 """(bot, seed, games) of the games of one careful style against itself."""
+COUNTER = ("counting", 150, 30)
+"""(bot, seed, games) of the games of a player who asks the likeliest card by plain counting, against itself."""
 PLAN = (
     (("strong", "counting"), 100, 8),
     (("advisor", "strong"), 100, 6),
@@ -37,7 +39,7 @@ PLAN = (
     (("strong", "counting"), 101, 6),
 )
 """(bots, seed, games) of the games between styles: every style of bot, each side of the table."""
-SHARE = 0.45
+SHARE = 0.3
 """Each style's prior share of the players (the rules' is the rest)."""
 
 
@@ -63,22 +65,28 @@ if __name__ == "__main__":
     args = parser.parse_args()
     check_writable(args.output, force=args.force)  # before the fit, not after
     args.folder.mkdir(parents=True, exist_ok=True)
-    bot, seed, count = CAREFUL
-    careful = [
-        kept(args.folder, f"{bot}-{bot}-seed{seed}-{i}.txt", partial(self_play_record, bot, 6, seed, i))
-        for i in range(count)
-    ]
+    careful, counter = (
+        [
+            kept(args.folder, f"{bot}-{bot}-seed{seed}-{i}.txt", partial(self_play_record, bot, 6, seed, i))
+            for i in range(count)
+        ]
+        for bot, seed, count in (CAREFUL, COUNTER)
+    )
     between = []
     for bots, seed, count in PLAN:
         match = Match(bots, players=6, seed=seed)
         between += [
             kept(args.folder, f"{'-'.join(bots)}-seed{seed}-{i}.txt", partial(match.record, i)) for i in range(count)
         ]
-    careful_games, between_games = games_of(careful), games_of(between)  # each history built once, for three fits
+    # each history built once, for the four fits
+    careful_games, counter_games, between_games = games_of(careful), games_of(counter), games_of(between)
     loose = fit(ChoiceModel(modelled=SHARE), between_games, "loose")
-    styles = PlayerStyles((fit(loose, careful_games, "careful"), loose), ("careful", "loose"))
-    events = sum(len(r.events) for r in careful + between)
-    described = f"maximum likelihood of the styles on {len(careful) + len(between)} records ({events:,} events)"
-    styles = fit(styles, careful_games + between_games, described)
+    careful_style = fit(loose, careful_games, "careful")
+    counter_style = fit(careful_style, counter_games, "counter")
+    styles = PlayerStyles((careful_style, loose, counter_style), ("careful", "loose", "counter"))
+    records = careful + counter + between
+    events = sum(len(r.events) for r in records)
+    described = f"maximum likelihood of the styles on {len(records)} records ({events:,} events)"
+    styles = fit(styles, careful_games + counter_games + between_games, described)
     write_owned(args.output, styles.to_json(), force=args.force)
     print(styles.to_json())

@@ -371,7 +371,7 @@ def test_a_styles_file_round_trips_reads_a_single_model_and_refuses_bad_input() 
         PlayerStyles.from_json('{"a": {}, "b": {"colour": 1}}', "s.json")
     with pytest.raises(ChoiceModelError, match="share a name"):
         PlayerStyles((ChoiceModel(modelled=0.1), ChoiceModel(modelled=0.1)), ("a", "a"))
-    assert len(DEFAULT_STYLES.names) == 2
+    assert DEFAULT_STYLES.names == ("careful", "loose", "counter")
 
 
 def test_tempering_keeps_the_effective_sample_size_it_is_asked_for() -> None:

@@ -21,7 +21,7 @@ default prior) or uniform (``prior="rules"``, exact):
 >>> from cardlogic.literature import read_record
 >>> record = read_record(open("examples/mini.txt").read())
 >>> advise_record(record).recommendation.reason
-'ask Bob for 2H: yes with probability 0.23'
+'ask Dan for 4H: yes with probability 0.20'
 >>> advise_record(record, prior="rules").recommendation.reason
 'ask Dan for 2H: yes with probability 0.42'
 """

@@ -29,7 +29,7 @@ record gives the same answer every time.
 
 >>> players = LiteratureBelief.from_record(record)
 >>> players.prior_answered, round(players.probability("KS", "Bob"), 3)
-('players (effective sample size 625 of 11,857 deals)', 0.935)
+('players (effective sample size 597 of 11,857 deals)', 0.961)
 """
 
 from __future__ import annotations

@@ -16,7 +16,8 @@ who acted chose that event given their hand then and the public position:
   the counting estimate, sharpened where the target is known to hold cards of
   the set and the asker's hand leaves few candidates) and whether that estimate
   is certain (``inferred``, a privately sure ask), whether it is the largest of
-  the asker's open asks (``likeliest``: a counting player asks the likeliest card);
+  the asker's open asks (``likeliest``: a counting player asks the likeliest card),
+  and whether the plain counting estimate, not sharpened, is (``likeliest_plain``);
   with it, the choice not to claim;
 * a **claim**, while an ask is possible, is the choice to claim now, by a logistic
   on whether the claimer's own hand and the cards publicly at teammates cover a
@@ -30,7 +31,7 @@ Scores are divided by ``temperature``, and every choice is mixed with the rules
 alone (uniform over the legal choices) with weight ``mix``, so no deal the rules
 allow gets likelihood 0 whatever the players did. Players differ: each plays by one
 of several styles, models of their own (:class:`PlayerStyles`: a careful counter
-who asks the likeliest card, a player by feel), or by the rules alone, each with a
+who asks the likeliest card, a player by feel, a plain counter), or by the rules alone, each with a
 prior share (``modelled``); a belief weighs every style for every player, so each
 drifts to the style their choices fit, and one whose choices no model explains
 better than chance to the rules alone.
@@ -528,10 +529,11 @@ def _shipped(name: str) -> PlayerStyles:
 
 DEFAULT_STYLES = _shipped("choice_model.json")
 """The styles shipped with the package (``choice_model.json``), fit by ``python benchmarks/fit_choices.py`` on the
-full records of 70 games at 6 players kept in ``benchmarks/choices/`` (30 of strong v strong, seed 270; 40 between
-bots of four styles, seeds 100 and 101; never the calibration's seeds 200, 260 and 275): ``loose`` fit on the games
-between styles, ``careful`` on the strong games alone (from ``loose``), then both at once on all of them as a
-mixture, with ``mix`` 0.05 and shares 0.45 and 0.45. Their ``fitted_on`` says how many records and events;
+full records of 100 games at 6 players kept in ``benchmarks/choices/`` (30 of strong v strong, seed 270; 30 of
+counting v counting, seed 150; 40 between bots of four styles, seeds 100 and 101; never the calibration's seeds
+200, 250, 260, 275 and 280): ``loose`` fit on the games between styles, ``careful`` on the strong games alone (from
+``loose``), ``counter`` on the counting games alone (from ``careful``), then the three at once on all of them as a
+mixture, with ``mix`` 0.05 and shares 0.3 each. Their ``fitted_on`` says how many records and events;
 docs/beliefs.md has the weights."""
 ADVISOR_MODEL = _shipped("advisor_model.json").models[0]
 """The single model the ``advisor`` bot believes its opponents play by (``advisor_model.json``, shipped as the
