@@ -1,6 +1,7 @@
 """``cardlogic live``: typed events grow the belief; bad lines are reported by number and change nothing."""
 
 import io
+from pathlib import Path
 
 import pytest
 
@@ -100,3 +101,17 @@ def test_a_full_record_keeps_every_hand_and_referees_what_is_typed(tmp_path, mon
     saved = (tmp_path / "game.live.txt").read_text()
     assert saved == full + "\nBob asks Ann for 3S: yes\nBob asks Cat for 7S: no\n"
     assert list(read_record(saved).hands) == [0, 1, 2, 3]
+
+
+MINI = (Path(__file__).resolve().parents[2] / "examples" / "mini.txt").read_text()
+"""Ann's view of eight events of the mini game; Ann is to move."""
+
+
+def test_a_command_with_too_many_words_gets_its_own_usage(tmp_path, monkeypatch, capsys):
+    code, _out, err = run_live(tmp_path, monkeypatch, capsys, "why 2h 3h\nlog 1 2\n", setup=MINI)
+    assert code == 1
+    assert [line.split(": ", 1)[1] for line in err.splitlines()] == [
+        "why needs one card: why CARD",
+        "log takes a number of events: log or log N",
+    ]
+

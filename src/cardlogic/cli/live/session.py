@@ -106,7 +106,9 @@ class LiveSession:
         """Carry out one line: a command, or else an event."""
         tokens = text.split()
         command, arguments = tokens[0].lower(), tokens[1:]
-        if len(tokens) > (3 if command == "save" else 2) or command not in (*COMMANDS, *self.view.commands):
+        if command not in (*COMMANDS, *self.view.commands) or (
+            len(tokens) > (3 if command == "save" else 2) and self._names_a_player(command)
+        ):
             self.push(text)
         elif command in self.view.commands:
             self.view.command(command, arguments)
@@ -131,6 +133,11 @@ class LiveSession:
                 raise ValueError("save needs a file name: save FILE, or save --force FILE to replace another file")
             self.game.save(arguments[-1], force=force)
             self.say(f"saved {len(self.game.events)} events to {arguments[-1]}")
+
+    def _names_a_player(self, word: str) -> bool:
+        """Whether ``word`` starts a player's name, so that a long line starting with it is that player's event
+        (``why ann 5s +`` at a table with Whyte) rather than a command with too many arguments."""
+        return any(name.lower().startswith(word) for name in self.game.status().players)
 
     def status_bar(self) -> str:
         """The status line, wrapped to the terminal's width: shown below the prompt."""
