@@ -115,3 +115,11 @@ def test_a_command_with_too_many_words_gets_its_own_usage(tmp_path, monkeypatch,
         "log takes a number of events: log or log N",
     ]
 
+
+def test_a_claim_out_of_turn_gets_the_turn_error_at_once(tmp_path, monkeypatch, capsys):
+    typed = "dan claims ls void cat 2s\ndan claims ls\ndan asks ann for 2s: no\n"
+    code, out, err = run_live(tmp_path, monkeypatch, capsys, typed, setup=MINI)
+    assert code == 1
+    assert [line.split(": ", 1)[1] for line in err.splitlines()] == ["it is Ann's turn, not Dan's"] * 3
+    assert "outcome?" not in out
+    assert len(read_record((tmp_path / "game.live.txt").read_text()).events) == 8

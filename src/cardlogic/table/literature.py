@@ -341,6 +341,7 @@ class LiveGame(TableGame[Event]):
         return Ask(event.asker, event.target, event.card, yes)
 
     def _claim(self, short: ShortClaim) -> Claim:
+        self.public.check_claimer(short.claimer)  # out of turn: said before any question on the claim itself
         game, observer = self.game, self.belief.observer
         card_set = game.deck.sets[short.set_index]
         name = f"{game.players[short.claimer]} claims {card_set.name}"
