@@ -123,3 +123,13 @@ def test_a_claim_out_of_turn_gets_the_turn_error_at_once(tmp_path, monkeypatch, 
     assert [line.split(": ", 1)[1] for line in err.splitlines()] == ["it is Ann's turn, not Dan's"] * 3
     assert "outcome?" not in out
     assert len(read_record((tmp_path / "game.live.txt").read_text()).events) == 8
+
+
+def test_an_opponents_correct_claim_places_every_card_whose_holder_it_forces(tmp_path, monkeypatch, capsys):
+    # Dan asked Ann for KS, so Dan lacks it; the claim being correct puts it with Bob, as AS is known to be
+    typed = "ann dan 2h -\ndan claims hs ok\ndan claims hs ok dan 9s js qs\n"
+    code, _out, err = run_live(tmp_path, monkeypatch, capsys, typed, setup=MINI)
+    assert code == 1
+    assert err.split(": ", 1)[1].strip() == "Dan claims high-spades => correct: who held 9S JS QS? (ok bob 9S)"
+    saved = (tmp_path / "game.live.txt").read_text().splitlines()
+    assert saved[-1] == "Dan claims high-spades: Dan 9S 10S JS QS; Bob KS AS => correct"
