@@ -116,3 +116,21 @@ def test_two_sessions_started_together_never_share_an_autosave(tmp_path):
     assert sorted(Path(name).name for name in names) == ["g.live-2.txt", "g.live.txt"]
     assert [Path(name).read_text() for name in names] == [text + rest[0] + "\n"] * 2
     assert record.read_text() == text
+
+
+def test_a_new_game_s_autosave_is_refused_before_the_set_up(tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("notes\n")
+    for command in (["live"], ["knektpass", "live"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "cardlogic", *command, "--autosave", str(notes)],
+            input="Ann Bob Cat Dan\n",
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert done.returncode == 1
+        assert done.stdout == ""  # not one set-up question
+        assert done.stderr.strip().splitlines() == [f"cardlogic {' '.join(command)}: {notes} {NOT_THIS_GAME}"]
+        assert notes.read_text() == "notes\n"

@@ -22,7 +22,7 @@ from cardlogic.cli import INTERRUPTED, is_interrupt
 from cardlogic.cli.common import STDIN, add_deals_argument, add_prior_argument, at_least, read_text, report
 from cardlogic.cli.live.notation import HELP
 from cardlogic.cli.warmup import ensure_warm
-from cardlogic.files import WriteRefusedError
+from cardlogic.files import WriteRefusedError, check_writable
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Record, RecordError, read_record
 from cardlogic.literature.belief import FOLLOWED_DEALS
@@ -129,7 +129,7 @@ def _follow(args: argparse.Namespace, saved: list[str]) -> int:
             text=text,
         )
 
-    opened = open_game(args, ask_setup, lambda text: read_record(text, source=args.record), start)
+    opened = open_game(args, ask_setup, lambda text: read_record(text, source=args.record), start, "live")
     if isinstance(opened, int):
         return opened
     game, lines, notice = opened
@@ -150,15 +150,24 @@ def open_game(
     ask_setup: Callable[[TypedLines], RecordT | None],
     read: Callable[[str], RecordT],
     start: Callable[[RecordT, str | None], GameT],
+    command: str,
 ) -> tuple[GameT, TypedLines, SlowNotice] | int:
     """The opening every game's live command shares: ``args.record`` read with ``read`` (or its set-up asked
-    for with ``ask_setup``), then the game made by ``start(record, text)`` while a slow start is announced;
-    the exit code, after saying why, where any of it fails."""
+    for with ``ask_setup``, once ``--autosave`` is known to be writable), then the game made by
+    ``start(record, text)`` while a slow start is announced; the exit code, after saying why, where any of it
+    fails. ``command`` names the command in messages."""
     from cardlogic.cli.live.console import SlowNotice, TypedLines
 
     lines = TypedLines()
     text = None
     if args.record is None:
+        if args.autosave is not None:
+            # Only a record could be this game's: anything else is refused before the set-up is asked for
+            try:
+                check_writable(args.autosave, lambda written: _reads(read, written), force=args.force)
+            except WriteRefusedError as error:
+                print(f"cardlogic {command}: {error}", file=sys.stderr)
+                return 1
         record = ask_setup(lines)
         if record is None:
             print("<input>: the input ended before the set-up was complete", file=sys.stderr)
@@ -181,6 +190,15 @@ def open_game(
         print(f"{args.record}: {error}", file=sys.stderr)
         return 1
     return game, lines, notice
+
+
+def _reads(read: Callable[[str], object], text: str) -> bool:
+    """Whether ``text`` reads as a record by ``read``."""
+    try:
+        read(text)
+    except RecordError:
+        return False
+    return True
 
 
 def follow_game(

@@ -138,6 +138,7 @@ def follow(args: argparse.Namespace, saved: list[str]) -> int:
         ask_knektpass_setup,
         lambda text: read_match(text, source=args.record),
         lambda record, text: LiveMatch(record, samples=args.samples, seed=args.seed, text=text),
+        "knektpass live",
     )
     if isinstance(opened, int):
         return opened
