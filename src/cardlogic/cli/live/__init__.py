@@ -217,7 +217,7 @@ def follow_game(
     from rich.console import Console
 
     from cardlogic.cli.live.session import LiveSession
-    from cardlogic.table.autosave import claim_autosave, start_autosave
+    from cardlogic.table.autosave import claim_autosave, moved_note, start_autosave
 
     resumed = None if args.record in (None, STDIN) else Path(args.record)
     named = None if args.autosave is None else Path(args.autosave)
@@ -235,6 +235,9 @@ def follow_game(
             print(f"{path}: {error.strerror or error}", file=sys.stderr)
             return 1
         saved.append(str(path))
+        moved = moved_note(resumed, path)
+        if moved is not None:
+            print(moved)
         lines.keep_history(str(path.with_suffix(".history")))
         console = Console(highlight=False)
         session = LiveSession(game, make_view(console), lines, notice, console)
