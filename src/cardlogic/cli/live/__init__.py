@@ -238,7 +238,9 @@ def follow_game(
         moved = moved_note(resumed, path)
         if moved is not None:
             print(moved)
-        lines.keep_history(str(path.with_suffix(".history")))
+        unkept = lines.keep_history(str(path.with_suffix(".history")))
+        if unkept is not None:
+            print(unkept)
         console = Console(highlight=False)
         session = LiveSession(game, make_view(console), lines, notice, console)
         lines.complete_from(session.completions)
