@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, TypeVar
 
 from cardlogic.arguments import MAX_SAMPLES, MAX_SEED
+from cardlogic.cli.console import echo
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Record, RecordError, read_record
 from cardlogic.literature.belief import DEFAULT_PRIOR, PRIORS, LiteratureBelief, check_record
@@ -89,7 +90,7 @@ def load_record(path: str) -> Record | None:
 
 def report(path: str, error: RecordError) -> int:
     """Print ``path:line: message`` for ``error`` and return exit code 1."""
-    print(f"{source_name(path)}:{error.line}: {error.message}", file=sys.stderr)
+    echo(f"{source_name(path)}:{error.line}: {error.message}", file=sys.stderr)
     return 1
 
 

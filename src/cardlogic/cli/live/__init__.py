@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from cardlogic.cli import INTERRUPTED, is_interrupt
 from cardlogic.cli.common import STDIN, add_deals_argument, add_prior_argument, at_least, read_text, report
+from cardlogic.cli.console import echo
 from cardlogic.cli.live.notation import HELP
 from cardlogic.cli.warmup import ensure_warm
 from cardlogic.files import WriteRefusedError, check_writable
@@ -108,7 +109,7 @@ def interruptible(follow: Callable[[argparse.Namespace, list[str]], int], args: 
             raise
         # Ctrl-C while work runs ends the session; at the prompt it only drops the line
         where = f"everything up to the last accepted event is in {saved[0]}" if saved else "nothing was saved"
-        print(f"\ninterrupted; {where}", file=sys.stderr)
+        echo(f"\ninterrupted; {where}", file=sys.stderr)
         return INTERRUPTED
 
 
@@ -166,11 +167,11 @@ def open_game(
             try:
                 check_writable(args.autosave, lambda written: _reads(read, written), force=args.force)
             except WriteRefusedError as error:
-                print(f"cardlogic {command}: {error}", file=sys.stderr)
+                echo(f"cardlogic {command}: {error}", file=sys.stderr)
                 return 1
         record = ask_setup(lines)
         if record is None:
-            print("<input>: the input ended before the set-up was complete", file=sys.stderr)
+            echo("<input>: the input ended before the set-up was complete", file=sys.stderr)
             return 1
     else:
         text = read_text(args.record)
@@ -187,7 +188,7 @@ def open_game(
     except RecordError as error:
         return report(args.record, error)
     except InferenceError as error:
-        print(f"{args.record}: {error}", file=sys.stderr)
+        echo(f"{args.record}: {error}", file=sys.stderr)
         return 1
     return game, lines, notice
 
@@ -226,21 +227,21 @@ def follow_game(
             resumed, named, game.is_own, stem=Path(f"game-{datetime.datetime.now():%Y%m%d-%H%M}"), force=args.force
         )
     except WriteRefusedError as error:
-        print(f"cardlogic {command}: {error}", file=sys.stderr)
+        echo(f"cardlogic {command}: {error}", file=sys.stderr)
         return 1
     try:
         try:
             start_autosave(game, path, resumed)
         except OSError as error:
-            print(f"{path}: {error.strerror or error}", file=sys.stderr)
+            echo(f"{path}: {error.strerror or error}", file=sys.stderr)
             return 1
         saved.append(str(path))
         moved = moved_note(resumed, path)
         if moved is not None:
-            print(moved)
+            echo(moved)
         unkept = lines.keep_history(str(path.with_suffix(".history")))
         if unkept is not None:
-            print(unkept)
+            echo(unkept)
         console = Console(highlight=False)
         session = LiveSession(game, make_view(console), lines, notice, console)
         lines.complete_from(session.completions)
@@ -254,7 +255,7 @@ def follow_game(
 def _greet(session: LiveSession, record: Record, prior: str) -> None:
     game = record.game
     me = "" if record.observer is None else f"; I am {game.players[record.observer]}"
-    print(f"{len(game.players)} players, {game.deck.name} deck, {len(game.deck.sets)} sets{me}; prior: {prior}.")
-    print(f"{len(record.events)} events so far; {session.game.status().to_move()}.")
-    print(f"Autosaving to {session.game.autosave}. Type 'help' for help.", flush=True)
+    echo(f"{len(game.players)} players, {game.deck.name} deck, {len(game.deck.sets)} sets{me}; prior: {prior}.")
+    echo(f"{len(record.events)} events so far; {session.game.status().to_move()}.")
+    echo(f"Autosaving to {session.game.autosave}. Type 'help' for help.")
     session.advise_if_deciding()

@@ -13,8 +13,8 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.history import FileHistory
 
+from cardlogic.cli.console import echo, terminal_width, wrap
 from cardlogic.files import refusal, replace_text
-
 
 HISTORY_MARK = "# cardlogic live: the lines typed at the table, for Up and Down\n"
 """The first line of every history file live writes, which marks it as live's own."""
@@ -80,13 +80,20 @@ class TypedLines:
                 self.number += 1
                 return line.rstrip("\n")
             try:
-                line = self._session.prompt(prompt, bottom_toolbar=toolbar)
+                line = self._session.prompt(_fitted(prompt), bottom_toolbar=toolbar)
             except EOFError:
                 return None
             except KeyboardInterrupt:
                 continue
             self.number += 1
             return line
+
+
+def _fitted(prompt: str) -> str:
+    """``prompt`` wrapped between words to the terminal's width, keeping the space it ends with before the answer."""
+    width = terminal_width(sys.stdout)
+    question = prompt.rstrip()
+    return prompt if width is None else wrap(question, width) + prompt[len(question) :]
 
 
 class SlowNotice:
@@ -112,7 +119,7 @@ class SlowNotice:
 
     def _say(self) -> None:
         if self._warned:
-            print("working on it ...", flush=True)
+            echo("working on it ...")
         else:
-            print("warming up the solver (a first run compiles it, which takes a few seconds once) ...", flush=True)
+            echo("warming up the solver (a first run compiles it, which takes a few seconds once) ...")
         self._warned = True
