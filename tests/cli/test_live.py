@@ -133,3 +133,12 @@ def test_an_opponents_correct_claim_places_every_card_whose_holder_it_forces(tmp
     assert err.split(": ", 1)[1].strip() == "Dan claims high-spades => correct: who held 9S JS QS? (ok bob 9S)"
     saved = (tmp_path / "game.live.txt").read_text().splitlines()
     assert saved[-1] == "Dan claims high-spades: Dan 9S 10S JS QS; Bob KS AS => correct"
+
+
+def test_on_a_teammate_s_turn_the_advice_waits_and_only_claims_would_show(tmp_path, monkeypatch, capsys):
+    code, out, err = run_live(tmp_path, monkeypatch, capsys, "ann dan 2h -\ndan cat 9s -\nadvise\n", setup=MINI)
+    assert code == 0, err
+    after_ask = out.split("Cat to move (my teammate) (line 18)", 1)[1]
+    glance, advice = after_ask.split("\nCat to move (my teammate)\n", 1)
+    assert "Recommendation" not in glance and "best asks" not in glance  # no claim of the team is worth making
+    assert advice.startswith("Recommendation: wait: Cat is to move\n")

@@ -1,4 +1,4 @@
-"""``cardlogic live [RECORD]``: follow a game at the table, with advice whenever my team is to move.
+"""``cardlogic live [RECORD]``: follow a game at the table, with advice on my turn (my team's claims on a teammate's).
 
 The record gives the set-up and any events so far; without one the set-up is
 asked for, one question at a time. Each line typed is then an event (record
@@ -48,7 +48,7 @@ INTRODUCTION = (
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "live",
-        help="follow a game event by event, with advice whenever your team is to move",
+        help="follow a game event by event, with advice on your turn (your team's claims on a teammate's)",
         description=textwrap.fill(INTRODUCTION, 100, break_on_hyphens=False) + "\n\n" + HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
