@@ -52,9 +52,10 @@ def wrap(text: str, width: int) -> str:
 
 
 def terminal_width(stream: TextIO) -> int | None:
-    """The width of the terminal ``stream`` writes to; None when it writes to anything else (a pipe, a file)."""
+    """The width of the terminal ``stream`` writes to; None when it writes to anything else (a pipe, a file) or the
+    terminal does not say (a width of 0)."""
     try:
-        return os.get_terminal_size(stream.fileno()).columns if stream.isatty() else None
+        return (os.get_terminal_size(stream.fileno()).columns or None) if stream.isatty() else None
     except (OSError, ValueError):
         return None
 
