@@ -187,6 +187,11 @@ class NameLock:
         self.held = True
         return True
 
+    def holder(self) -> int | None:
+        """The process id of the running process that holds the name, if one does."""
+        pid = _holder(self.lock)
+        return pid if pid is not None and _holder_alive(self.lock) else None
+
     def release(self) -> None:
         if self.held:
             self.held = False
@@ -253,12 +258,18 @@ def _umask() -> int:
     return mask
 
 
-def _holder_alive(lock: Path) -> bool:
+def _holder(lock: Path) -> int | None:
+    """The process id the lock file holds; None when it is missing or holds none."""
     try:
         pid = int(lock.read_text().strip() or 0)
     except (OSError, ValueError):
-        return False
-    if pid <= 0:
+        return None
+    return pid if pid > 0 else None
+
+
+def _holder_alive(lock: Path) -> bool:
+    pid = _holder(lock)
+    if pid is None:
         return False
     if pid == os.getpid():
         return True

@@ -150,3 +150,27 @@ def test_deals_sets_how_many_deals_the_players_prior_weighs(capsys, command, mon
         prior = json.loads(capsys.readouterr().out)["prior"]
         weighed[deals] = int(re.search(r"of ([\d,]+) deals\)$", prior)[1].replace(",", ""))
     assert weighed[None] == 11_857 and 300 <= weighed["300"] < weighed[None] and weighed["20000"] == 20_000
+
+
+@pytest.mark.parametrize(("command", "default"), [("advise", "1,000"), ("live", "10,000")])
+def test_deals_help_says_it_sets_the_first_draw(capsys, command, default):
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    words = " ".join(capsys.readouterr().out.split())
+    assert f"the rules' deals the players' prior draws first in a position (default {default}, at most --samples)" in (
+        words
+    )
+    assert "it draws more while their weights leave too few effective deals" in words
+
+
+@pytest.mark.parametrize("command", ["advise", "belief"])
+def test_captions_say_which_deals_were_weighed_and_which_the_figures_count(capsys, command, monkeypatch):
+    monkeypatch.setenv("CARDLOGIC_RESIDENT", "0")
+    assert main([command, MINI]) == 0
+    words = " ".join(capsys.readouterr().out.split())
+    counted = "figures" if command == "advise" else "table"
+    caption = (
+        r"prior: players \(effective sample size [\d,]+ of 11,857 deals\), the rules' deals weighed by the players' "
+        rf"choices; the {counted}: [\d,]+ deals drawn from those by weight"
+    )
+    assert re.search(caption, words), words[-400:]

@@ -1,6 +1,7 @@
 """``cardlogic live``: typed events grow the belief; bad lines are reported by number and change nothing."""
 
 import io
+from pathlib import Path
 
 import pytest
 
@@ -100,3 +101,44 @@ def test_a_full_record_keeps_every_hand_and_referees_what_is_typed(tmp_path, mon
     saved = (tmp_path / "game.live.txt").read_text()
     assert saved == full + "\nBob asks Ann for 3S: yes\nBob asks Cat for 7S: no\n"
     assert list(read_record(saved).hands) == [0, 1, 2, 3]
+
+
+MINI = (Path(__file__).resolve().parents[2] / "examples" / "mini.txt").read_text()
+"""Ann's view of eight events of the mini game; Ann is to move."""
+
+
+def test_a_command_with_too_many_words_gets_its_own_usage(tmp_path, monkeypatch, capsys):
+    code, _out, err = run_live(tmp_path, monkeypatch, capsys, "why 2h 3h\nlog 1 2\n", setup=MINI)
+    assert code == 1
+    assert [line.split(": ", 1)[1] for line in err.splitlines()] == [
+        "why needs one card: why CARD",
+        "log takes a number of events: log or log N",
+    ]
+
+
+def test_a_claim_out_of_turn_gets_the_turn_error_at_once(tmp_path, monkeypatch, capsys):
+    typed = "dan claims ls void cat 2s\ndan claims ls\ndan asks ann for 2s: no\n"
+    code, out, err = run_live(tmp_path, monkeypatch, capsys, typed, setup=MINI)
+    assert code == 1
+    assert [line.split(": ", 1)[1] for line in err.splitlines()] == ["it is Ann's turn, not Dan's"] * 3
+    assert "outcome?" not in out
+    assert len(read_record((tmp_path / "game.live.txt").read_text()).events) == 8
+
+
+def test_an_opponents_correct_claim_places_every_card_whose_holder_it_forces(tmp_path, monkeypatch, capsys):
+    # Dan asked Ann for KS, so Dan lacks it; the claim being correct puts it with Bob, as AS is known to be
+    typed = "ann dan 2h -\ndan claims hs ok\ndan claims hs ok dan 9s js qs\n"
+    code, _out, err = run_live(tmp_path, monkeypatch, capsys, typed, setup=MINI)
+    assert code == 1
+    assert err.split(": ", 1)[1].strip() == "Dan claims high-spades => correct: who held 9S JS QS? (ok bob 9S)"
+    saved = (tmp_path / "game.live.txt").read_text().splitlines()
+    assert saved[-1] == "Dan claims high-spades: Dan 9S 10S JS QS; Bob KS AS => correct"
+
+
+def test_on_a_teammate_s_turn_the_advice_waits_and_only_claims_would_show(tmp_path, monkeypatch, capsys):
+    code, out, err = run_live(tmp_path, monkeypatch, capsys, "ann dan 2h -\ndan cat 9s -\nadvise\n", setup=MINI)
+    assert code == 0, err
+    after_ask = out.split("Cat to move (my teammate) (line 18)", 1)[1]
+    glance, advice = after_ask.split("\nCat to move (my teammate)\n", 1)
+    assert "Recommendation" not in glance and "best asks" not in glance  # no claim of the team is worth making
+    assert advice.startswith("Recommendation: wait: Cat is to move\n")

@@ -116,3 +116,48 @@ def test_two_sessions_started_together_never_share_an_autosave(tmp_path):
     assert sorted(Path(name).name for name in names) == ["g.live-2.txt", "g.live.txt"]
     assert [Path(name).read_text() for name in names] == [text + rest[0] + "\n"] * 2
     assert record.read_text() == text
+
+
+def test_a_new_game_s_autosave_is_refused_before_the_set_up(tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("notes\n")
+    for command in (["live"], ["knektpass", "live"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "cardlogic", *command, "--autosave", str(notes)],
+            input="Ann Bob Cat Dan\n",
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert done.returncode == 1
+        assert done.stdout == ""  # not one set-up question
+        assert done.stderr.strip().splitlines() == [f"cardlogic {' '.join(command)}: {notes} {NOT_THIS_GAME}"]
+        assert notes.read_text() == "notes\n"
+
+
+def test_resuming_an_autosave_another_session_holds_says_why_it_goes_on_in_a_copy(tmp_path):
+    text, _rest = full_record(13)
+    autosave = tmp_path / "g.live.txt"
+    autosave.write_text(text)
+    holding = subprocess.Popen(
+        [sys.executable, "-m", "cardlogic", "live", str(autosave)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holding.stdout is not None
+        while "Autosaving to" not in (line := holding.stdout.readline()):
+            assert line, holding.stderr.read() if holding.stderr else ""
+        done = live(autosave)
+    finally:
+        holding.communicate("quit\n", timeout=120)
+    assert done.returncode == 0, done.stderr
+    copy = tmp_path / "g.live-2.txt"
+    assert (
+        f"{autosave} is in use by another session (process {holding.pid}): this session saves to a copy, {copy}\n"
+        in (done.stdout)
+    )
+    assert f"Autosaving to {copy}." in done.stdout

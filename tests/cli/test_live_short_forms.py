@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from cardlogic.cli import main
+from cardlogic.cli.live.console import HISTORY_MARK
 from cardlogic.literature import Claim, format_event, read_record
 from tests.cli.scripted import GAME, annes_view, setup_text, short_forms
 
@@ -102,7 +103,7 @@ def test_a_resumed_session_keeps_the_lines_typed_before(tmp_path):
     child.sendline("quit")
     child.expect(pexpect.EOF)
     child.close()
-    assert (tmp_path / "mini.live.history").exists()  # beside the autosave
+    assert (tmp_path / "mini.live.history").read_text().startswith(HISTORY_MARK)  # beside the autosave, marked
     child = spawn("mini.live.txt", cwd=tmp_path)
     child.expect_exact("9 events so far")
     child.expect_exact("Dan to move (opponent)>")
@@ -116,3 +117,24 @@ def test_a_resumed_session_keeps_the_lines_typed_before(tmp_path):
     child.sendline("quit")
     child.expect(pexpect.EOF)
     assert sorted(path.name for path in tmp_path.iterdir()) == ["mini.live.history", "mini.live.txt", "mini.txt"]
+
+
+def test_a_history_file_the_user_owns_is_left_alone(tmp_path):
+    shutil.copy(EXAMPLES / "mini.txt", tmp_path / "mini.txt")
+    notes = tmp_path / "notes.history"
+    notes.write_text("my shell history, do not touch\n")
+    child = spawn("mini.txt", "--autosave", "notes.txt", cwd=tmp_path)
+    child.expect_exact("notes.history is not live's history of typed lines: left as it is;")
+    child.expect_exact("Type 'help' for help.")
+    child.sendline("ann dan 2h -")
+    child.expect_exact("(line 17)")
+    child.send("\x1b[A")  # Up still recalls this session's lines
+    child.expect_exact("ann dan 2h -")
+    child.send("\x15")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    assert notes.read_text() == "my shell history, do not touch\n"
+    assert (
+        read_record((tmp_path / "notes.txt").read_text()).events[-1]
+        == read_record((tmp_path / "mini.txt").read_text() + "Ann asks Dan for 2H: no\n").events[-1]
+    )

@@ -1,10 +1,16 @@
 """Every command of ``cardlogic live`` (and ``cardlogic advise``) fits the console: 80 columns at 4, 8 and 12 players,
-and rich's width set to 60 and 120; lines wrap between words, never inside one."""
+and rich's width set to 60 and 120; lines wrap between words, never inside one, messages and questions in an
+80-column terminal too."""
 
 from __future__ import annotations
 
 import functools
 import io
+import os
+import re
+import shutil
+import sys
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -20,6 +26,8 @@ from cardlogic.table.literature import LiveGame
 
 NAMES = ("Annabel", "Bartholomew", "Cat", "Dan", "Evangeline", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lou")
 """Long names among short ones: the widest tables a table of friends produces."""
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 COMMANDS = ["help", "status", "score", "sizes", "teams", "log", "log 3", "advise", "grid", "hand", "exposed"]
 
@@ -77,3 +85,67 @@ def test_wrapping_keeps_every_word_whole():
     wide = rendered(live, 400, ["help", "log", "status"], advice=False)
     narrow = rendered(live, 60, ["help", "log", "status"], advice=False)
     assert sorted(wide.split()) == sorted(narrow.split())
+
+
+def in_a_terminal(command: list[str], typed: list[tuple[str, str]], cwd: Path) -> str:
+    """What ``cardlogic COMMAND`` shows in an 80-column pseudo-terminal as each ``(line, awaited)`` of ``typed`` is
+    sent once its ``awaited`` text has appeared (an empty line sends nothing), escape sequences left out."""
+    pexpect = pytest.importorskip("pexpect")
+    env = dict(os.environ, TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1", CARDLOGIC_WARMUP="off")
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "cardlogic", *command],
+        env=env,
+        dimensions=(24, 80),
+        encoding="utf-8",
+        timeout=120,
+        cwd=str(cwd),
+    )
+    child.logfile_read = transcript = io.StringIO()
+    for awaited, line in typed:
+        child.expect_exact(awaited)
+        if line:
+            child.sendline(line)
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", transcript.getvalue())
+
+
+def shown_whole(message: str, screen: str) -> bool:
+    """Whether every word of ``message`` appears whole, in order, on ``screen`` (however the lines break)."""
+    return " ".join(message.split()) in " ".join(screen.split())
+
+
+MESSAGES = (
+    "save needs a file name: save FILE, or save --force FILE to replace another file",
+    "Dan claims high-spades => correct: who held 9S JS QS? (ok bob 9S)",
+    (
+        "Dan claims low-spades => opponents: type the assignment announced, in record notation (Dan claims "
+        "low-spades: NAME CARDS; NAME CARDS => opponents)"
+    ),
+)
+"""Literature live's longest messages on the mini game, each over 80 columns."""
+
+
+def test_live_messages_wrap_between_words_in_a_terminal(tmp_path):
+    shutil.copy(EXAMPLES / "mini.txt", tmp_path)
+    typed = [("Type 'help' for help.", "ann dan 2h -"), ("(line 17)", "save")]
+    typed += [(MESSAGES[0].split()[-1], "dan claims hs ok"), ("(ok bob", "dan claims ls opp"), ("=> opponents)", "")]
+    screen = in_a_terminal(["live", "mini.txt"], typed, tmp_path)
+    assert all(shown_whole(message, screen) for message in MESSAGES), screen
+    assert "(ok bob\r\n" in screen  # wrapped: the message is wider than the terminal
+
+
+def test_knektpass_live_greeting_and_set_up_questions_wrap_between_words(tmp_path):
+    shutil.copy(EXAMPLES / "knektpass" / "bob.txt", tmp_path)
+    greeting = (
+        "3 players, 36 cards, must-trump=on underruff=on points=12 lone=5 penalty=5 rounds=3 deck=auto; I am Bob."
+    )
+    screen = in_a_terminal(["knektpass", "live", "bob.txt"], [("Type 'help' for help.", "")], tmp_path)
+    assert shown_whole(greeting, screen), screen
+    typed = [("Players in seat order", "Ann Bob Cat"), ("Dealer:", "ann"), ("House rules", "")]
+    typed += [("deck=auto]:", "\x04")]  # Ctrl-D: the input ends before the set-up is complete
+    screen = in_a_terminal(["knektpass", "live"], typed, tmp_path)
+    assert shown_whole(
+        "House rules [must-trump=on underruff=on points=12 lone=5 penalty=5 rounds=3 deck=auto]:", screen
+    )

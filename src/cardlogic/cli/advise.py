@@ -12,7 +12,9 @@ from rich.console import Console
 from rich.table import Table
 
 from cardlogic.cli.common import (
+    DRAWN,
     RECORD_HELP,
+    WEIGHED,
     add_deals_argument,
     add_prior_argument,
     parse_record,
@@ -156,7 +158,7 @@ def method_caption(advice: Advice) -> str:
     """How the numbers were worked out, with their error when sampled."""
     prior = f"prior: {advice.prior}"
     if advice.prior.startswith("players"):
-        return f"{prior}; deals of the rules resampled by the players' choices ({advice.samples:,} deals)"
+        return f"{prior}, {WEIGHED}; the figures: {advice.samples:,} deals {DRAWN}"
     if not advice.samples:
         return f"{advice.method}: every probability is exact; {prior}"
     how = "an MCMC chain" if advice.method == "mcmc" else "exact uniform sampling"

@@ -11,7 +11,17 @@ from rich.console import Console
 from rich.table import Table
 
 from cardlogic.belief import Marginals
-from cardlogic.cli.common import RECORD_HELP, SAMPLES, SEED, add_deals_argument, add_prior_argument, load_belief, plural
+from cardlogic.cli.common import (
+    DRAWN,
+    RECORD_HELP,
+    SAMPLES,
+    SEED,
+    WEIGHED,
+    add_deals_argument,
+    add_prior_argument,
+    load_belief,
+    plural,
+)
 from cardlogic.cli.console import CommandConsole
 from cardlogic.literature.belief import FIRST_DEALS, LiteratureBelief
 
@@ -83,14 +93,15 @@ def print_table(
     side by side (10-12 players on 80 columns), one table per group of players that does."""
     console = console or CommandConsole()
     if belief.weighting is not None:
-        source = f"{plural(marginals.samples, 'deal')} of the rules resampled by the players' choices"
-    elif marginals.count is not None:
-        source = f"{marginals.method} over {plural(marginals.count, 'consistent deal')}"
+        source = f"prior: {belief.prior_answered}, {WEIGHED}; the table: {plural(marginals.samples, 'deal')} {DRAWN}"
     else:
-        source = f"sampled from {plural(marginals.samples, 'deal')}"
-        if marginals.method == "mcmc":
-            source += " by an MCMC chain"
-    source += f"; prior: {belief.prior_answered}"
+        if marginals.count is not None:
+            source = f"{marginals.method} over {plural(marginals.count, 'consistent deal')}"
+        else:
+            source = f"sampled from {plural(marginals.samples, 'deal')}"
+            if marginals.method == "mcmc":
+                source += " by an MCMC chain"
+        source += f"; prior: {belief.prior_answered}"
     headers = [player + (" (me)" if player == observer else "") for player in marginals.holders]
     pages = _pages(headers, belief, console.width)
     deck = belief.game.deck

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, TypeVar
 
 from cardlogic.arguments import MAX_SAMPLES, MAX_SEED
+from cardlogic.cli.console import echo
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Record, RecordError, read_record
 from cardlogic.literature.belief import DEFAULT_PRIOR, PRIORS, LiteratureBelief, check_record
@@ -89,7 +90,7 @@ def load_record(path: str) -> Record | None:
 
 def report(path: str, error: RecordError) -> int:
     """Print ``path:line: message`` for ``error`` and return exit code 1."""
-    print(f"{source_name(path)}:{error.line}: {error.message}", file=sys.stderr)
+    echo(f"{source_name(path)}:{error.line}: {error.message}", file=sys.stderr)
     return 1
 
 
@@ -261,16 +262,24 @@ def play_with_progress(
     return 0
 
 
+WEIGHED = "the rules' deals weighed by the players' choices"
+"""What the players' prior's effective sample size is of, in a caption."""
+DRAWN = "drawn from those by weight"
+"""How the deals a caption's figures count came from the rules' deals weighed."""
+
+
 def add_deals_argument(parser: argparse.ArgumentParser, default: int, game: str = "") -> None:
-    """``--deals N``: the rules' deals the players' prior weighs in a position (``LiteratureBelief(deals=...)``);
-    ``game`` names the game it is for where a command serves two."""
+    """``--deals N``: the rules' deals the players' prior draws first in a position (``LiteratureBelief(deals=...)``;
+    it draws more while their weights leave too few effective deals); ``game`` names the game it is for where a
+    command serves two."""
     parser.add_argument(
         "--deals",
         type=SAMPLES,
         default=default,
         metavar="N",
-        help=f"{game}the rules' deals the players' prior weighs in a position, at most --samples (default "
-        f"{default:,}): more states sharper chances, more slowly",
+        help=f"{game}the rules' deals the players' prior draws first in a position (default {default:,}, at most "
+        "--samples); it draws more while their weights leave too few effective deals, up to a fixed amount of "
+        "work. More: sharper chances, more slowly",
     )
 
 

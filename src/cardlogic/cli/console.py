@@ -1,11 +1,12 @@
-"""The console a command prints its tables through."""
+"""The console a command prints its tables through, and the one way its messages to a person fit the terminal."""
 
 from __future__ import annotations
 
 import os
 import sys
+import textwrap
 from collections.abc import Collection, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from rich.console import Console
 
@@ -35,3 +36,33 @@ def titled_table(title: str, columns: Sequence[str], left: Collection[str] = ())
     for column in columns:
         table.add_column(column, justify="left" if column == columns[0] or column in left else "right")
     return table
+
+
+def wrap(text: str, width: int) -> str:
+    """``text`` with every line longer than ``width`` broken between words, continuations indented by two."""
+    out = []
+    for line in text.split("\n"):
+        indent = " " * (len(line) - len(line.lstrip()) + 2)
+        out.append(
+            textwrap.fill(line, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
+            if len(line) > width
+            else line
+        )
+    return "\n".join(out)
+
+
+def terminal_width(stream: TextIO) -> int | None:
+    """The width of the terminal ``stream`` writes to; None when it writes to anything else (a pipe, a file) or the
+    terminal does not say (a width of 0)."""
+    try:
+        return (os.get_terminal_size(stream.fileno()).columns or None) if stream.isatty() else None
+    except (OSError, ValueError):
+        return None
+
+
+def echo(text: str, file: TextIO | None = None) -> None:
+    """Print ``text`` to ``file`` (default standard output) and flush: on a terminal wrapped between words to its
+    width, elsewhere (a pipe, a file) each line whole, as a program reading it expects."""
+    stream = file or sys.stdout
+    width = terminal_width(stream)
+    print(text if width is None else wrap(text, width), file=stream, flush=True)

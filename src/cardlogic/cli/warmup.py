@@ -30,6 +30,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TextIO
 
+from cardlogic.cli.console import echo
 from cardlogic.cli.resident import start_in_background
 
 GAMES = ("literature", "knektpass")
@@ -75,11 +76,10 @@ def ensure_warm(game: str) -> None:
     """
     if os.environ.get(OFF_SWITCH, "").lower() == "off" or not sys.stderr.isatty() or is_warm((game,)):
         return
-    print(
+    echo(
         "First run of this installation: compiling the solver's kernels, once (a minute or more; "
         "'cardlogic warmup' does it ahead) ...",
         file=sys.stderr,
-        flush=True,
     )
     seconds = warm_up((game,), sys.stderr)
     print(f"Compiled in {seconds:.0f} s.", file=sys.stderr, flush=True)

@@ -324,11 +324,7 @@ class PublicState:
         if not isinstance(event, (Ask, Claim, Pass)):
             raise IllegalEventError(f"not an event: {event!r}")
         who = actor(event)
-        self._check_player(who)
-        if self.is_over:
-            raise IllegalEventError("the game is over: every set is claimed")
-        if self._to_move is not None and who != self._to_move and not self._may_claim_out_of_turn(event):
-            raise IllegalEventError(f"it is {self._name(self._to_move)}'s turn, not {self._name(who)}'s")
+        self._check_turn(who, claim=isinstance(event, Claim))
         if isinstance(event, Pass):
             self._check_pass(event)
             return event
@@ -338,13 +334,25 @@ class PublicState:
             return self._check_ask(event, knowledge)
         return self._check_claim(event, knowledge)
 
-    def _may_claim_out_of_turn(self, event: Event) -> bool:
-        """Whether ``event`` is a claim that ``claim-anytime=on`` allows off the claimer's turn: any player with
-        cards may claim while both teams have cards (once one has none, the player to move claims alone)."""
-        if not (isinstance(event, Claim) and self.game.rules.claim_anytime):
+    def check_claimer(self, claimer: int) -> None:
+        """Raise :class:`IllegalEventError` unless ``claimer`` may claim now, whatever the set and assignment: the
+        game goes on and it is their turn (or ``claim-anytime=on`` allows it). :meth:`push` checks this first."""
+        self._check_turn(claimer, claim=True)
+
+    def _check_turn(self, who: int, *, claim: bool) -> None:
+        self._check_player(who)
+        if self.is_over:
+            raise IllegalEventError("the game is over: every set is claimed")
+        if self._to_move is not None and who != self._to_move and not (claim and self._may_claim_out_of_turn(who)):
+            raise IllegalEventError(f"it is {self._name(self._to_move)}'s turn, not {self._name(who)}'s")
+
+    def _may_claim_out_of_turn(self, claimer: int) -> bool:
+        """Whether ``claim-anytime=on`` allows ``claimer`` a claim off their turn: any player with cards may claim
+        while both teams have cards (once one has none, the player to move claims alone)."""
+        if not self.game.rules.claim_anytime:
             return False
-        team = self.game.team_of(event.claimer)
-        return bool(self._sizes[event.claimer] and self.team_cards(1 - team))
+        team = self.game.team_of(claimer)
+        return bool(self._sizes[claimer] and self.team_cards(1 - team))
 
     def _check_pass(self, event: Pass) -> None:
         giver, receiver = event.giver, event.receiver

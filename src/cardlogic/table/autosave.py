@@ -58,6 +58,16 @@ def claim_autosave(
     return claim_name(candidates, lambda path: _missing(path) or (path == record and refusal(path, is_own) is None))
 
 
+def moved_note(record: Path | None, path: Path) -> str | None:
+    """Why a game resumed from the autosave ``record`` is saved to ``path``, another file, when it is: another
+    session holds ``record`` (its process named when its lock says). None when the game goes on in its own file."""
+    if record is None or path == record or not AUTOSAVE.search(record.stem):
+        return None
+    holder = NameLock(record).holder()
+    process = "" if holder is None else f" (process {holder})"
+    return f"{record} is in use by another session{process}: this session saves to a copy, {path}"
+
+
 def start_autosave(game: TableGame, path: Path, resumed: Path | None) -> None:
     """Make ``path`` (claimed by :func:`claim_autosave`) ``game``'s autosave and write the game there now.
 

@@ -6,6 +6,7 @@ the benchmark suite times exactly what the command does after each event.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -341,6 +342,7 @@ class LiveGame(TableGame[Event]):
         return Ask(event.asker, event.target, event.card, yes)
 
     def _claim(self, short: ShortClaim) -> Claim:
+        self.public.check_claimer(short.claimer)  # out of turn: said before any question on the claim itself
         game, observer = self.game, self.belief.observer
         card_set = game.deck.sets[short.set_index]
         name = f"{game.players[short.claimer]} claims {card_set.name}"
@@ -356,6 +358,8 @@ class LiveGame(TableGame[Event]):
         elif short.outcome is None:
             return self._ask_outcome(short, f"{name}")
         known = {**self.sure_holders(), **dict(short.revealed)}
+        if short.outcome == "correct" and not mine:
+            known = self._placed_if_correct(short.claimer, short.set_index, known)
         missing = [str(card) for card in card_set.cards if card not in known]
         if short.outcome == "correct":
             if not mine:
@@ -373,6 +377,27 @@ class LiveGame(TableGame[Event]):
             raise InvalidEventError(f"{name} => {short.outcome}: who held {' '.join(missing)}?")
         revealed = tuple((card, known[card]) for card in card_set.cards)
         return Claim(short.claimer, short.set_index, tuple(assignment.items()), short.outcome, revealed)
+
+    def _placed_if_correct(self, claimer: int, set_index: int, known: dict[Card, int]) -> dict[Card, int]:
+        """``known`` holders, and those of set ``set_index``'s other cards that ``claimer``'s claim being correct
+        forces: a card only one of the claiming team may hold, by the belief's certain facts and as many of the
+        set's cards as each holds at most (their hand count)."""
+        game, sizes = self.game, self.public.sizes
+        team = [player for player in game.members(game.team_of(claimer)) if sizes[player]]
+        lacks = {(fact.card, fact.holder) for fact in self.belief.certain() if not fact.has}
+        cards = game.deck.sets[set_index].cards
+        placed = dict(known)
+        while True:
+            held = Counter(placed[card] for card in cards if card in placed)
+            forced = {
+                card: possible[0]
+                for card in cards
+                if card not in placed
+                and len(possible := [p for p in team if (card, p) not in lacks and held[p] < sizes[p]]) == 1
+            }
+            if not forced:
+                return placed
+            placed.update(forced)
 
     def _ask_outcome(self, short: ShortClaim, claim: str) -> Claim:
         def complete(answer: str) -> Claim:

@@ -1,4 +1,4 @@
-"""``cardlogic live [RECORD]``: follow a game at the table, with advice whenever my team is to move.
+"""``cardlogic live [RECORD]``: follow a game at the table, with advice on my turn (my team's claims on a teammate's).
 
 The record gives the set-up and any events so far; without one the set-up is
 asked for, one question at a time. Each line typed is then an event (record
@@ -20,9 +20,10 @@ from typing import TYPE_CHECKING, TypeVar
 
 from cardlogic.cli import INTERRUPTED, is_interrupt
 from cardlogic.cli.common import STDIN, add_deals_argument, add_prior_argument, at_least, read_text, report
+from cardlogic.cli.console import echo
 from cardlogic.cli.live.notation import HELP
 from cardlogic.cli.warmup import ensure_warm
-from cardlogic.files import WriteRefusedError
+from cardlogic.files import WriteRefusedError, check_writable
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Record, RecordError, read_record
 from cardlogic.literature.belief import FOLLOWED_DEALS
@@ -47,7 +48,7 @@ INTRODUCTION = (
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "live",
-        help="follow a game event by event, with advice whenever your team is to move",
+        help="follow a game event by event, with advice on your turn (your team's claims on a teammate's)",
         description=textwrap.fill(INTRODUCTION, 100, break_on_hyphens=False) + "\n\n" + HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -108,7 +109,7 @@ def interruptible(follow: Callable[[argparse.Namespace, list[str]], int], args: 
             raise
         # Ctrl-C while work runs ends the session; at the prompt it only drops the line
         where = f"everything up to the last accepted event is in {saved[0]}" if saved else "nothing was saved"
-        print(f"\ninterrupted; {where}", file=sys.stderr)
+        echo(f"\ninterrupted; {where}", file=sys.stderr)
         return INTERRUPTED
 
 
@@ -129,7 +130,7 @@ def _follow(args: argparse.Namespace, saved: list[str]) -> int:
             text=text,
         )
 
-    opened = open_game(args, ask_setup, lambda text: read_record(text, source=args.record), start)
+    opened = open_game(args, ask_setup, lambda text: read_record(text, source=args.record), start, "live")
     if isinstance(opened, int):
         return opened
     game, lines, notice = opened
@@ -150,18 +151,27 @@ def open_game(
     ask_setup: Callable[[TypedLines], RecordT | None],
     read: Callable[[str], RecordT],
     start: Callable[[RecordT, str | None], GameT],
+    command: str,
 ) -> tuple[GameT, TypedLines, SlowNotice] | int:
     """The opening every game's live command shares: ``args.record`` read with ``read`` (or its set-up asked
-    for with ``ask_setup``), then the game made by ``start(record, text)`` while a slow start is announced;
-    the exit code, after saying why, where any of it fails."""
+    for with ``ask_setup``, once ``--autosave`` is known to be writable), then the game made by
+    ``start(record, text)`` while a slow start is announced; the exit code, after saying why, where any of it
+    fails. ``command`` names the command in messages."""
     from cardlogic.cli.live.console import SlowNotice, TypedLines
 
     lines = TypedLines()
     text = None
     if args.record is None:
+        if args.autosave is not None:
+            # Only a record could be this game's: anything else is refused before the set-up is asked for
+            try:
+                check_writable(args.autosave, lambda written: _reads(read, written), force=args.force)
+            except WriteRefusedError as error:
+                echo(f"cardlogic {command}: {error}", file=sys.stderr)
+                return 1
         record = ask_setup(lines)
         if record is None:
-            print("<input>: the input ended before the set-up was complete", file=sys.stderr)
+            echo("<input>: the input ended before the set-up was complete", file=sys.stderr)
             return 1
     else:
         text = read_text(args.record)
@@ -178,9 +188,18 @@ def open_game(
     except RecordError as error:
         return report(args.record, error)
     except InferenceError as error:
-        print(f"{args.record}: {error}", file=sys.stderr)
+        echo(f"{args.record}: {error}", file=sys.stderr)
         return 1
     return game, lines, notice
+
+
+def _reads(read: Callable[[str], object], text: str) -> bool:
+    """Whether ``text`` reads as a record by ``read``."""
+    try:
+        read(text)
+    except RecordError:
+        return False
+    return True
 
 
 def follow_game(
@@ -199,7 +218,7 @@ def follow_game(
     from rich.console import Console
 
     from cardlogic.cli.live.session import LiveSession
-    from cardlogic.table.autosave import claim_autosave, start_autosave
+    from cardlogic.table.autosave import claim_autosave, moved_note, start_autosave
 
     resumed = None if args.record in (None, STDIN) else Path(args.record)
     named = None if args.autosave is None else Path(args.autosave)
@@ -208,16 +227,21 @@ def follow_game(
             resumed, named, game.is_own, stem=Path(f"game-{datetime.datetime.now():%Y%m%d-%H%M}"), force=args.force
         )
     except WriteRefusedError as error:
-        print(f"cardlogic {command}: {error}", file=sys.stderr)
+        echo(f"cardlogic {command}: {error}", file=sys.stderr)
         return 1
     try:
         try:
             start_autosave(game, path, resumed)
         except OSError as error:
-            print(f"{path}: {error.strerror or error}", file=sys.stderr)
+            echo(f"{path}: {error.strerror or error}", file=sys.stderr)
             return 1
         saved.append(str(path))
-        lines.keep_history(str(path.with_suffix(".history")))
+        moved = moved_note(resumed, path)
+        if moved is not None:
+            echo(moved)
+        unkept = lines.keep_history(str(path.with_suffix(".history")))
+        if unkept is not None:
+            echo(unkept)
         console = Console(highlight=False)
         session = LiveSession(game, make_view(console), lines, notice, console)
         lines.complete_from(session.completions)
@@ -231,7 +255,7 @@ def follow_game(
 def _greet(session: LiveSession, record: Record, prior: str) -> None:
     game = record.game
     me = "" if record.observer is None else f"; I am {game.players[record.observer]}"
-    print(f"{len(game.players)} players, {game.deck.name} deck, {len(game.deck.sets)} sets{me}; prior: {prior}.")
-    print(f"{len(record.events)} events so far; {session.game.status().to_move()}.")
-    print(f"Autosaving to {session.game.autosave}. Type 'help' for help.", flush=True)
+    echo(f"{len(game.players)} players, {game.deck.name} deck, {len(game.deck.sets)} sets{me}; prior: {prior}.")
+    echo(f"{len(record.events)} events so far; {session.game.status().to_move()}.")
+    echo(f"Autosaving to {session.game.autosave}. Type 'help' for help.")
     session.advise_if_deciding()

@@ -6,11 +6,18 @@ import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.history import FileHistory
+
+from cardlogic.cli.console import echo, terminal_width, wrap
+from cardlogic.files import refusal, replace_text
+
+HISTORY_MARK = "# cardlogic live: the lines typed at the table, for Up and Down\n"
+"""The first line of every history file live writes, which marks it as live's own."""
 
 
 class WordCompleter(Completer):
@@ -44,12 +51,20 @@ class TypedLines:
         """From now on, Tab completes the word being typed from ``words(line typed before it)``."""
         self._completer.words = words
 
-    def keep_history(self, path: str) -> None:
-        """From now on, read earlier lines from ``path`` and add each new one to it (a terminal only)."""
-        if self.interactive:
-            self._session = PromptSession(
-                completer=self._completer, complete_while_typing=False, history=FileHistory(path)
-            )
+    def keep_history(self, path: str) -> str | None:
+        """From now on, read earlier lines from ``path`` and add each new one to it (a terminal only).
+
+        Only a history file of live's own is used (created with :data:`HISTORY_MARK` as its first line); anything
+        else at ``path`` is left as it is, and the reason is returned: Up and Down then recall this session's lines.
+        """
+        if not self.interactive:
+            return None
+        if refusal(path, lambda text: text.startswith(HISTORY_MARK)) is not None:
+            return f"{path} is not live's history of typed lines: left as it is; Up and Down recall this session's only"
+        if not Path(path).exists():
+            replace_text(path, HISTORY_MARK)
+        self._session = PromptSession(completer=self._completer, complete_while_typing=False, history=FileHistory(path))
+        return None
 
     def read(self, prompt: str, toolbar: Callable[[], str] | None = None) -> str | None:
         """The next line without its newline (``prompt`` shown on a terminal only); None at the end of input.
@@ -65,13 +80,20 @@ class TypedLines:
                 self.number += 1
                 return line.rstrip("\n")
             try:
-                line = self._session.prompt(prompt, bottom_toolbar=toolbar)
+                line = self._session.prompt(_fitted(prompt), bottom_toolbar=toolbar)
             except EOFError:
                 return None
             except KeyboardInterrupt:
                 continue
             self.number += 1
             return line
+
+
+def _fitted(prompt: str) -> str:
+    """``prompt`` wrapped between words to the terminal's width, keeping the space it ends with before the answer."""
+    width = terminal_width(sys.stdout)
+    question = prompt.rstrip()
+    return prompt if width is None else wrap(question, width) + prompt[len(question) :]
 
 
 class SlowNotice:
@@ -97,7 +119,7 @@ class SlowNotice:
 
     def _say(self) -> None:
         if self._warned:
-            print("working on it ...", flush=True)
+            echo("working on it ...")
         else:
-            print("warming up the solver (a first run compiles it, which takes a few seconds once) ...", flush=True)
+            echo("warming up the solver (a first run compiles it, which takes a few seconds once) ...")
         self._warned = True

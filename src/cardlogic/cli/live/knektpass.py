@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from rich.console import Console
 
 from cardlogic.cards import format_cards
+from cardlogic.cli.console import echo
 from cardlogic.cli.knektpass_advice import print_advice
 from cardlogic.cli.live import follow_game, open_game
 from cardlogic.cli.live.session import LiveSession, say
@@ -138,6 +139,7 @@ def follow(args: argparse.Namespace, saved: list[str]) -> int:
         ask_knektpass_setup,
         lambda text: read_match(text, source=args.record),
         lambda record, text: LiveMatch(record, samples=args.samples, seed=args.seed, text=text),
+        "knektpass live",
     )
     if isinstance(opened, int):
         return opened
@@ -152,9 +154,9 @@ def _greet(session: LiveSession) -> None:
     assert isinstance(game, LiveMatch)
     deal = game.deal
     me = "" if game.observer is None else f"; I am {deal.game.players[game.observer]}"
-    print(
+    echo(
         f"{len(deal.game.players)} players, {len(deal.game.deck)} cards, {deal.game.rules}{me}. "
         f"Deal {game.number}, {len(game.events)} events so far; {game.status().to_move()}."
     )
-    print(f"Autosaving to {game.autosave}. Type 'help' for help.", flush=True)
+    echo(f"Autosaving to {game.autosave}. Type 'help' for help.")
     session.advise_if_deciding()

@@ -10,12 +10,12 @@ event would have taken, and changes nothing.
 from __future__ import annotations
 
 import sys
-import textwrap
 from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 from rich.console import Console
 
+from cardlogic.cli.console import echo, wrap
 from cardlogic.cli.live.console import SlowNotice, TypedLines
 from cardlogic.inference import InferenceError
 from cardlogic.table.core import Incomplete, TableGame, Update
@@ -98,7 +98,7 @@ class LiveSession:
                     self.handle(text)
             except REFUSED as error:
                 self.refused += 1
-                print(f"{where}: {error}", file=sys.stderr, flush=True)
+                echo(f"{where}: {error}", file=sys.stderr)
             sys.stdout.flush()  # a program driving live through a pipe sees each answer before typing on
         return 1 if self.refused else 0
 
@@ -106,7 +106,9 @@ class LiveSession:
         """Carry out one line: a command, or else an event."""
         tokens = text.split()
         command, arguments = tokens[0].lower(), tokens[1:]
-        if len(tokens) > (3 if command == "save" else 2) or command not in (*COMMANDS, *self.view.commands):
+        if command not in (*COMMANDS, *self.view.commands) or (
+            len(tokens) > (3 if command == "save" else 2) and self._names_a_player(command)
+        ):
             self.push(text)
         elif command in self.view.commands:
             self.view.command(command, arguments)
@@ -131,6 +133,11 @@ class LiveSession:
                 raise ValueError("save needs a file name: save FILE, or save --force FILE to replace another file")
             self.game.save(arguments[-1], force=force)
             self.say(f"saved {len(self.game.events)} events to {arguments[-1]}")
+
+    def _names_a_player(self, word: str) -> bool:
+        """Whether ``word`` starts a player's name, so that a long line starting with it is that player's event
+        (``why ann 5s +`` at a table with Whyte) rather than a command with too many arguments."""
+        return any(name.lower().startswith(word) for name in self.game.status().players)
 
     def status_bar(self) -> str:
         """The status line, wrapped to the terminal's width: shown below the prompt."""
@@ -195,16 +202,3 @@ class LiveSession:
 def say(console: Console, text: str) -> None:
     """Print ``text`` on ``console``, each line wrapped at its width between words, never inside one."""
     console.print(wrap(text, console.width), markup=False, highlight=False, soft_wrap=True)
-
-
-def wrap(text: str, width: int) -> str:
-    """``text`` with every line longer than ``width`` broken between words, continuations indented by two."""
-    out = []
-    for line in text.split("\n"):
-        indent = " " * (len(line) - len(line.lstrip()) + 2)
-        out.append(
-            textwrap.fill(line, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
-            if len(line) > width
-            else line
-        )
-    return "\n".join(out)

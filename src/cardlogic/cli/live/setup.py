@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from cardlogic.cards import Card
+from cardlogic.cli.console import echo
 from cardlogic.cli.live.console import TypedLines
 from cardlogic.knektpass import Deal
 from cardlogic.knektpass import Game as KnektpassGame
@@ -71,14 +72,14 @@ def _ask(lines: TypedLines, question: str, answer: Callable[[str], T]) -> T:
     """``answer`` of the first answer to ``question`` it takes; :class:`_InputEnded` if the input ends first."""
     while True:
         if not lines.interactive:
-            print(question, flush=True)
+            echo(question)
         text = lines.read(question)
         if text is None:
             raise _InputEnded
         try:
             return answer(text.split("#", 1)[0].strip())
         except ValueError as error:
-            print(f"<input>:{lines.number}: {error}", file=sys.stderr, flush=True)
+            echo(f"<input>:{lines.number}: {error}", file=sys.stderr)
 
 
 def _players(text: str) -> tuple[str, ...]:
