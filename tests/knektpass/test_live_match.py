@@ -91,6 +91,15 @@ def test_a_next_deal_before_the_deal_is_over_is_refused_and_changes_nothing():
     assert live.text() == text and live.status() == status
 
 
+def test_a_next_deal_without_my_cards_is_refused_before_they_are_asked_for():
+    live = typed_in(bobs_match(), 5)
+    mover = GAME.players[live.view.to_move or 0]
+    with pytest.raises(ValueError, match=f"^deal 1 is not over: {mover} is to move$"):
+        live.parse("deal 9s")
+    with pytest.raises(ValueError, match=r"^the match is over"):
+        typed_in(bobs_match()).parse("deal 9s")
+
+
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), cut=st.floats(0, 1))
 def test_any_prefix_of_a_random_match_reads_back_from_its_autosave_text(seed, cut):

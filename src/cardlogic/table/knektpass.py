@@ -18,6 +18,7 @@ from cardlogic.knektpass.match_record import (
     MatchEvent,
     MatchRecord,
     NextDeal,
+    following_deal,
     format_match_event,
     next_deal,
     parse_next_deal,
@@ -351,13 +352,13 @@ class LiveMatch(TableGame[MatchEvent]):
         number = self.number + 1
         if short.hand or self.observer is None:
             return NextDeal(number, short.turned, short.hand)
-        match = self.match_after()
-        dealer = "" if match is None else f"{self.deal.game.players[match.dealer]} deals, "
+        # refused before my cards are asked for, as the one-line form is when pushed
+        dealer = self.deal.game.players[following_deal(self.deal, self.view, number, short.turned).dealer]
 
         def with_hand(answer: str) -> NextDeal:
             return NextDeal(number, short.turned, tuple(self.notation.card(token) for token in answer.split()))
 
-        raise Incomplete(f"deal {number}: {dealer}trump {short.turned}; my {HAND_SIZE} cards?", with_hand)
+        raise Incomplete(f"deal {number}: {dealer} deals, trump {short.turned}; my {HAND_SIZE} cards?", with_hand)
 
     def _stage(self, match: Match | None) -> str:
         view, number = self.view, self.number
