@@ -8,12 +8,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardlogic.cards import Card
+from cardlogic.constraints import InconsistentError
 from cardlogic.knektpass import Bid, Exchange, Game, Play, PlayerState, Record, RecordError, TakeTrump
 from cardlogic.knektpass.match_record import MatchRecord, NextDeal, read_match, write_match
 from cardlogic.knektpass.tournament import observed_match
 from cardlogic.table.core import Incomplete
 from cardlogic.table.knektpass import LiveMatch
 from tests.cli.knektpass_scripted import GAME, bobs_match, short_form
+from tests.knektpass.helpers import TRICKS_SO_FAR
 
 
 def typed_in(match: MatchRecord, count: int | None = None) -> LiveMatch:
@@ -110,6 +112,18 @@ def test_any_prefix_of_a_random_match_reads_back_from_its_autosave_text(seed, cu
     assert again.status() == live.status() and again.text() == live.text()
     assert live.is_own(write_match(MatchRecord(match.first)))  # a prefix: replacing it loses nothing
     assert not live.is_own(write_match(bobs_match(seed + 1)))
+
+
+def test_a_card_its_player_cannot_hold_is_refused_naming_the_line_that_showed_it():
+    text = TRICKS_SO_FAR + "Bob plays 6S\nCat plays 9S\n"
+    live = LiveMatch(read_match(text), text=text)
+    status = live.status()
+    with pytest.raises(InconsistentError, match=r"^Ann cannot hold JD: they showed no trumps on line 19$"):
+        live.push_line("ann jd")
+    assert live.text() == text and live.status() == status
+    with pytest.raises(RecordError) as error:
+        LiveMatch(read_match(text + "Ann plays JD\n"), text=text + "Ann plays JD\n")
+    assert (error.value.line, error.value.message) == (22, "Ann cannot hold JD: they showed no trumps on line 19")
 
 
 def test_a_full_record_is_refused_with_the_command_that_gives_a_view():

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cardlogic.cards import Card, card_mask, format_cards
+from cardlogic.constraints import InconsistentError
 from cardlogic.knektpass import Bid, Deal, Exchange, Match, Outcome, Play, PublicState, TakeTrump
 from cardlogic.knektpass.advice import SAMPLES, Advice, AdviceError, advise
 from cardlogic.knektpass.belief import KnektpassBelief
@@ -29,6 +30,7 @@ from cardlogic.knektpass.record import InvalidEventError, RecordError
 from cardlogic.knektpass.rules import HAND_SIZE
 from cardlogic.knektpass.shorthand import Notation, ShortDeal
 from cardlogic.knektpass.state import PlayerState
+from cardlogic.knektpass.tracking import UnheldCardError
 from cardlogic.table.core import Incomplete, Status, TableGame
 
 PHASE_WORDS = {"trump": "the trump", "bid": "the bids", "exchange": "the exchange", "play": "the play"}
@@ -86,12 +88,12 @@ class LiveMatch(TableGame[MatchEvent]):
         if text is None:
             text = write_match(record)
             record = read_match(text)
+        self._keep_written(text, record.events, record.lines)  # first: a refusal below names the record's lines
         for event, line in zip(record.events, record.lines, strict=True):
             try:
                 self._apply(event)
             except ValueError as error:
                 raise RecordError(line, str(error)) from None
-        self._keep_written(text, record.events, record.lines)
 
     # -- the position ----------------------------------------------------------------------------------------------
 
@@ -327,7 +329,13 @@ class LiveMatch(TableGame[MatchEvent]):
             self._deals.append(self._start(deal, card_mask(event.hand), len(self._events) + 1))  # after this line
             recorded: MatchEvent = event
         else:
-            recorded = self.belief.push(event)
+            try:
+                recorded = self.belief.push(event)
+            except UnheldCardError as error:
+                if error.shown_by is None:
+                    raise
+                line = self.line_of(self._deals[-1].first_event + error.shown_by)
+                raise InconsistentError(error.on_line(line), error.card) from None
         self._advice = self._chances = None
         self._events.append(recorded)
         return recorded, ()
