@@ -128,8 +128,9 @@ def test_a_card_its_player_cannot_hold_is_refused_naming_the_line_that_showed_it
 
 def test_a_full_record_is_refused_with_the_command_that_gives_a_view():
     text = "Players: Ann Bob\nDealer: Bob\nTrump: 9H\nHand Ann: AS KS QS JS 6D\nHand Bob: 7S 8S 9S 10S 6H\n"
-    with pytest.raises(RecordError, match="knektpass view RECORD --as NAME"):
-        LiveMatch(read_match(text))
+    with pytest.raises(RecordError, match="knektpass view RECORD --as NAME") as error:
+        LiveMatch(read_match(text), text=text)
+    assert error.value.line == 4  # Ann's hand, the first one given
 
 
 def test_why_names_the_play_that_placed_a_card_by_its_autosave_line():

@@ -26,11 +26,12 @@ from cardlogic.knektpass.match_record import (
     read_match,
     write_match,
 )
-from cardlogic.knektpass.record import InvalidEventError, RecordError
+from cardlogic.knektpass.record import HEADERS, InvalidEventError, Record, RecordError
 from cardlogic.knektpass.rules import HAND_SIZE
 from cardlogic.knektpass.shorthand import Notation, ShortDeal
 from cardlogic.knektpass.state import PlayerState
 from cardlogic.knektpass.tracking import UnheldCardError
+from cardlogic.notation import split_record
 from cardlogic.table.core import Incomplete, Status, TableGame
 
 PHASE_WORDS = {"trump": "the trump", "bid": "the bids", "exchange": "the exchange", "play": "the play"}
@@ -67,10 +68,13 @@ class LiveMatch(TableGame[MatchEvent]):
         text: str | None = None,
     ) -> None:
         super().__init__(autosave)
+        if text is None:
+            text = write_match(record)
+            record = read_match(text)
         first = record.first
         if first.is_full:
             raise RecordError(
-                0,
+                _hand_of_another(text, first),
                 "a full record (every hand): live follows one player's view, e.g. of "
                 "`cardlogic knektpass view RECORD --as NAME`, or a spectator's",
             )
@@ -85,9 +89,6 @@ class LiveMatch(TableGame[MatchEvent]):
         self._deals = [self._start(first.deal, card_mask(hand), 0)]
         self._advice: Advice | None = None
         self._chances: dict[Card, tuple[float, ...]] | None = None
-        if text is None:
-            text = write_match(record)
-            record = read_match(text)
         self._keep_written(text, record.events, record.lines)  # first: a refusal below names the record's lines
         for event, line in zip(record.events, record.lines, strict=True):
             try:
@@ -381,6 +382,13 @@ class LiveMatch(TableGame[MatchEvent]):
             return f"deal {number} is over"
         dealer = self.deal.game.players[match.dealer]
         return f"deal {number} is over: {dealer} deals next (type: deal TRUMP, then my cards)"
+
+
+def _hand_of_another(text: str, record: Record) -> int:
+    """The line of ``text`` with the first hand that is not the observer's: what makes ``record`` a full one."""
+    hands = split_record(text, HEADERS, []).hands
+    game = record.deal.game
+    return next(line for line, name, _ in hands if game.player_index(name) != record.observer)
 
 
 def describe_option(event: object, players: Sequence[str]) -> str:
