@@ -12,6 +12,8 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.history import FileHistory
 
+from cardlogic.cli import Terminated
+
 
 class WordCompleter(Completer):
     """Completes the word before the cursor, case-insensitively, from ``words(before)``, asked afresh each time
@@ -68,7 +70,9 @@ class TypedLines:
                 line = self._session.prompt(prompt, bottom_toolbar=toolbar)
             except EOFError:
                 return None
-            except KeyboardInterrupt:
+            except Terminated:
+                raise
+            except KeyboardInterrupt:  # Ctrl-C typed: the line is dropped
                 continue
             self.number += 1
             return line
