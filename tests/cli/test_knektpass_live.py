@@ -111,6 +111,24 @@ def test_a_new_match_asks_its_set_up_and_refuses_a_bad_answer(tmp_path):
     assert len(match.events) == 2
 
 
+def test_a_next_deal_mid_deal_is_refused_before_my_cards_are_asked_for(tmp_path):
+    autosave = tmp_path / "match.live.txt"
+    autosave.write_text(typed_in(bobs_match(), 5).text())
+    live = LiveMatch(read_match(autosave.read_text()), text=autosave.read_text())
+    mover = live.deal.game.players[live.view.to_move or 0]
+    done = subprocess.run(
+        [sys.executable, "-m", "cardlogic", "knektpass", "live", str(autosave)],
+        input="deal 9s\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.stderr.splitlines() == [f"{autosave}:{live.next_line()}: deal 1 is not over: {mover} is to move"]
+    assert "cards?" not in done.stdout
+    assert done.returncode == 1
+
+
 NAMES = ("Annabel", "Bartholomew", "Cat", "Dan", "Evangeline")
 COMMANDS = ["help", "status", "score", "sizes", "log", "log 3", "advise", "hand", "trick"]
 

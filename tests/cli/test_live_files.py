@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import stat
 import subprocess
 import sys
@@ -161,3 +162,25 @@ def test_resuming_an_autosave_another_session_holds_says_why_it_goes_on_in_a_cop
         in (done.stdout)
     )
     assert f"Autosaving to {copy}." in done.stdout
+
+
+def test_sigterm_ends_a_session_as_ctrl_c_does_leaving_no_lock(tmp_path):
+    text, rest = full_record(13)
+    autosave = tmp_path / "g.live.txt"
+    autosave.write_text(text)
+    command = [sys.executable, "-m", "cardlogic", "live", str(autosave)]
+    session = subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    assert session.stdin is not None and session.stdout is not None
+    session.stdin.write(f"{rest[0]}\n")
+    session.stdin.flush()
+    while not (line := session.stdout.readline()).startswith("ok: ") and line:
+        pass
+    assert leftovers(tmp_path) == [".g.live.txt.lock"]
+    session.send_signal(signal.SIGTERM)  # waiting for the next line, as at the table
+    _, err = session.communicate(timeout=60)
+    assert session.returncode == 130, err
+    assert err.strip() == f"interrupted; everything up to the last accepted event is in {autosave}"
+    assert autosave.read_text() == text + rest[0] + "\n"
+    assert leftovers(tmp_path) == []

@@ -67,3 +67,27 @@ def random_record(seed: int, players: int | None = None, rules: Rules | None = N
     while not state.is_over:
         state.push(rng.choice(state.legal_events()))
     return Record(deal, None, hands, list(state.history), stock), state
+
+
+TRICKS_SO_FAR = """\
+Players: Ann Bob Cat
+Dealer: Cat
+Trump: 9H
+Me: Bob
+Hand Bob: AH KH 6S 7S 8S
+
+Cat leaves the trump
+Ann plays
+Bob plays
+Cat plays
+Ann stands
+Bob stands
+Cat stands
+Ann plays 6D
+Bob plays KH
+Cat plays 7D
+Bob plays AH
+Cat plays 10H
+Ann plays 6C
+"""
+"""Bob's view of two tricks (hearts trumps): on line 19 Ann plays no trump to Bob's trump lead, and Bob leads next."""

@@ -47,9 +47,18 @@ def test_check_finds_a_revoke_that_only_the_tracker_can_see(capsys, write):
     text = EXAMPLE.read_text() + "Bob plays 6H\nCat plays 9H\nCat plays 7S\n"  # Cat showed no spade: a revoke
     path = write(text)
     code, _, err = run(capsys, "check", path)
-    assert (
-        code == 1 and err == f"{path}:22: no deal explains 'Cat plays 7S' and the events before it: 7S can be nowhere\n"
-    )
+    assert code == 1 and err == f"{path}:22: Cat cannot hold 7S: they showed no spades on line 21\n"
+
+
+def test_live_refuses_a_full_record_at_the_first_hand_not_the_observers(capsys, write):
+    _, full, _ = run(capsys, "simulate", "--seed", "2")
+    path = write(full)
+    code, out, err = run(capsys, "live", path)
+    assert (code, out) == (1, "") and err.startswith(f"{path}:6: a full record (every hand): live follows one player's")
+    mine = full.replace("Hand Ann:", "Me: Bob\nHand Ann:")  # Ann's hand still makes it more than Bob's view
+    path = write(mine)
+    code, out, err = run(capsys, "live", path)
+    assert (code, out) == (1, "") and err.startswith(f"{path}:7: a full record (every hand)")
 
 
 def test_view_writes_one_players_record(capsys, write):

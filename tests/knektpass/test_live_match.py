@@ -8,12 +8,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardlogic.cards import Card
+from cardlogic.constraints import InconsistentError
 from cardlogic.knektpass import Bid, Exchange, Game, Play, PlayerState, Record, RecordError, TakeTrump
 from cardlogic.knektpass.match_record import MatchRecord, NextDeal, read_match, write_match
 from cardlogic.knektpass.tournament import observed_match
 from cardlogic.table.core import Incomplete
 from cardlogic.table.knektpass import LiveMatch
 from tests.cli.knektpass_scripted import GAME, bobs_match, short_form
+from tests.knektpass.helpers import TRICKS_SO_FAR
 
 
 def typed_in(match: MatchRecord, count: int | None = None) -> LiveMatch:
@@ -91,6 +93,15 @@ def test_a_next_deal_before_the_deal_is_over_is_refused_and_changes_nothing():
     assert live.text() == text and live.status() == status
 
 
+def test_a_next_deal_without_my_cards_is_refused_before_they_are_asked_for():
+    live = typed_in(bobs_match(), 5)
+    mover = GAME.players[live.view.to_move or 0]
+    with pytest.raises(ValueError, match=f"^deal 1 is not over: {mover} is to move$"):
+        live.parse("deal 9s")
+    with pytest.raises(ValueError, match=r"^the match is over"):
+        typed_in(bobs_match()).parse("deal 9s")
+
+
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), cut=st.floats(0, 1))
 def test_any_prefix_of_a_random_match_reads_back_from_its_autosave_text(seed, cut):
@@ -103,10 +114,23 @@ def test_any_prefix_of_a_random_match_reads_back_from_its_autosave_text(seed, cu
     assert not live.is_own(write_match(bobs_match(seed + 1)))
 
 
+def test_a_card_its_player_cannot_hold_is_refused_naming_the_line_that_showed_it():
+    text = TRICKS_SO_FAR + "Bob plays 6S\nCat plays 9S\n"
+    live = LiveMatch(read_match(text), text=text)
+    status = live.status()
+    with pytest.raises(InconsistentError, match=r"^Ann cannot hold JD: they showed no trumps on line 19$"):
+        live.push_line("ann jd")
+    assert live.text() == text and live.status() == status
+    with pytest.raises(RecordError) as error:
+        LiveMatch(read_match(text + "Ann plays JD\n"), text=text + "Ann plays JD\n")
+    assert (error.value.line, error.value.message) == (22, "Ann cannot hold JD: they showed no trumps on line 19")
+
+
 def test_a_full_record_is_refused_with_the_command_that_gives_a_view():
     text = "Players: Ann Bob\nDealer: Bob\nTrump: 9H\nHand Ann: AS KS QS JS 6D\nHand Bob: 7S 8S 9S 10S 6H\n"
-    with pytest.raises(RecordError, match="knektpass view RECORD --as NAME"):
-        LiveMatch(read_match(text))
+    with pytest.raises(RecordError, match="knektpass view RECORD --as NAME") as error:
+        LiveMatch(read_match(text), text=text)
+    assert error.value.line == 4  # Ann's hand, the first one given
 
 
 def test_why_names_the_play_that_placed_a_card_by_its_autosave_line():

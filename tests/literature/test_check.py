@@ -46,6 +46,11 @@ def check(tmp_path, capsys, text: str) -> tuple[int, str, str]:
     return code, out.replace(str(path), "FILE"), err.replace(str(path), "FILE")
 
 
+def test_a_set_named_twice_is_refused_at_its_line(tmp_path, capsys):
+    repeated = SHORT_HAND.replace("Sets: LS HS LH", "Sets: LS HS LH LS")
+    assert check(tmp_path, capsys, repeated) == (1, "", "FILE:2: the set low-spades is named twice\n")
+
+
 def test_a_yes_after_a_no_with_nothing_moved_since(tmp_path, capsys):
     # Line 49 is "Ann asks Fay for JS: no"; JS has not moved since.
     code, out, err = check(tmp_path, capsys, ANN_VIEW + "Ann asks Fay for JS: yes\n")

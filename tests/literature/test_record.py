@@ -136,6 +136,8 @@ class TestMalformedRecords:
             ("Players: Ann Bob ann Dan\n", 1, "two players are called ann"),
             (HEAD + "Deck: no-9s\n", 3, "unknown deck 'no-9s'"),
             (HEAD + "Sets: LS XX\n", 3, "unknown set 'XX'"),
+            (HEAD + "Sets: LS HS LH LS\n", 3, "the set low-spades is named twice"),
+            (HEAD + "Sets: LS HS low-spades\n", 3, "the set low-spades is named twice"),
             (HEAD + "Colour: red\n", 3, "unknown header 'Colour'"),
             (HEAD + "Dealer: Ann\n", 3, "Dealer given twice (first on line 2)"),
             (HEAD + "Rules: bluff=maybe\n", 3, "bluff must be on or off"),

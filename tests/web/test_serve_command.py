@@ -92,6 +92,22 @@ def test_a_knektpass_record_is_served_as_knektpass_live_reads_it(tmp_path: Path,
     assert (tmp_path / "bob.live.txt").read_text().startswith("Players: Ann Bob Cat")
 
 
+def test_sigterm_stops_the_server_as_ctrl_c_does_leaving_the_autosave_and_no_lock(tmp_path: Path):
+    record = tmp_path / "bob.txt"
+    text = (Path(__file__).parents[2] / "examples" / "knektpass" / "bob.txt").read_text()
+    record.write_text(text, encoding="utf-8")
+    process, lines = serving([str(record)], tmp_path)
+    try:
+        assert "Autosaving to" in lines[1] and (tmp_path / ".bob.live.txt.lock").exists()
+        with urllib.request.urlopen(lines[0].split("open ", 1)[1].strip()):  # serving: a kill now stops a server
+            pass
+    finally:
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=20) == 0
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["bob.live.txt", "bob.txt"]
+    assert (tmp_path / "bob.live.txt").read_text() == text
+
+
 def test_the_prior_is_one_flag_as_for_live():
     from cardlogic.cli import build_parser
     from cardlogic.literature.belief import DEFAULT_PRIOR

@@ -8,9 +8,12 @@ RECORD given as ``-``); a bad option is a usage error with exit code 2.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
 
 from cardlogic import __version__
 
@@ -102,6 +105,29 @@ def is_interrupt(error: BaseException) -> bool:
             return True
         seen = seen.__cause__ or seen.__context__
     return False
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (``kill PID``), raised where the command stands so that it stops as Ctrl-C stops it."""
+
+
+@contextlib.contextmanager
+def stopped_by_sigterm_as_by_ctrl_c() -> Iterator[None]:
+    """Let SIGTERM stop the block as Ctrl-C does, with :class:`Terminated`: what the block holds (an autosave's
+    lock) is let go on the way out instead of being left behind by a process ended where it stood. Only in the
+    main thread, where Python handles signals, and only while SIGTERM has its default action."""
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGTERM) != signal.SIG_DFL:
+        yield
+        return
+
+    def terminate(_number: int, _frame: object) -> None:
+        raise Terminated
+
+    signal.signal(signal.SIGTERM, terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _import_numba_arrays_without_scipy() -> None:

@@ -89,8 +89,9 @@ def load_record(path: str) -> Record | None:
 
 
 def report(path: str, error: RecordError) -> int:
-    """Print ``path:line: message`` for ``error`` and return exit code 1."""
-    echo(f"{source_name(path)}:{error.line}: {error.message}", file=sys.stderr)
+    """Print ``path:line: message`` for ``error`` (``path: message`` for the whole record) and return exit code 1."""
+    name = source_name(path)
+    echo(f"{name}:{error.line}: {error.message}" if error.line else f"{name}: {error.message}", file=sys.stderr)
     return 1
 
 

@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cardlogic.cli import stopped_by_sigterm_as_by_ctrl_c
 from cardlogic.cli.common import add_deals_argument, add_prior_argument, at_least, read_text, report
 from cardlogic.files import NameLock, WriteRefusedError
 from cardlogic.inference import InferenceError
@@ -76,6 +77,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    with stopped_by_sigterm_as_by_ctrl_c():  # so that the locks below are let go on SIGTERM too
+        return _serve(args)
+
+
+def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from cardlogic.table.autosave import claim_autosave, start_autosave
@@ -144,7 +150,8 @@ def run(args: argparse.Namespace) -> int:
             segno.make(url, error="l").terminal(compact=True)
         sys.stdout.flush()
         config = uvicorn.Config(app, access_log=False, log_level="warning", timeout_graceful_shutdown=1)
-        with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how a server stops: uvicorn re-raises it
+        # Ctrl-C or SIGTERM is how a server stops: uvicorn shuts down, then raises the signal again
+        with contextlib.suppress(KeyboardInterrupt):
             uvicorn.Server(config).run(sockets=[listening])
         return 0
     finally:

@@ -53,7 +53,7 @@ from cardlogic.knektpass.choices import DEFAULT_MODEL, ChoiceModel, History, han
 from cardlogic.knektpass.record import Record, RecordError, format_event
 from cardlogic.knektpass.rules import Deal, GameError
 from cardlogic.knektpass.state import IllegalEventError, PlayerState, PublicState
-from cardlogic.knektpass.tracking import DISCARDS, STOCK, KnektpassTracker
+from cardlogic.knektpass.tracking import DISCARDS, STOCK, KnektpassTracker, UnheldCardError
 
 DEFAULT_PRIOR = "rules"
 """The prior a belief takes unless told (see docs/knektpass.md for how the two compare)."""
@@ -134,7 +134,8 @@ class KnektpassBelief(WeightedBelief[Weighting, ChoiceModel]):
         with a ``Me`` is read as that player's view).
 
         Raises :class:`RecordError` naming the line of the first event that is
-        illegal or that leaves no deal consistent with what came before. A full record is first replayed
+        illegal or that leaves no deal consistent with what came before; a play of a card its player cannot hold
+        names the line of the play that showed it (``Cat cannot hold 7S: they showed no spades on line 21``). A full record is first replayed
         with every hand (:func:`check_record`), so no belief is had from a record that contradicts its own hands.
         """
         if record.is_full:
@@ -149,6 +150,11 @@ class KnektpassBelief(WeightedBelief[Weighting, ChoiceModel]):
                 belief.push(event.seen_by(observer))
             except IllegalEventError as error:
                 raise RecordError(line, str(error)) from None
+            except UnheldCardError as error:
+                shown_by = error.shown_by
+                raise RecordError(
+                    line, str(error) if shown_by is None else error.on_line(record.lines[shown_by])
+                ) from None
             except InconsistentError as error:
                 raise RecordError(
                     line, f"no deal explains {format_event(event, record.deal)!r} and the events before it: {error}"

@@ -130,23 +130,32 @@ def next_deal(before: Deal, state: PublicState, event: NextDeal, observer: int |
     Raises :class:`IllegalEventError` when the deal before is not over, the match is over, or the turned card
     or the hand is not one of a deal (a hand for the observer, none for a spectator).
     """
+    deal = following_deal(before, state, event.number, event.turned)
+    if observer is None and event.hand:
+        raise IllegalEventError("a spectator's record gives no hand")
+    if observer is not None:
+        check_hand(deal, observer, event.hand)
+    return deal
+
+
+def following_deal(before: Deal, state: PublicState, number: int, turned: Card) -> Deal:
+    """Deal ``number`` of the match, turning ``turned``, after ``before`` ended in ``state``: what a next deal
+    is before anyone's hand is known.
+
+    Raises :class:`IllegalEventError` when the deal before is not over, the match is over, or the turned card
+    is not in the deck.
+    """
     game = before.game
     if not state.is_over:
         mover = game.players[state.to_move or 0]
-        raise IllegalEventError(f"deal {event.number - 1} is not over: {mover} is to move")
+        raise IllegalEventError(f"deal {number - 1} is not over: {mover} is to move")
     match = Match(game, before.dealer, before.points)
     match.finish(state.outcome())
     if match.is_over:
         raise IllegalEventError("the match is over: someone has reached 0 points")
-    if not game.deck_mask >> event.turned & 1:
-        raise IllegalEventError(f"{event.turned} is not in the {len(game.deck)}-card deck")
-    hand = event.hand
-    if observer is None and hand:
-        raise IllegalEventError("a spectator's record gives no hand")
-    deal = match.next_deal(event.turned)
-    if observer is not None:
-        check_hand(deal, observer, hand)
-    return deal
+    if not game.deck_mask >> turned & 1:
+        raise IllegalEventError(f"{turned} is not in the {len(game.deck)}-card deck")
+    return match.next_deal(turned)
 
 
 def check_hand(deal: Deal, player: int, hand: Sequence[Card]) -> None:
@@ -238,6 +247,7 @@ __all__ = [
     "MatchEvent",
     "MatchRecord",
     "NextDeal",
+    "following_deal",
     "format_match_event",
     "is_match",
     "next_deal",

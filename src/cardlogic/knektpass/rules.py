@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from cardlogic.arguments import ArgumentError, boolean, integer
-from cardlogic.cards import CARDS, Card, card_mask, iter_cards
+from cardlogic.cards import CARDS, SUIT_NAMES, Card, card_mask, iter_cards
 from cardlogic.notation import check_player_names, rule_words, seat_of
 
 HAND_SIZE = 5
@@ -257,6 +257,10 @@ class Deal:
 
     def is_trump(self, card: int) -> bool:
         return self._suits[card] == self.trump_suit
+
+    def suit_name(self, suit: int) -> str:
+        """``suit`` as players name it in this deal: ``trumps`` for the trump suit, else ``spades`` and so on."""
+        return "trumps" if suit == self.trump_suit else SUIT_NAMES[suit]
 
     def power(self, card: int) -> int:
         """The card's rank within its suit (:meth:`suit_of`): higher beats lower. See :func:`power`."""

@@ -483,7 +483,7 @@ class PublicState:
         deal, trick = self.deal, self._pos.trick
         led = deal.suit_of(trick[0][1])
         best = self.best()[1]  # type: ignore[index]
-        suit = "trumps" if led == deal.trump_suit else _SUIT_WORDS[led]
+        suit = deal.suit_name(led)
         if hand & deal.suit_mask(led):
             if any(deal.beats(c, best) for c in iter_cards(hand & deal.suit_mask(led))):
                 return f"they must follow {suit} and beat {best}"
@@ -541,9 +541,6 @@ class PublicState:
                 for discards in combinations(cards, k)
             ]
         return [Play(player, card) for card in iter_cards(self.playable(hand))]
-
-
-_SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
 
 
 def _what(event: Event) -> str:

@@ -47,6 +47,22 @@ DISCARDS = "discards"
 STOCK = "stock"
 
 
+class UnheldCardError(InconsistentError):
+    """A play of a card its player cannot hold by what came before.
+
+    ``shown_by`` is the index in the history of the play that showed it, and ``reason`` what that play showed
+    (``they showed no trumps``); None and ``""`` when the observer knew it before the first trick.
+    """
+
+    def __init__(self, player: str, card: Card, shown_by: int | None = None, reason: str = "") -> None:
+        self.player, self.shown_by, self.reason = player, shown_by, reason
+        super().__init__(f"{player} cannot hold {card}" + (f": {reason}" if reason else ""), card)
+
+    def on_line(self, line: int) -> str:
+        """The message, naming the play that showed it by ``line``, its line in the record."""
+        return f"{self} on line {line}"
+
+
 class KnektpassTracker:
     """The constraints one observer (``observer`` with ``hand``, a card mask as dealt) or a spectator
     (``observer=None``) can derive about the hidden cards of a deal.
@@ -83,6 +99,8 @@ class KnektpassTracker:
             if isinstance(recorded, (TakeTrump, Exchange)):
                 model = self._build()
             elif isinstance(recorded, Play):
+                if not self.model.allowed[recorded.card] >> recorded.player & 1:
+                    raise self._unheld(recorded)
                 model = self.model.copy()
                 self._constrain_play(model, recorded, *before)  # type: ignore[misc]
             else:
@@ -189,6 +207,26 @@ class KnektpassTracker:
         if best is None:
             return -1, None, position.played
         return self.deal.suit_of(position.trick[0][1]), best[1], position.played
+
+    def _unheld(self, play: Play) -> UnheldCardError:
+        """The error of ``play``, of a card its player is ruled out of holding: the first play of theirs that
+        ruled it out, and what it showed."""
+        player, card, deal = play.player, play.card, self.deal
+        name = deal.game.players[player]
+        history = self.position.history
+        for index, ruled_out in self.explain(card):
+            shown, facts = history[index], self._facts[index]
+            if ruled_out >> player & 1 and isinstance(shown, Play) and facts is not None and facts[1] is not None:
+                led, best = facts[0], facts[1]
+                if deal.suit_of(card) == led:
+                    followed = deal.suit_of(shown.card) == led
+                    reason = f"did not beat {best}" if followed else f"showed no {deal.suit_name(led)}"
+                elif deal.game.rules.underruff and not deal.is_trump(shown.card):
+                    reason = "showed no trumps"
+                else:
+                    reason = f"did not beat {best} with a trump"
+                return UnheldCardError(name, card, index, f"they {reason}")
+        return UnheldCardError(name, card)
 
     def _constrain_play(self, model: DealModel, play: Play, led: int, best: int | None, played: int) -> None:
         deal, player, card = self.deal, play.player, play.card

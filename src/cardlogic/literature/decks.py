@@ -87,8 +87,13 @@ class Deck:
         return deck if sets is None else deck.restricted(sets)
 
     def restricted(self, names: Iterable[str]) -> Deck:
-        """This deck with only the named sets in play."""
-        wanted = {self.set_index(n) for n in names}
+        """This deck with only the named sets in play; :class:`DeckError` for an unknown set or one named twice."""
+        wanted: set[int] = set()
+        for name in names:
+            index = self.set_index(name)
+            if index in wanted:
+                raise DeckError(f"the set {self.sets[index].name} is named twice")
+            wanted.add(index)
         if not wanted:
             raise DeckError("no sets named")
         return Deck(self.name, tuple(s for i, s in enumerate(self.sets) if i in wanted))

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cardlogic.cards import Card, card_mask, format_cards
+from cardlogic.constraints import InconsistentError
 from cardlogic.knektpass import Bid, Deal, Exchange, Match, Outcome, Play, PublicState, TakeTrump
 from cardlogic.knektpass.advice import SAMPLES, Advice, AdviceError, advise
 from cardlogic.knektpass.belief import KnektpassBelief
@@ -18,16 +19,19 @@ from cardlogic.knektpass.match_record import (
     MatchEvent,
     MatchRecord,
     NextDeal,
+    following_deal,
     format_match_event,
     next_deal,
     parse_next_deal,
     read_match,
     write_match,
 )
-from cardlogic.knektpass.record import InvalidEventError, RecordError
+from cardlogic.knektpass.record import HEADERS, InvalidEventError, Record, RecordError
 from cardlogic.knektpass.rules import HAND_SIZE
 from cardlogic.knektpass.shorthand import Notation, ShortDeal
 from cardlogic.knektpass.state import PlayerState
+from cardlogic.knektpass.tracking import UnheldCardError
+from cardlogic.notation import split_record
 from cardlogic.table.core import Incomplete, Status, TableGame
 
 PHASE_WORDS = {"trump": "the trump", "bid": "the bids", "exchange": "the exchange", "play": "the play"}
@@ -64,10 +68,13 @@ class LiveMatch(TableGame[MatchEvent]):
         text: str | None = None,
     ) -> None:
         super().__init__(autosave)
+        if text is None:
+            text = write_match(record)
+            record = read_match(text)
         first = record.first
         if first.is_full:
             raise RecordError(
-                0,
+                _hand_of_another(text, first),
                 "a full record (every hand): live follows one player's view, e.g. of "
                 "`cardlogic knektpass view RECORD --as NAME`, or a spectator's",
             )
@@ -82,15 +89,12 @@ class LiveMatch(TableGame[MatchEvent]):
         self._deals = [self._start(first.deal, card_mask(hand), 0)]
         self._advice: Advice | None = None
         self._chances: dict[Card, tuple[float, ...]] | None = None
-        if text is None:
-            text = write_match(record)
-            record = read_match(text)
+        self._keep_written(text, record.events, record.lines)  # first: a refusal below names the record's lines
         for event, line in zip(record.events, record.lines, strict=True):
             try:
                 self._apply(event)
             except ValueError as error:
                 raise RecordError(line, str(error)) from None
-        self._keep_written(text, record.events, record.lines)
 
     # -- the position ----------------------------------------------------------------------------------------------
 
@@ -326,7 +330,13 @@ class LiveMatch(TableGame[MatchEvent]):
             self._deals.append(self._start(deal, card_mask(event.hand), len(self._events) + 1))  # after this line
             recorded: MatchEvent = event
         else:
-            recorded = self.belief.push(event)
+            try:
+                recorded = self.belief.push(event)
+            except UnheldCardError as error:
+                if error.shown_by is None:
+                    raise
+                line = self.line_of(self._deals[-1].first_event + error.shown_by)
+                raise InconsistentError(error.on_line(line), error.card) from None
         self._advice = self._chances = None
         self._events.append(recorded)
         return recorded, ()
@@ -351,13 +361,13 @@ class LiveMatch(TableGame[MatchEvent]):
         number = self.number + 1
         if short.hand or self.observer is None:
             return NextDeal(number, short.turned, short.hand)
-        match = self.match_after()
-        dealer = "" if match is None else f"{self.deal.game.players[match.dealer]} deals, "
+        # refused before my cards are asked for, as the one-line form is when pushed
+        dealer = self.deal.game.players[following_deal(self.deal, self.view, number, short.turned).dealer]
 
         def with_hand(answer: str) -> NextDeal:
             return NextDeal(number, short.turned, tuple(self.notation.card(token) for token in answer.split()))
 
-        raise Incomplete(f"deal {number}: {dealer}trump {short.turned}; my {HAND_SIZE} cards?", with_hand)
+        raise Incomplete(f"deal {number}: {dealer} deals, trump {short.turned}; my {HAND_SIZE} cards?", with_hand)
 
     def _stage(self, match: Match | None) -> str:
         view, number = self.view, self.number
@@ -372,6 +382,13 @@ class LiveMatch(TableGame[MatchEvent]):
             return f"deal {number} is over"
         dealer = self.deal.game.players[match.dealer]
         return f"deal {number} is over: {dealer} deals next (type: deal TRUMP, then my cards)"
+
+
+def _hand_of_another(text: str, record: Record) -> int:
+    """The line of ``text`` with the first hand that is not the observer's: what makes ``record`` a full one."""
+    hands = split_record(text, HEADERS, []).hands
+    game = record.deal.game
+    return next(line for line, name, _ in hands if game.player_index(name) != record.observer)
 
 
 def describe_option(event: object, players: Sequence[str]) -> str:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from cardlogic.cli import INTERRUPTED, is_interrupt
+from cardlogic.cli import INTERRUPTED, is_interrupt, stopped_by_sigterm_as_by_ctrl_c
 from cardlogic.cli.common import STDIN, add_deals_argument, add_prior_argument, at_least, read_text, report
 from cardlogic.cli.console import echo
 from cardlogic.cli.live.notation import HELP
@@ -98,12 +98,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def interruptible(follow: Callable[[argparse.Namespace, list[str]], int], args: argparse.Namespace, game: str) -> int:
-    """Run a live command's ``follow(args, saved)`` once ``game``'s kernels are warm; Ctrl-C while work runs ends
-    it with a word on what is saved (``saved`` gets the autosave's path once it is written)."""
+    """Run a live command's ``follow(args, saved)`` once ``game``'s kernels are warm; Ctrl-C while work runs, or
+    SIGTERM at any time, ends it with a word on what is saved (``saved`` gets the autosave's path once it is
+    written)."""
     saved: list[str] = []
     try:
-        ensure_warm(game)
-        return follow(args, saved)
+        with stopped_by_sigterm_as_by_ctrl_c():
+            ensure_warm(game)
+            return follow(args, saved)
     except (KeyboardInterrupt, SystemError) as error:
         if not is_interrupt(error):
             raise

@@ -13,6 +13,7 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.history import FileHistory
 
+from cardlogic.cli import Terminated
 from cardlogic.cli.console import echo, terminal_width, wrap
 from cardlogic.files import refusal, replace_text
 
@@ -83,7 +84,9 @@ class TypedLines:
                 line = self._session.prompt(_fitted(prompt), bottom_toolbar=toolbar)
             except EOFError:
                 return None
-            except KeyboardInterrupt:
+            except Terminated:
+                raise
+            except KeyboardInterrupt:  # Ctrl-C typed: the line is dropped
                 continue
             self.number += 1
             return line
