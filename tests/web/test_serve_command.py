@@ -114,3 +114,31 @@ def test_the_prior_is_one_flag_as_for_live():
 
     assert build_parser().parse_args(["serve"]).prior == DEFAULT_PRIOR
     assert build_parser().parse_args(["serve", "--prior", "players"]).prior == "players"
+
+
+def test_serving_an_autosave_another_session_holds_says_why_it_goes_on_in_a_copy(tmp_path: Path):
+    record = (Path(__file__).parents[2] / "examples" / "knektpass" / "bob.txt").read_text()
+    autosave = tmp_path / "bob.live.txt"
+    autosave.write_text(record, encoding="utf-8")
+    holding, held = serving([str(autosave)], tmp_path)
+    try:
+        process, lines = serving([str(autosave)], tmp_path)
+        try:
+            assert process.stdout is not None
+            moved = process.stdout.readline()
+            for started in (held, lines):  # both serving: Ctrl-C now stops a server
+                with urllib.request.urlopen(started[0].split("open ", 1)[1].strip()):
+                    pass
+        finally:
+            process.send_signal(signal.SIGINT)
+            assert process.wait(timeout=20) == 0
+    finally:
+        holding.send_signal(signal.SIGINT)
+        assert holding.wait(timeout=20) == 0
+    copy = tmp_path / "bob.live-2.txt"
+    assert lines[1].startswith(f"Autosaving to {copy}.")
+    assert (
+        moved
+        == f"{autosave} is in use by another session (process {holding.pid}): this session saves to a copy, {copy}\n"
+    )
+    assert autosave.read_text() == record

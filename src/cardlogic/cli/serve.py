@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from cardlogic.table.autosave import claim_autosave, start_autosave
+    from cardlogic.table.autosave import claim_autosave, moved_note, start_autosave
     from cardlogic.table.knektpass import LiveMatch
     from cardlogic.table.literature import LiveGame
     from cardlogic.web.app import create_app
@@ -143,6 +143,9 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"cardlogic serve: open {url}")
         where = f"Autosaving to {game.autosave}" if game else "The game is set up on the page, then autosaved"
         print(f"{where}. Ctrl-C stops the server; the game stays in its autosave.")
+        moved = None if game is None or game.autosave is None else moved_note(resumed, Path(game.autosave))
+        if moved is not None:
+            print(moved)
         if args.lan:
             import segno
 
