@@ -153,14 +153,18 @@ def test_deals_sets_how_many_deals_the_players_prior_weighs(capsys, command, mon
 
 
 @pytest.mark.parametrize(("command", "default"), [("advise", "1,000"), ("live", "10,000")])
-def test_deals_help_says_it_sets_the_first_draw(capsys, command, default):
+def test_deals_help_says_it_sets_the_first_draw(capsys, monkeypatch, command, default):
+    monkeypatch.setenv("COLUMNS", "80")  # the help fits a terminal of 80 columns
     with pytest.raises(SystemExit):
         main([command, "--help"])
-    words = " ".join(capsys.readouterr().out.split())
-    assert f"the rules' deals the players' prior draws first in a position (default {default}, at most --samples)" in (
-        words
+    printed = capsys.readouterr().out
+    help_lines, words = printed.splitlines(), " ".join(printed.split())
+    assert (
+        f"the rules' deals the players' prior draws first in a position (default {default}, at most the deals its figures count)"
+        in (words)
     )
     assert "it draws more while their weights leave too few effective deals" in words
+    assert all(len(line) <= 80 for line in help_lines), [line for line in help_lines if len(line) > 80]
 
 
 @pytest.mark.parametrize("command", ["advise", "belief"])

@@ -130,7 +130,10 @@ def test_an_opponents_correct_claim_places_every_card_whose_holder_it_forces(tmp
     typed = "ann dan 2h -\ndan claims hs ok\ndan claims hs ok dan 9s js qs\n"
     code, _out, err = run_live(tmp_path, monkeypatch, capsys, typed, setup=MINI)
     assert code == 1
-    assert err.split(": ", 1)[1].strip() == "Dan claims high-spades => correct: who held 9S JS QS? (ok bob 9S)"
+    assert err.split(": ", 1)[1].strip() == (
+        "Dan claims high-spades => correct: who held 9S JS QS? Type it again naming them: Dan claims high-spades ok "
+        "bob 9S ..."
+    )
     saved = (tmp_path / "game.live.txt").read_text().splitlines()
     assert saved[-1] == "Dan claims high-spades: Dan 9S 10S JS QS; Bob KS AS => correct"
 

@@ -364,7 +364,10 @@ class LiveGame(TableGame[Event]):
         if short.outcome == "correct":
             if not mine:
                 if missing:
-                    raise InvalidEventError(f"{name} => correct: who held {' '.join(missing)}? (ok bob {missing[0]})")
+                    raise InvalidEventError(
+                        f"{name} => correct: who held {' '.join(missing)}? Type it again naming them: "
+                        f"{name} ok bob {missing[0]} ..."
+                    )
                 assignment = {card: known[card] for card in card_set.cards}
             assignment.update(short.revealed)
             return Claim(short.claimer, short.set_index, tuple(assignment.items()), "correct")

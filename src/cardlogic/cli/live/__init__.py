@@ -49,7 +49,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "live",
         help="follow a game event by event, with advice on your turn (your team's claims on a teammate's)",
-        description=textwrap.fill(INTRODUCTION, 100, break_on_hyphens=False) + "\n\n" + HELP,
+        description=textwrap.fill(INTRODUCTION, 79, break_on_hyphens=False) + "\n\n" + HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
@@ -258,6 +258,7 @@ def _greet(session: LiveSession, record: Record, prior: str) -> None:
     game = record.game
     me = "" if record.observer is None else f"; I am {game.players[record.observer]}"
     echo(f"{len(game.players)} players, {game.deck.name} deck, {len(game.deck.sets)} sets{me}; prior: {prior}.")
-    echo(f"{len(record.events)} events so far; {session.game.status().to_move()}.")
+    events = len(record.events)
+    echo(f"{events} event{'' if events == 1 else 's'} so far; {session.game.status().to_move()}.")
     echo(f"Autosaving to {session.game.autosave}. Type 'help' for help.")
     session.advise_if_deciding()

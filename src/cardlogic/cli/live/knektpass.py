@@ -154,9 +154,10 @@ def _greet(session: LiveSession) -> None:
     assert isinstance(game, LiveMatch)
     deal = game.deal
     me = "" if game.observer is None else f"; I am {deal.game.players[game.observer]}"
+    events = len(game.events)
     echo(
         f"{len(deal.game.players)} players, {len(deal.game.deck)} cards, {deal.game.rules}{me}. "
-        f"Deal {game.number}, {len(game.events)} events so far; {game.status().to_move()}."
+        f"Deal {game.number}, {events} event{'' if events == 1 else 's'} so far; {game.status().to_move()}."
     )
     echo(f"Autosaving to {game.autosave}. Type 'help' for help.")
     session.advise_if_deciding()

@@ -8,7 +8,7 @@ HELP = """Type an event, or a command. Events, short forms first:
                      certain, else the best assignment is shown with P(correct)
                      and the outcome asked for
   cat claims lh ok   ... the outcome given at once: ok, void or opp, then who
-  dan claims hs opp bob 9s   held any card I cannot know
+  dan claims hs ok bob 9s    held any card I cannot know
   cat eve            Cat passes to Eve (also: cat passes eve)
   Bob asks Ann for 5S: no                            (the record notation)
   Cat claims low-hearts: Cat 2H 3H; Eve 4H 5H 6H 7H => correct
