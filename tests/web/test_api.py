@@ -311,6 +311,9 @@ def test_the_advice_is_that_of_cardlogic_advise_on_the_autosave(autosave):
 def test_the_advice_says_which_prior_answered(client, autosave):
     state = push(client, started(client), 7)  # Ann to move
     assert state["my_team_to_move"] and state["advice"]["prior"].startswith("players")
+    weighed, figures = state["advice"]["caption"].split("; the figures: ")  # as `cardlogic advise` captions it
+    assert weighed == f"prior: {state['advice']['prior']}, the rules' deals weighed by the players' choices"
+    assert figures == f"{state['advice']['samples']:,} deals drawn from those by weight"
 
 
 def test_a_restarted_server_resumes_the_game_and_refuses_what_a_tab_saw_before(autosave):

@@ -122,6 +122,7 @@ def as_json(advice: Advice, game: Game) -> dict:
         "samples": advice.samples,
         "stderr": advice.stderr,
         "prior": advice.prior,
+        "caption": method_caption(advice),
     }
 
 

@@ -327,7 +327,7 @@ function renderAdvice() {
       el("span", {}, `claim ${claim.set}${claim.certain ? " (certain)" : ""}`),
       el("span", {}, `P(correct) ${percent(claim.p_correct)}`)));
   }
-  box.append(el("p", { class: "hint", id: "prior" }, `prior: ${advice.prior}`));
+  box.append(el("p", { class: "hint", id: "prior" }, advice.caption));  // which prior answered, over which deals
   return box;
 }
 
