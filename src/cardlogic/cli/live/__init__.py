@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from cardlogic.cli import INTERRUPTED, is_interrupt, stopped_by_sigterm_as_by_ctrl_c
-from cardlogic.cli.common import STDIN, add_deals_argument, add_prior_argument, at_least, read_text, report
+from cardlogic.cli.common import STDIN, add_deals_argument, add_prior_argument, at_least, plural, read_text, report
 from cardlogic.cli.console import echo
 from cardlogic.cli.live.notation import HELP
 from cardlogic.cli.warmup import ensure_warm
@@ -258,7 +258,6 @@ def _greet(session: LiveSession, record: Record, prior: str) -> None:
     game = record.game
     me = "" if record.observer is None else f"; I am {game.players[record.observer]}"
     echo(f"{len(game.players)} players, {game.deck.name} deck, {len(game.deck.sets)} sets{me}; prior: {prior}.")
-    events = len(record.events)
-    echo(f"{events} event{'' if events == 1 else 's'} so far; {session.game.status().to_move()}.")
+    echo(f"{plural(len(record.events), 'event')} so far; {session.game.status().to_move()}.")
     echo(f"Autosaving to {session.game.autosave}. Type 'help' for help.")
     session.advise_if_deciding()

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from rich.console import Console
 
 from cardlogic.cards import format_cards
+from cardlogic.cli.common import plural
 from cardlogic.cli.console import echo
 from cardlogic.cli.knektpass_advice import print_advice
 from cardlogic.cli.live import follow_game, open_game
@@ -154,10 +155,9 @@ def _greet(session: LiveSession) -> None:
     assert isinstance(game, LiveMatch)
     deal = game.deal
     me = "" if game.observer is None else f"; I am {deal.game.players[game.observer]}"
-    events = len(game.events)
     echo(
         f"{len(deal.game.players)} players, {len(deal.game.deck)} cards, {deal.game.rules}{me}. "
-        f"Deal {game.number}, {events} event{'' if events == 1 else 's'} so far; {game.status().to_move()}."
+        f"Deal {game.number}, {plural(len(game.events), 'event')} so far; {game.status().to_move()}."
     )
     echo(f"Autosaving to {game.autosave}. Type 'help' for help.")
     session.advise_if_deciding()
