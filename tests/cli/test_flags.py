@@ -159,10 +159,8 @@ def test_deals_help_says_it_sets_the_first_draw(capsys, monkeypatch, command, de
         main([command, "--help"])
     printed = capsys.readouterr().out
     help_lines, words = printed.splitlines(), " ".join(printed.split())
-    assert (
-        f"the rules' deals the players' prior draws first in a position (default {default}, at most the deals its figures count)"
-        in (words)
-    )
+    first_draw = "the rules' deals the players' prior draws first in a position"
+    assert f"{first_draw} (default {default}, at most the deals its figures count)" in words
     assert "it draws more while their weights leave too few effective deals" in words
     assert all(len(line) <= 80 for line in help_lines), [line for line in help_lines if len(line) > 80]
 

@@ -279,8 +279,8 @@ def add_deals_argument(parser: argparse.ArgumentParser, default: int, game: str 
         default=default,
         metavar="N",
         help=f"{game}the rules' deals the players' prior draws first in a position (default {default:,}, at most "
-        "the deals its figures count); it draws more while their weights leave too few effective deals, up to a fixed amount of "
-        "work. More: sharper chances, more slowly",
+        "the deals its figures count); it draws more while their weights leave too few effective deals, up to a "
+        "fixed amount of work. More: sharper chances, more slowly",
     )
 
 

@@ -135,8 +135,9 @@ class KnektpassBelief(WeightedBelief[Weighting, ChoiceModel]):
 
         Raises :class:`RecordError` naming the line of the first event that is
         illegal or that leaves no deal consistent with what came before; a play of a card its player cannot hold
-        names the line of the play that showed it (``Cat cannot hold 7S: they showed no spades on line 21``). A full record is first replayed
-        with every hand (:func:`check_record`), so no belief is had from a record that contradicts its own hands.
+        names the line of the play that showed it (``Cat cannot hold 7S: they showed no spades on line 21``). A
+        full record is first replayed with every hand (:func:`check_record`), so no belief is had from a record that
+        contradicts its own hands.
         """
         if record.is_full:
             _replay(record)

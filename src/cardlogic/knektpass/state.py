@@ -623,8 +623,9 @@ class State(PublicState):
 
     @classmethod
     def shuffled(cls, deal: Deal, rng: random.Random) -> State:
-        """The state of ``deal`` dealt from the deck shuffled with ``rng``: five cards each (two, then three, from forehand round; the
-        packets do not change which cards a player gets from a shuffled deck), the turned card set aside."""
+        """The state of ``deal`` dealt from the deck shuffled with ``rng``: five cards each (two, then three, from
+        forehand round; the packets do not change which cards a player gets from a shuffled deck), the turned card
+        set aside."""
         if not isinstance(rng, random.Random):
             raise ArgumentTypeError(f"rng must be a random.Random, not {rng!r}")
         cards = [c for c in deal.game.deck if c != deal.turned]
