@@ -24,6 +24,7 @@ from cardlogic.knektpass.match_record import MatchRecord, read_match, write_matc
 from cardlogic.table.knektpass import LiveMatch
 from tests.cli.knektpass_scripted import bobs_match, short_form
 from tests.cli.test_live_kill import Trials, run_until_killed
+from tests.cli.test_live_widths import parted
 from tests.knektpass.test_live_match import typed_in
 
 pexpect = pytest.importorskip("pexpect")
@@ -156,6 +157,7 @@ def test_every_command_fits_the_width(players, width):
     too_wide = [line for line in text.splitlines() if len(line) > width]
     assert not too_wide, f"{len(too_wide)} lines over {width} columns, e.g. {too_wide[0]!r}"
     assert "…" not in text
+    assert not parted(text, game.players)
 
 
 TRIALS = 20

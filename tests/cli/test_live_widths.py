@@ -1,6 +1,6 @@
 """Every command of ``cardlogic live`` (and ``cardlogic advise``) fits the console: 80 columns at 4, 8 and 12 players,
-and rich's width set to 60 and 120; lines wrap between words, never inside one, messages and questions in an
-80-column terminal too."""
+and rich's width set to 60 and 120; lines wrap between words, never inside one nor between a player's name and
+their number (at every table size), messages and questions in an 80-column terminal too."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import os
 import re
 import shutil
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,7 @@ from cardlogic.cli.live.literature import LiteratureView
 from cardlogic.cli.live.session import LiveSession
 from cardlogic.literature import Game, Record, play_random_game
 from cardlogic.literature.decks import Deck
+from cardlogic.table.core import Status
 from cardlogic.table.literature import LiveGame
 
 NAMES = ("Annabel", "Bartholomew", "Cat", "Dan", "Evangeline", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lou")
@@ -78,6 +80,72 @@ def test_every_command_fits_the_width(game, width):
     too_wide = [line for line in text.splitlines() if len(line) > width]
     assert not too_wide, f"{len(too_wide)} lines over {width} columns, e.g. {too_wide[0]!r}"
     assert "…" not in text  # nothing cut short
+    assert not parted(text, live.game.players)
+
+
+def parted(text: str, names: Sequence[str]) -> list[str]:
+    """Where ``text`` breaks a line between a player's name and the number after it (a score, a count of cards)."""
+    name = "|".join(map(re.escape, names))
+    return re.findall(rf"(?<!\S)(?:{name})\n *\d+(?!\S)", text)
+
+
+def standing(players: int, knektpass: bool, over: bool = False) -> Status:
+    """A position of a ``players``-player game with :data:`NAMES`, as each game's live shows it: Literature's two
+    teams, their scores and everyone's count of cards; Knektpass's players, their points (two digits) and cards."""
+    seats = range(players)
+    if knektpass:
+        teams = tuple((p,) for p in seats)
+        scores, sizes, stage = (
+            tuple(3 + 7 * p % 19 for p in seats),
+            tuple(5 * (p % 3 > 0) for p in seats),
+            "deal 4, the play, trick 2, trumps H",
+        )
+    else:
+        teams, scores = (tuple(seats[::2]), tuple(seats[1::2])), (3, 4)
+        sizes, stage = tuple(48 // players - p % 3 for p in seats), ""
+    movers = () if over else (players - 1,)
+    return Status(NAMES[:players], teams, scores, sizes, movers, observer=0, over=over, stage=stage)
+
+
+class Standing:
+    """A game that stands at ``status``: what live's own commands and status line ask of it."""
+
+    autosave = None
+
+    def __init__(self, status: Status) -> None:
+        self._status = status
+
+    def status(self) -> Status:
+        return self._status
+
+
+class NoGameCommands:
+    commands = ()
+
+
+@pytest.mark.parametrize(
+    ("players", "knektpass", "over"),
+    [(n, False, False) for n in range(4, 13)] + [(n, True, over) for n in range(4, 11) for over in (False, True)],
+)
+def test_the_status_line_keeps_every_name_with_its_number_at_80_columns(players, knektpass, over):
+    """At 4 to 12 players of Literature and 4 to 10 of Knektpass (its most, with 52 cards): the status line below
+    the prompt and the commands that show the score and the counts of cards break lines between a name with its
+    number and the next, never inside one."""
+    status = standing(players, knektpass, over)
+    out = io.StringIO()
+    console = Console(file=out, width=80, highlight=False, color_system=None)
+    session = LiveSession(Standing(status), NoGameCommands(), TypedLines(), console=console)
+    session.say(session.status_bar())
+    for command in ("status", "score", "sizes", "teams"):
+        session.handle(command)
+    text = out.getvalue()
+    assert not parted(text, status.players), text
+    assert max(len(line) for line in text.splitlines()) <= 80
+    whole = "\n".join([status.line(), status.line(), f"score {status.score()}: " + " | ".join(status.sides())])
+    assert sorted(text.split()) == sorted(
+        [*whole.split(), *status.hand_counts().split(), *"\n".join(status.sides()).split()]
+    )
+    assert "\xa0" not in text  # the no-break spaces wrapping holds names with are printed as spaces
 
 
 def test_wrapping_keeps_every_word_whole():

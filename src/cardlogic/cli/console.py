@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 import textwrap
 from collections.abc import Collection, Sequence
@@ -38,16 +39,24 @@ def titled_table(title: str, columns: Sequence[str], left: Collection[str] = ())
     return table
 
 
-def wrap(text: str, width: int) -> str:
-    """``text`` with every line longer than ``width`` broken between words, continuations indented by two."""
+_NO_BREAK = "\u00a0"
+"""A no-break space: :func:`wrap` joins a name to its number with it while it breaks lines (textwrap breaks only
+at ASCII whitespace), and prints it as a plain space."""
+
+
+def wrap(text: str, width: int, names: Collection[str] = ()) -> str:
+    """``text`` with every line longer than ``width`` broken between words, continuations indented by two; never
+    between one of ``names`` and the number after it (``Bartholomew 12``: a score or a count of cards)."""
+    bound = re.compile(rf"(?<!\S)({'|'.join(map(re.escape, names))}) (?=\d+(?!\S))") if names else None
     out = []
     for line in text.split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
         indent = " " * (len(line) - len(line.lstrip()) + 2)
-        out.append(
-            textwrap.fill(line, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
-            if len(line) > width
-            else line
-        )
+        kept = line if bound is None else bound.sub(rf"\1{_NO_BREAK}", line)
+        filled = textwrap.fill(kept, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
+        out.append(filled.replace(_NO_BREAK, " "))
     return "\n".join(out)
 
 
@@ -60,9 +69,10 @@ def terminal_width(stream: TextIO) -> int | None:
         return None
 
 
-def echo(text: str, file: TextIO | None = None) -> None:
+def echo(text: str, file: TextIO | None = None, names: Collection[str] = ()) -> None:
     """Print ``text`` to ``file`` (default standard output) and flush: on a terminal wrapped between words to its
-    width, elsewhere (a pipe, a file) each line whole, as a program reading it expects."""
+    width (never between one of ``names`` and its number), elsewhere (a pipe, a file) each line whole, as a program
+    reading it expects."""
     stream = file or sys.stdout
     width = terminal_width(stream)
-    print(text if width is None else wrap(text, width), file=stream, flush=True)
+    print(text if width is None else wrap(text, width, names), file=stream, flush=True)

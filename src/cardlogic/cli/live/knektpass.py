@@ -108,7 +108,7 @@ class KnektpassView:
         self.say("\n".join(out))
 
     def say(self, text: str) -> None:
-        say(self.console, text)
+        say(self.console, text, self.game.deal.game.players)
 
     def completions(self, before: str) -> Iterable[str]:
         """What may come next after ``before``: the player to move, then a verb or the cards I may play; after
@@ -157,7 +157,8 @@ def _greet(session: LiveSession) -> None:
     me = "" if game.observer is None else f"; I am {deal.game.players[game.observer]}"
     echo(
         f"{len(deal.game.players)} players, {len(deal.game.deck)} cards, {deal.game.rules}{me}. "
-        f"Deal {game.number}, {plural(len(game.events), 'event')} so far; {game.status().to_move()}."
+        f"Deal {game.number}, {plural(len(game.events), 'event')} so far; {game.status().to_move()}.",
+        names=deal.game.players,
     )
     echo(f"Autosaving to {game.autosave}. Type 'help' for help.")
     session.advise_if_deciding()

@@ -73,7 +73,7 @@ class LiteratureView:
             self.say("\n".join(out))
 
     def say(self, text: str) -> None:
-        say(self.console, text)
+        say(self.console, text, self.game.game.players)
 
     def show_advice(self, advice: Advice) -> None:
         """Who is to move, the recommendation, the best few asks, the claims worth thinking about, and how the

@@ -10,7 +10,7 @@ event would have taken, and changes nothing.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Protocol
 
 from rich.console import Console
@@ -140,8 +140,9 @@ class LiveSession:
         return any(name.lower().startswith(word) for name in self.game.status().players)
 
     def status_bar(self) -> str:
-        """The status line, wrapped to the terminal's width: shown below the prompt."""
-        return wrap(self.game.status().line(), self.console.width)
+        """The status line, wrapped to the terminal's width, each name with its number: shown below the prompt."""
+        status = self.game.status()
+        return wrap(status.line(), self.console.width, status.players)
 
     def push(self, text: str) -> None:
         try:
@@ -196,9 +197,10 @@ class LiveSession:
         return words
 
     def say(self, text: str) -> None:
-        say(self.console, text)
+        say(self.console, text, self.game.status().players)
 
 
-def say(console: Console, text: str) -> None:
-    """Print ``text`` on ``console``, each line wrapped at its width between words, never inside one."""
-    console.print(wrap(text, console.width), markup=False, highlight=False, soft_wrap=True)
+def say(console: Console, text: str, names: Collection[str] = ()) -> None:
+    """Print ``text`` on ``console``, each line wrapped at its width between words, never inside one nor between
+    one of ``names`` (the players') and the number after it (a score, a count of cards)."""
+    console.print(wrap(text, console.width, names), markup=False, highlight=False, soft_wrap=True)
