@@ -119,13 +119,16 @@ def test_a_next_deal_mid_deal_is_refused_before_my_cards_are_asked_for(tmp_path)
     mover = live.deal.game.players[live.view.to_move or 0]
     done = subprocess.run(
         [sys.executable, "-m", "cardlogic", "knektpass", "live", str(autosave)],
-        input="deal 9s\nquit\n",
+        input="deal 9s\nwhy\nquit\n",
         capture_output=True,
         text=True,
         timeout=120,
         check=False,
     )
-    assert done.stderr.splitlines() == [f"{autosave}:{live.next_line()}: deal 1 is not over: {mover} is to move"]
+    assert done.stderr.splitlines() == [
+        f"{autosave}:{live.next_line()}: deal 1 is not over: {mover} is to move",
+        "why needs one card: why CARD",  # a command's error: no line of the record
+    ]
     assert "cards?" not in done.stdout
     assert done.returncode == 1
 

@@ -53,11 +53,11 @@ def test_rejected_lines_are_numbered_and_change_nothing(tmp_path, monkeypatch, c
     )
     code, _out, err = run_live(tmp_path, monkeypatch, capsys, typed)
     assert code == 1
-    lines = err.splitlines()
+    *refused, undone = err.splitlines()
     autosave = str(tmp_path / "game.live.txt")
-    assert all(line.startswith(autosave + ":") for line in lines)
-    assert [line[len(autosave) :].split(":")[1] for line in lines] == ["8", "8", "8", "8"]  # the autosave's lines
-    assert "nothing to undo" in lines[-1]
+    assert all(line.startswith(autosave + ":") for line in refused)
+    assert [line[len(autosave) :].split(":")[1] for line in refused] == ["8", "8", "8"]  # the autosave's lines
+    assert undone == "nothing to undo"  # a command's error: no line of the record
     saved = read_record((tmp_path / "out.txt").read_text())
     assert saved.events == []
 
@@ -110,10 +110,29 @@ MINI = (Path(__file__).resolve().parents[2] / "examples" / "mini.txt").read_text
 def test_a_command_with_too_many_words_gets_its_own_usage(tmp_path, monkeypatch, capsys):
     code, _out, err = run_live(tmp_path, monkeypatch, capsys, "why 2h 3h\nlog 1 2\n", setup=MINI)
     assert code == 1
-    assert [line.split(": ", 1)[1] for line in err.splitlines()] == [
+    assert err.splitlines() == ["why needs one card: why CARD", "log takes a number of events: log or log N"]
+
+
+def test_a_commands_error_is_its_message_alone_and_a_refused_event_keeps_its_line(tmp_path, monkeypatch, capsys):
+    """``save`` and ``why`` are commands, not lines of the record: their errors carry no autosave line."""
+    foreign = tmp_path / "notes.txt"
+    foreign.write_text("my own notes\n")
+    typed = ["save", f"save {foreign}", "why", "why 2d", "log x", "ann dan 2h -", "Dan asks Ann for 2D: no", "why"]
+    code, out, err = run_live(tmp_path, monkeypatch, capsys, "\n".join(typed) + "\n", setup=MINI)
+    assert code == 1
+    autosave = tmp_path / "game.live.txt"
+    assert err.splitlines() == [
+        "save needs a file name: save FILE, or save --force FILE to replace another file",
+        f"{foreign} already exists and holds something other than this game's record: not written; --force replaces it",
         "why needs one card: why CARD",
+        "2D is not in play in this deck",
         "log takes a number of events: log or log N",
+        f"{autosave}:18: 2D is not in play in this deck",  # the line 'Dan asks Ann for 2D: no' would have taken
+        "why needs one card: why CARD",
     ]
+    assert "ok: Ann asks Dan for 2H: no; Dan to move (opponent) (line 17)" in out
+    assert foreign.read_text() == "my own notes\n"
+    assert len(read_record(autosave.read_text()).events) == 9
 
 
 def test_a_claim_out_of_turn_gets_the_turn_error_at_once(tmp_path, monkeypatch, capsys):

@@ -89,12 +89,10 @@ def test_save_refuses_links_devices_and_other_files(tmp_path):
     typed = f"save {link}\nsave /dev/null\nsave {notes}\nsave --force {notes}\nquit\n"
     done = live(record, typed=typed)
     assert done.returncode == 1
-    errors = done.stderr.strip().splitlines()
-    at = f"{tmp_path / 'g.live.txt'}:{len(text.splitlines()) + 1}"  # refusals are named by the next autosave line
-    assert errors == [
-        f"{at}: {link} is a symbolic link: not written",
-        f"{at}: /dev/null is not a regular file (a device, a pipe or a socket): not written",
-        f"{at}: {notes} {NOT_THIS_GAME}",
+    assert done.stderr.strip().splitlines() == [  # a command's errors: no line of the autosave named
+        f"{link} is a symbolic link: not written",
+        "/dev/null is not a regular file (a device, a pipe or a socket): not written",
+        f"{notes} {NOT_THIS_GAME}",
     ]
     assert link.is_symlink() and notes.read_text() == text
     assert stat.S_ISCHR(os.stat("/dev/null").st_mode)

@@ -5,7 +5,8 @@ asked for, one question at a time. Each line typed is then an event (record
 notation, or the short form ``bob ann 5s +`` of an ask) or a command (see
 :data:`~cardlogic.cli.live.notation.HELP`). Every accepted event is written to
 the autosave file, a complete record, before the next line is read; a refused
-line is reported as ``AUTOSAVE:N: message``, N the line the event would have taken there, and changes nothing.
+event is reported as ``AUTOSAVE:N: message``, N the line it would have taken there, a command's error as its
+message alone, and neither changes anything.
 """
 
 from __future__ import annotations

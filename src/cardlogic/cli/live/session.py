@@ -3,8 +3,9 @@
 The loop knows only :class:`~cardlogic.table.core.TableGame` (push a typed line,
 undo, save, status, log) and a :class:`GameView`, the game's own part: its
 commands, how its events and advice are shown, what Tab completes. A refused
-line is reported as ``FILE:LINE: message``, LINE being the autosave line the
-event would have taken, and changes nothing.
+event is reported as ``FILE:LINE: message``, LINE being the autosave line the
+event would have taken; a command's error (``save``, ``why``, ``undo``, ...)
+as its message alone, being no line of the record. Either changes nothing.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from cardlogic.inference import InferenceError
 from cardlogic.table.core import Incomplete, TableGame, Update
 
 REFUSED = (ValueError, IndexError, OSError, InferenceError)
-"""What a typed line may fail with (bad notation, an illegal or impossible event, a bad command): reported by
-line number, and nothing changes."""
+"""What a typed line may fail with (bad notation, an illegal or impossible event, a bad command): reported (an
+event by its line number), and nothing changes."""
 
 COMMANDS_HELP = """Commands for every game:
   status       whose turn, the score and every hand count (also shown below the
@@ -92,23 +93,32 @@ class LiveSession:
                 continue
             if text.lower() in ("quit", "exit"):
                 break
-            where = f"{self.game.autosave or '<input>'}:{self.game.next_line()}"
+            where = f"{self.game.autosave or '<input>'}:{self.game.next_line()}: " if self.is_event(text) else ""
             try:
                 with self.notice.guard():
                     self.handle(text)
             except REFUSED as error:
                 self.refused += 1
-                echo(f"{where}: {error}", file=sys.stderr)
+                echo(f"{where}{error}", file=sys.stderr)
             sys.stdout.flush()  # a program driving live through a pipe sees each answer before typing on
         return 1 if self.refused else 0
 
+    def is_event(self, text: str) -> bool:
+        """Whether the line ``text`` is an event rather than a command: it starts with no command's name, or it is
+        too long for the command it starts with and that word starts a player's name (``why ann 5s +`` at a table
+        with Whyte)."""
+        tokens = text.split()
+        command = tokens[0].lower()
+        if command not in (*COMMANDS, *self.view.commands):
+            return True
+        too_long = len(tokens) > (3 if command == "save" else 2)
+        return too_long and any(name.lower().startswith(command) for name in self.game.status().players)
+
     def handle(self, text: str) -> None:
-        """Carry out one line: a command, or else an event."""
+        """Carry out one line: an event, or else a command."""
         tokens = text.split()
         command, arguments = tokens[0].lower(), tokens[1:]
-        if command not in (*COMMANDS, *self.view.commands) or (
-            len(tokens) > (3 if command == "save" else 2) and self._names_a_player(command)
-        ):
+        if self.is_event(text):
             self.push(text)
         elif command in self.view.commands:
             self.view.command(command, arguments)
@@ -133,11 +143,6 @@ class LiveSession:
                 raise ValueError("save needs a file name: save FILE, or save --force FILE to replace another file")
             self.game.save(arguments[-1], force=force)
             self.say(f"saved {len(self.game.events)} events to {arguments[-1]}")
-
-    def _names_a_player(self, word: str) -> bool:
-        """Whether ``word`` starts a player's name, so that a long line starting with it is that player's event
-        (``why ann 5s +`` at a table with Whyte) rather than a command with too many arguments."""
-        return any(name.lower().startswith(word) for name in self.game.status().players)
 
     def status_bar(self) -> str:
         """The status line, wrapped to the terminal's width, each name with its number: shown below the prompt."""
