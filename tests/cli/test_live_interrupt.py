@@ -261,16 +261,17 @@ def test_ctrl_c_at_the_prompt_drops_the_half_typed_line_and_the_session_goes_on(
     assert read_record(autosave.read_text()).events == view.events[:2]
 
 
-def _numba_style_interrupt() -> None:
-    """What numba raises when Ctrl-C arrives while a compiled function is called or loaded from its cache."""
+def _numba_style_interrupt(by: type[KeyboardInterrupt] = KeyboardInterrupt) -> None:
+    """What numba raises when Ctrl-C (or SIGTERM, ``by``) arrives while a compiled function is called or loaded from
+    its cache."""
     try:
-        raise KeyboardInterrupt
+        raise by
     except KeyboardInterrupt as interrupt:
         raise SystemError("CPUDispatcher(<function kernel>) returned a result with an exception set") from interrupt
 
 
 def test_ctrl_c_inside_a_compiled_function_is_an_interrupt_too(capsys, monkeypatch):
-    from cardlogic.cli import is_interrupt
+    from cardlogic.cli import interrupt_code
     from cardlogic.cli.live import interruptible
 
     monkeypatch.setattr("cardlogic.cli.live.ensure_warm", lambda game: None)
@@ -285,6 +286,41 @@ def test_ctrl_c_inside_a_compiled_function_is_an_interrupt_too(capsys, monkeypat
     def faulty(args, saved):
         raise SystemError("a real fault")
 
-    assert not is_interrupt(SystemError("a real fault"))
+    assert interrupt_code(SystemError("a real fault")) is None
     with pytest.raises(SystemError, match="a real fault"):  # any other SystemError is no interrupt
         interruptible(faulty, None, "literature")
+
+
+def test_sigterm_ends_a_session_with_exit_code_143_and_ctrl_c_with_130(capsys, monkeypatch):
+    """As a shell reports a process a signal ended: 128 + 15 for SIGTERM, 128 + 2 for SIGINT; inside a compiled
+    function too, and before anything is saved."""
+    from cardlogic.cli import Terminated
+    from cardlogic.cli.live import interruptible
+
+    monkeypatch.setattr("cardlogic.cli.live.ensure_warm", lambda game: None)
+
+    def stopped(by: type[KeyboardInterrupt], saved_as: str | None = None, compiled: bool = False):
+        def follow(args, saved):
+            saved.extend([saved_as] if saved_as else [])
+            if compiled:
+                _numba_style_interrupt(by)
+            raise by
+
+        return interruptible(follow, None, "literature"), capsys.readouterr().err
+
+    saved = "\ninterrupted; everything up to the last accepted event is in game.live.txt\n"
+    assert stopped(Terminated, "game.live.txt") == (143, saved)
+    assert stopped(Terminated, "game.live.txt", compiled=True) == (143, saved)
+    assert stopped(Terminated) == (143, "\ninterrupted; nothing was saved\n")
+    assert stopped(KeyboardInterrupt, "game.live.txt") == (130, saved)
+
+
+def test_sigterm_while_a_command_starts_exits_143(capsys, monkeypatch):
+    from cardlogic.cli import Terminated
+
+    def terminated(argv):
+        raise Terminated
+
+    monkeypatch.setattr("cardlogic.cli.build_parser", terminated)
+    assert main(["check", "game.txt"]) == 143
+    assert capsys.readouterr().err == "\ncardlogic: interrupted\n"

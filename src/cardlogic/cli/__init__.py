@@ -85,37 +85,44 @@ def _run(argv: Sequence[str]) -> int:
         sys.stderr.close()
         return 0
     except (KeyboardInterrupt, SystemError) as error:
-        if not is_interrupt(error):
+        code = interrupt_code(error)
+        if code is None:
             raise
-        # Ctrl-C while the command starts or runs (live says itself what it saved)
+        # Ctrl-C or SIGTERM while the command starts or runs (live says itself what it saved)
         print("\ncardlogic: interrupted", file=sys.stderr)
-        return INTERRUPTED
+        return code
 
 
 INTERRUPTED = 130
 """The exit code of a command stopped by Ctrl-C, as a shell gives a process that SIGINT ended (128 + 2)."""
-
-
-def is_interrupt(error: BaseException) -> bool:
-    """Whether ``error`` is Ctrl-C: a KeyboardInterrupt, or the SystemError numba raises around one that arrived
-    while a compiled function was called or loaded from the cache."""
-    seen: BaseException | None = error
-    while seen is not None:
-        if isinstance(seen, KeyboardInterrupt):
-            return True
-        seen = seen.__cause__ or seen.__context__
-    return False
+TERMINATED = 143
+"""The exit code of a command stopped by SIGTERM (``kill PID``), as a shell gives a process that SIGTERM ended
+(128 + 15)."""
 
 
 class Terminated(KeyboardInterrupt):
-    """SIGTERM (``kill PID``), raised where the command stands so that it stops as Ctrl-C stops it."""
+    """SIGTERM (``kill PID``), raised where the command stands so that it stops as Ctrl-C stops it (with exit code
+    :data:`TERMINATED` instead of :data:`INTERRUPTED`)."""
+
+
+def interrupt_code(error: BaseException) -> int | None:
+    """The exit code of a command that ``error`` stopped: :data:`TERMINATED` for SIGTERM (:class:`Terminated`),
+    :data:`INTERRUPTED` for Ctrl-C (a KeyboardInterrupt, or the SystemError numba raises around one that arrived
+    while a compiled function was called or loaded from the cache); None for any other error."""
+    seen: BaseException | None = error
+    while seen is not None:
+        if isinstance(seen, KeyboardInterrupt):
+            return TERMINATED if isinstance(seen, Terminated) else INTERRUPTED
+        seen = seen.__cause__ or seen.__context__
+    return None
 
 
 @contextlib.contextmanager
 def stopped_by_sigterm_as_by_ctrl_c() -> Iterator[None]:
     """Let SIGTERM stop the block as Ctrl-C does, with :class:`Terminated`: what the block holds (an autosave's
-    lock) is let go on the way out instead of being left behind by a process ended where it stood. Only in the
-    main thread, where Python handles signals, and only while SIGTERM has its default action."""
+    lock) is let go on the way out instead of being left behind by a process ended where it stood, and the command
+    exits with :data:`TERMINATED`. Only in the main thread, where Python handles signals, and only while SIGTERM
+    has its default action."""
     if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGTERM) != signal.SIG_DFL:
         yield
         return

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from cardlogic.cli import INTERRUPTED, is_interrupt, stopped_by_sigterm_as_by_ctrl_c
+from cardlogic.cli import interrupt_code, stopped_by_sigterm_as_by_ctrl_c
 from cardlogic.cli.common import STDIN, add_deals_argument, add_prior_argument, at_least, plural, read_text, report
 from cardlogic.cli.console import echo
 from cardlogic.cli.live.notation import HELP
@@ -101,19 +101,20 @@ def run(args: argparse.Namespace) -> int:
 def interruptible(follow: Callable[[argparse.Namespace, list[str]], int], args: argparse.Namespace, game: str) -> int:
     """Run a live command's ``follow(args, saved)`` once ``game``'s kernels are warm; Ctrl-C while work runs, or
     SIGTERM at any time, ends it with a word on what is saved (``saved`` gets the autosave's path once it is
-    written)."""
+    written) and exit code 130 (Ctrl-C) or 143 (SIGTERM)."""
     saved: list[str] = []
     try:
         with stopped_by_sigterm_as_by_ctrl_c():
             ensure_warm(game)
             return follow(args, saved)
     except (KeyboardInterrupt, SystemError) as error:
-        if not is_interrupt(error):
+        code = interrupt_code(error)
+        if code is None:
             raise
         # Ctrl-C while work runs ends the session; at the prompt it only drops the line
         where = f"everything up to the last accepted event is in {saved[0]}" if saved else "nothing was saved"
         echo(f"\ninterrupted; {where}", file=sys.stderr)
-        return INTERRUPTED
+        return code
 
 
 def _follow(args: argparse.Namespace, saved: list[str]) -> int:
