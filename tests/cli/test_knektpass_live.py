@@ -192,3 +192,24 @@ def test_sigkill_at_random_moments_never_loses_an_accepted_event(tmp_path):
 def _lines(event) -> list[str]:
     line, answer = short_form(event)
     return [line] if answer is None else [line, answer]
+
+
+def test_no_slow_notice_while_i_answer_a_question(tmp_path):
+    """A question (which card I put down, my exchange, my next hand) waits for me, not for the solver: however
+    long I take to answer, no 'warming up' or 'working on it' is printed over the prompt."""
+    record = tmp_path / "deal.txt"
+    record.write_text("Players: Ann Bob Cat\nDealer: Bob\nTrump: KH\nMe: Bob\nHand Bob: 6H 7H 7C 8C 10C\n")
+    child = spawn(str(record), "--autosave", str(tmp_path / "match.live.txt"))
+    child.logfile_read = transcript = io.StringIO()
+    child.expect_exact("Bob to move (me)>")
+    child.sendline("take")
+    child.expect_exact("which card did I put down for the turned KH?")
+    asked = len(transcript.getvalue())
+    with pytest.raises(pexpect.TIMEOUT):
+        child.expect(r"warming up|working on it", timeout=3.5)  # longer than the notice's 2 seconds
+    child.sendline("7c")
+    child.expect_exact("ok: Bob takes the trump for 7C (line")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    answered = transcript.getvalue()[asked:]
+    assert "warming up" not in answered and "working on it" not in answered

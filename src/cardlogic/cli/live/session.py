@@ -163,7 +163,8 @@ class LiveSession:
         """Ask ``question`` and return the event the answer completes; None (nothing recorded) on an empty answer."""
         while True:
             self.say(question.question)
-            answer = self.lines.read("> ")
+            with self.notice.paused():
+                answer = self.lines.read("> ")
             if answer is None or not answer.split("#", 1)[0].strip():
                 self.say("dropped: nothing recorded")
                 return None
