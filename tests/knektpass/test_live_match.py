@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from cardlogic.cards import Card
 from cardlogic.constraints import InconsistentError
-from cardlogic.knektpass import Bid, Exchange, Game, Play, PlayerState, Record, RecordError, TakeTrump
+from cardlogic.knektpass import Bid, Exchange, Game, Play, PlayerState, Record, RecordError, TakeTrump, read_record
 from cardlogic.knektpass.match_record import MatchRecord, NextDeal, read_match, write_match
 from cardlogic.knektpass.tournament import observed_match
 from cardlogic.table.core import Incomplete
@@ -203,3 +203,16 @@ def test_every_event_of_a_random_deal_is_among_the_choices_offered(seed, players
             assert [c.card for c in choices] == live.deal.sorted_hand(view.playable(view.hand))  # my legal cards only
         live.push(event)
     assert live.choices() == []  # the deal is over: the next deal is the table's to give
+
+
+def test_my_take_and_my_bid_come_in_the_order_of_everyone_elses():
+    """The page shows the choices as buttons in this order: mine (take or leave the trump, play or fold) must not
+    swap places with another player's, or a tap where "plays" was a moment ago folds."""
+    record = read_record("Players: Ann Bob Cat\nDealer: Bob\nTrump: KH\nMe: Bob\nHand Bob: 6H 7H 7C 8C 10C\n")
+    live = LiveMatch(MatchRecord(record))
+    assert [e.take for e in live.choices()] == [True] * 5 + [False]  # for each card I may put down, then leave
+    live.push(TakeTrump(1, False))
+    assert live.choices() == [Bid(2, True), Bid(2, False)]  # Cat's
+    live.push(Bid(2, True))
+    live.push(Bid(0, True))
+    assert live.choices() == [Bid(1, True), Bid(1, False)]  # mine, in the same order

@@ -257,7 +257,8 @@ class LiveMatch(TableGame[MatchEvent]):
                 return [Exchange(player, 0)]
             if view.phase == "play":
                 return [Play(player, card) for card in deal.sorted_hand(view.playable(view.hand))]
-            return list(view.legal_events())
+            # in the order another player's come (take, then leave; play, then fold), so a tap lands where it did
+            return sorted(view.legal_events(), key=lambda e: not (e.take if isinstance(e, TakeTrump) else e.plays))
         if view.phase == "trump":
             return [TakeTrump(player, True), TakeTrump(player, False)]
         if view.phase == "bid":
