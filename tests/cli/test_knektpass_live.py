@@ -213,3 +213,28 @@ def test_no_slow_notice_while_i_answer_a_question(tmp_path):
     child.expect(pexpect.EOF)
     answered = transcript.getvalue()[asked:]
     assert "warming up" not in answered and "working on it" not in answered
+
+
+@pytest.mark.parametrize("command", [["live"], ["knektpass", "live"]])
+def test_quit_during_the_set_up_leaves_with_nothing_saved(tmp_path, command):
+    """``quit`` typed for a set-up question leaves, as it does at the game's prompt, instead of being refused as a
+    player's name ("needs 2 to 7 players, not 1") and asked again."""
+    env = dict(os.environ, TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1")
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "cardlogic", *command],
+        env=env,
+        dimensions=(24, 80),
+        encoding="utf-8",
+        timeout=60,
+        cwd=str(tmp_path),
+    )
+    child.expect_exact("Players in seat order")
+    child.sendline("Ann Bob Cat Dan")
+    child.expect(r"Deck|Dealer")  # Literature's next question, or Knektpass's
+    child.sendline("quit")
+    child.expect_exact("left before the set-up was complete: nothing was saved")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert not list(tmp_path.iterdir())
