@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from cardlogic.belief import Fact
 from cardlogic.cards import Card
+from cardlogic.constraints import InconsistentError
 from cardlogic.literature import (
     Ask,
     Claim,
@@ -431,7 +432,10 @@ class LiveGame(TableGame[Event]):
         raise Incomplete(f"{claim}: {OUTCOME_QUESTION}", complete)
 
     def _apply(self, event: Event) -> tuple[Event, tuple[str, ...]]:
-        recorded = self.belief.push(event)
+        try:
+            recorded = self.belief.push(event)
+        except InconsistentError as error:  # as a record says it: the lines it contradicts
+            raise InconsistentError(self.belief.why_impossible(event, error, self.event_lines()), error.card) from None
         self._advice = self._full_advice = self._chances = None
         taken_back = [self.belief.pop]
         try:
