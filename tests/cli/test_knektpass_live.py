@@ -238,3 +238,36 @@ def test_quit_during_the_set_up_leaves_with_nothing_saved(tmp_path, command):
     child.close()
     assert child.exitstatus == 0
     assert not list(tmp_path.iterdir())
+
+
+def test_a_refused_answer_to_a_question_asks_it_again(tmp_path):
+    """A wrong answer to live's question (a card I do not hold to put down, four cards of a new hand) says why and
+    asks again, so the answer typed next is read as the answer: it dropped the event, and the corrected answer
+    was then read as an event of its own ("not an event", "nobody is to move")."""
+    record = tmp_path / "deal.txt"
+    record.write_text("Players: Ann Bob Cat\nDealer: Bob\nTrump: KH\nMe: Bob\nHand Bob: 6H 7H 7C 8C 10C\n")
+    autosave = tmp_path / "match.live.txt"
+    child = spawn(str(record), "--autosave", str(autosave))
+    child.expect_exact("Bob to move (me)>")
+    child.sendline("take")
+    child.expect_exact("which card did I put down for the turned KH?")
+    child.sendline("as")
+    child.expect_exact("Bob does not hold AS")
+    child.expect_exact("which card did I put down for the turned KH?")
+    child.sendline("7c")
+    child.expect_exact("ok: Bob takes the trump for 7C (line 7)")
+    for line in ("cat out", "ann out", "bob out"):  # nobody plays: the same dealer deals again
+        child.sendline(line)
+        child.expect_exact("ok: ")
+    child.sendline("deal 9s")
+    child.expect_exact("my 5 cards?")
+    child.sendline("as ks qs jh")
+    child.expect_exact("was dealt 5 cards, not 4")
+    child.expect_exact("my 5 cards?")
+    child.sendline("as ks qs jh 6c")
+    child.expect_exact("ok: Deal 2: Trump 9S; Hand Bob: AS KS QS JH 6C")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1  # two answers were refused
+    assert autosave.read_text().endswith("Deal 2: Trump 9S; Hand Bob: AS KS QS JH 6C\n")

@@ -151,16 +151,19 @@ class LiveSession:
 
     def push(self, text: str) -> None:
         try:
-            event = self.game.parse(text)
+            update = self.game.push(self.game.parse(text))
         except Incomplete as question:
-            event = self.complete(question)
-            if event is None:
+            answered = self.complete(question)
+            if answered is None:
                 return
-        self.view.report(self.game.push(event))
+            update = answered
+        self.view.report(update)
         self.advise_if_deciding()
 
-    def complete(self, question: Incomplete) -> object | None:
-        """Ask ``question`` and return the event the answer completes; None (nothing recorded) on an empty answer."""
+    def complete(self, question: Incomplete) -> Update | None:
+        """Ask ``question`` and push the event the answer completes; None (nothing recorded) on an empty answer.
+        An answer refused, by the question or when its event is pushed, is reported as a refused event is and the
+        question asked again: the answer typed next is still the answer."""
         while True:
             self.say(question.question)
             with self.notice.paused():
@@ -169,9 +172,12 @@ class LiveSession:
                 self.say("dropped: nothing recorded")
                 return None
             try:
-                return question.complete(answer.split("#", 1)[0].strip())
+                return self.game.push(question.complete(answer.split("#", 1)[0].strip()))
             except Incomplete as again:
                 question = again
+            except REFUSED as error:
+                self.refused += 1
+                echo(f"{self.game.autosave or '<input>'}:{self.game.next_line()}: {error}", file=sys.stderr)
 
     def advise_if_deciding(self) -> None:
         """The advice at a glance, if the observer's side is to decide."""
