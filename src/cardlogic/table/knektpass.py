@@ -258,7 +258,7 @@ class LiveMatch(TableGame[MatchEvent]):
             if view.phase == "play":
                 return [Play(player, card) for card in deal.sorted_hand(view.playable(view.hand))]
             # in the order another player's come (take, then leave; play, then fold), so a tap lands where it did
-            return sorted(view.legal_events(), key=lambda e: not (e.take if isinstance(e, TakeTrump) else e.plays))
+            return sorted(view.legal_events(), key=lambda e: not (isinstance(e, TakeTrump | Bid) and _yes(e)))
         if view.phase == "trump":
             return [TakeTrump(player, True), TakeTrump(player, False)]
         if view.phase == "bid":
@@ -403,3 +403,8 @@ def describe_option(event: object, players: Sequence[str]) -> str:
     if isinstance(event, Exchange):
         return "stand" if not event.count else f"exchange {event.count}: {format_cards(event.discards or ())}"
     raise TypeError(f"not a choice: {event!r}")
+
+
+def _yes(event: TakeTrump | Bid) -> bool:
+    """Whether ``event`` takes the turned card or plays the deal (the first of its two choices)."""
+    return event.take if isinstance(event, TakeTrump) else event.plays
