@@ -9,6 +9,7 @@ import os
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -271,3 +272,20 @@ def test_a_refused_answer_to_a_question_asks_it_again(tmp_path):
     child.close()
     assert child.exitstatus == 1  # two answers were refused
     assert autosave.read_text().endswith("Deal 2: Trump 9S; Hand Bob: AS KS QS JH 6C\n")
+
+
+def test_why_names_the_file_of_its_lines_only_when_it_names_a_line():
+    """``why`` of a card in my hand names no line: its answer has no "(lines of FILE)" footnote under it."""
+    text = (Path(__file__).parents[2] / "examples" / "knektpass" / "bob.txt").read_text()
+    live = LiveMatch(read_match(text), text=text)
+    live.autosave = "bob.live.txt"
+    out = io.StringIO()
+    console = Console(file=out, width=80, highlight=False, color_system=None)
+    view = KnektpassView(live, console)
+    view.command("why", ["6h"])
+    view.command("why", ["6s"])
+    assert out.getvalue().splitlines() == [
+        "6H: in my hand",
+        "6S: played by Ann, line 19",
+        f"(lines of {live.autosave})",
+    ]

@@ -10,6 +10,7 @@ as its message alone, being no line of the record. Either changes nothing.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Collection, Iterable, Sequence
 from typing import Protocol
@@ -210,6 +211,13 @@ class LiveSession:
 
     def say(self, text: str) -> None:
         say(self.console, text, self.game.status().players)
+
+
+def with_lines_of(out: list[str], where: str) -> str:
+    """``out``'s lines, and ``(lines of WHERE)`` after them when one names a line (``why``'s plays and events);
+    an answer that names none (a card in my hand) needs no footnote."""
+    named = any(re.search(r"\bline \d", text) for text in out)
+    return "\n".join([*out, f"(lines of {where})"] if named else out)
 
 
 def say(console: Console, text: str, names: Collection[str] = ()) -> None:
