@@ -64,6 +64,8 @@ def test_my_own_exchange_and_next_deal_ask_for_what_only_i_saw():
     count = match.events[index].count
     with pytest.raises(Incomplete, match=f"which {count} cards did I put down, and which did I draw"):
         live.parse(f"ex {count}")
+    with pytest.raises(Incomplete, match=r"^which card did I put down, and which did I draw"):
+        live.parse("ex 1")  # not "which 1 cards"
     over = next(i for i, e in enumerate(match.events) if isinstance(e, NextDeal))
     live = typed_in(match, over)
     with pytest.raises(Incomplete, match=r"deal 2: \w+ deals, trump"):

@@ -175,7 +175,8 @@ class LiveMatch(TableGame[MatchEvent]):
             def exchanged(answer: str) -> Exchange:
                 return self.notation.exchange(typed.player, [str(count), *answer.lower().split()])
 
-            raise Incomplete(f"which {count} cards did I put down, and which did I draw? (CARDS for CARDS)", exchanged)
+            which = "which card" if count == 1 else f"which {count} cards"
+            raise Incomplete(f"{which} did I put down, and which did I draw? (CARDS for CARDS)", exchanged)
         return typed
 
     def describe(self, event: MatchEvent) -> str:
