@@ -36,7 +36,8 @@ class WriteRefusedError(ValueError):
 def refusal(
     path: str | os.PathLike[str], is_own: Callable[[str], bool] | None = None, *, force: bool = False
 ) -> str | None:
-    """Why ``path`` may not be written, or None when it may: it is missing, or a regular file ``is_own`` accepts.
+    """Why ``path`` may not be written, or None when it may: it is missing from a folder that exists and may be
+    written to, or a regular file ``is_own`` accepts.
 
     ``is_own`` gets the file's text; without it only a missing path may be written. ``force`` accepts any regular
     file; a link, a folder or a device is refused even then.
@@ -44,8 +45,10 @@ def refusal(
     target = Path(path)
     try:
         status = target.lstat()
-    except FileNotFoundError:
-        return None
+    except (FileNotFoundError, NotADirectoryError):
+        if not target.parent.is_dir():
+            return "is in a folder that does not exist"
+        return None if os.access(target.parent, os.W_OK) else "is in a folder I may not write to"
     except OSError as error:
         return error.strerror or str(error)
     if stat.S_ISLNK(status.st_mode):

@@ -9,6 +9,7 @@ import os
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -192,3 +193,99 @@ def test_sigkill_at_random_moments_never_loses_an_accepted_event(tmp_path):
 def _lines(event) -> list[str]:
     line, answer = short_form(event)
     return [line] if answer is None else [line, answer]
+
+
+def test_no_slow_notice_while_i_answer_a_question(tmp_path):
+    """A question (which card I put down, my exchange, my next hand) waits for me, not for the solver: however
+    long I take to answer, no 'warming up' or 'working on it' is printed over the prompt."""
+    record = tmp_path / "deal.txt"
+    record.write_text("Players: Ann Bob Cat\nDealer: Bob\nTrump: KH\nMe: Bob\nHand Bob: 6H 7H 7C 8C 10C\n")
+    child = spawn(str(record), "--autosave", str(tmp_path / "match.live.txt"))
+    child.logfile_read = transcript = io.StringIO()
+    child.expect_exact("Bob to move (me)>")
+    child.sendline("take")
+    child.expect_exact("which card did I put down for the turned KH?")
+    asked = len(transcript.getvalue())
+    with pytest.raises(pexpect.TIMEOUT):
+        child.expect(r"warming up|working on it", timeout=3.5)  # longer than the notice's 2 seconds
+    child.sendline("7c")
+    child.expect_exact("ok: Bob takes the trump for 7C (line")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    answered = transcript.getvalue()[asked:]
+    assert "warming up" not in answered and "working on it" not in answered
+
+
+@pytest.mark.parametrize("command", [["live"], ["knektpass", "live"]])
+def test_quit_during_the_set_up_leaves_with_nothing_saved(tmp_path, command):
+    """``quit`` typed for a set-up question leaves, as it does at the game's prompt, instead of being refused as a
+    player's name ("needs 2 to 7 players, not 1") and asked again."""
+    env = dict(os.environ, TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1")
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "cardlogic", *command],
+        env=env,
+        dimensions=(24, 80),
+        encoding="utf-8",
+        timeout=60,
+        cwd=str(tmp_path),
+    )
+    child.expect_exact("Players in seat order")
+    child.sendline("Ann Bob Cat Dan")
+    child.expect(r"Deck|Dealer")  # Literature's next question, or Knektpass's
+    child.sendline("quit")
+    child.expect_exact("left before the set-up was complete: nothing was saved")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_refused_answer_to_a_question_asks_it_again(tmp_path):
+    """A wrong answer to live's question (a card I do not hold to put down, four cards of a new hand) says why and
+    asks again, so the answer typed next is read as the answer: it dropped the event, and the corrected answer
+    was then read as an event of its own ("not an event", "nobody is to move")."""
+    record = tmp_path / "deal.txt"
+    record.write_text("Players: Ann Bob Cat\nDealer: Bob\nTrump: KH\nMe: Bob\nHand Bob: 6H 7H 7C 8C 10C\n")
+    autosave = tmp_path / "match.live.txt"
+    child = spawn(str(record), "--autosave", str(autosave))
+    child.expect_exact("Bob to move (me)>")
+    child.sendline("take")
+    child.expect_exact("which card did I put down for the turned KH?")
+    child.sendline("as")
+    child.expect_exact("Bob does not hold AS")
+    child.expect_exact("which card did I put down for the turned KH?")
+    child.sendline("7c")
+    child.expect_exact("ok: Bob takes the trump for 7C (line 7)")
+    for line in ("cat out", "ann out", "bob out"):  # nobody plays: the same dealer deals again
+        child.sendline(line)
+        child.expect_exact("ok: ")
+    child.sendline("deal 9s")
+    child.expect_exact("my 5 cards?")
+    child.sendline("as ks qs jh")
+    child.expect_exact("was dealt 5 cards, not 4")
+    child.expect_exact("my 5 cards?")
+    child.sendline("as ks qs jh 6c")
+    child.expect_exact("ok: Deal 2: Trump 9S; Hand Bob: AS KS QS JH 6C")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1  # two answers were refused
+    assert autosave.read_text().endswith("Deal 2: Trump 9S; Hand Bob: AS KS QS JH 6C\n")
+
+
+def test_why_names_the_file_of_its_lines_only_when_it_names_a_line():
+    """``why`` of a card in my hand names no line: its answer has no "(lines of FILE)" footnote under it."""
+    text = (Path(__file__).parents[2] / "examples" / "knektpass" / "bob.txt").read_text()
+    live = LiveMatch(read_match(text), text=text)
+    live.autosave = "bob.live.txt"
+    out = io.StringIO()
+    console = Console(file=out, width=80, highlight=False, color_system=None)
+    view = KnektpassView(live, console)
+    view.command("why", ["6h"])
+    view.command("why", ["6s"])
+    assert out.getvalue().splitlines() == [
+        "6H: in my hand",
+        "6S: played by Ann, line 19",
+        f"(lines of {live.autosave})",
+    ]

@@ -182,3 +182,40 @@ def test_sigterm_ends_a_session_as_ctrl_c_does_leaving_no_lock(tmp_path):
     assert err.strip() == f"interrupted; everything up to the last accepted event is in {autosave}"
     assert autosave.read_text() == text + rest[0] + "\n"
     assert leftovers(tmp_path) == []
+
+
+def test_a_file_in_a_missing_folder_is_refused_in_one_line_before_anything_is_done(tmp_path):
+    """``--autosave``, ``save``, ``fit -o`` and ``serve --autosave`` into a folder that does not exist (or a path
+    through a file) say so as every other refusal does, exit 1, and show no traceback; ``fit`` before its fit."""
+    text, _rest = full_record(13)
+    record = tmp_path / "g.txt"
+    record.write_text(text)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("notes\n")
+    missing = tmp_path / "no-such-folder" / "game.live.txt"
+    refused = f"{missing} is in a folder that does not exist: not written"
+    for args in ([record, "--autosave", missing], ["--autosave", missing]):
+        done = live(*args)
+        assert (done.returncode, done.stderr.strip()) == (1, f"cardlogic live: {refused}")
+    done = live(record, typed=f"save {missing}\nsave {notes / 'x.txt'}\nquit\n")
+    assert done.stderr.strip().splitlines() == [
+        refused,
+        f"{notes / 'x.txt'} is in a folder that does not exist: not written",
+    ]
+    knektpass = Path(__file__).parents[2] / "examples" / "knektpass" / "bob.txt"
+    for name, args in (
+        ("knektpass live", [knektpass, "--autosave", missing]),
+        ("serve", ["--port", "0", knektpass, "--autosave", missing]),
+        ("serve", ["--port", "0", "--autosave", missing]),  # before the set-up on the page
+        ("fit", [record, "-o", missing]),
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "cardlogic", *name.split(), *map(str, args)],
+            input="quit\n",
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert (done.returncode, done.stderr.strip()) == (1, f"cardlogic {name}: {refused}"), args
+    assert not missing.parent.exists()

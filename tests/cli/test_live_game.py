@@ -8,14 +8,26 @@ import re
 import subprocess
 import sys
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from cardlogic.cli import main
 from cardlogic.cli.advise import as_json
-from cardlogic.literature import Ask, Claim, Game, InvalidEventError, Record, format_event, read_record, write_record
+from cardlogic.constraints import InconsistentError
+from cardlogic.literature import (
+    Ask,
+    Claim,
+    Game,
+    InvalidEventError,
+    Record,
+    RecordError,
+    format_event,
+    read_record,
+    write_record,
+)
 from cardlogic.literature.advice import advise_record
-from cardlogic.literature.belief import FIRST_DEALS, FOLLOWED_DEALS
+from cardlogic.literature.belief import FIRST_DEALS, FOLLOWED_DEALS, LiteratureBelief
 from cardlogic.literature.decks import Deck
 from cardlogic.literature.shorthand import Notation
 from cardlogic.table.autosave import claim_autosave
@@ -203,3 +215,20 @@ def test_an_event_that_cannot_be_autosaved_is_refused_and_changes_nothing(tmp_pa
         game.push(view.events[1])
     assert game.public.history == (view.events[0],)
     assert game.spectator is not None and game.spectator.public.history == (view.events[0],)
+
+
+def test_an_event_no_deal_explains_names_the_line_it_contradicts_as_a_record_does(tmp_path):
+    """Live refused ``dan ann 2h`` after ``Ann asks Dan for 4H: no`` with the constraints' bare "a required event
+    cannot have happened"; it names the line it contradicts, as ``cardlogic check`` does on the same record."""
+    text = (Path(__file__).parents[2] / "examples" / "mini.txt").read_text() + "Ann asks Dan for 4H: no\n"
+    autosave = tmp_path / "mini.live.txt"
+    autosave.write_text(text)
+    game = LiveGame(read_record(text), autosave=str(autosave), text=text)
+    impossible = "Dan asks Ann for 2H: no"
+    with pytest.raises(RecordError) as in_a_record:
+        LiteratureBelief.from_record(read_record(text + impossible + "\n"), prior="rules")
+    with pytest.raises(InconsistentError) as in_live:
+        game.push(game.parse("dan ann 2h"))
+    assert str(in_live.value) == in_a_record.value.message
+    assert in_a_record.value.message.endswith("it contradicts line 17 (Ann asks Dan for 4H: no)")
+    assert autosave.read_text() == text  # nothing changed

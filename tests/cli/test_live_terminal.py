@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -99,3 +100,24 @@ def test_killed_session_resumes_from_its_autosave_with_nothing_lost(tmp_path, ca
     assert done.returncode == 0, done.stderr
     assert "12 events so far" in done.stdout and f"Autosaving to {autosave}" in done.stdout
     assert read_record(autosave.read_text()) == view
+
+
+def test_my_ask_typed_without_its_answer_asks_for_it(tmp_path):
+    """``ann dan 4h`` (I ask; live cannot know the answer) asks for the answer, offering those still possible, as a
+    claim asks for its outcome: it was refused ("the ask needs its answer"), and a '-' typed next then recorded
+    the ask live had advised, another card."""
+    record = tmp_path / "mini.txt"
+    record.write_text((Path(__file__).parents[2] / "examples" / "mini.txt").read_text())
+    child = spawn(str(record))
+    child.expect_exact("Recommendation: ask Dan for 4H")
+    child.sendline("ann dan 2h")
+    child.expect_exact("Ann asks Dan for 2H: the answer? + (yes) or - (no); empty drops it")
+    child.sendline("maybe")
+    child.expect_exact("the answer is + (yes) or - (no), not 'maybe'")
+    child.sendline("ann dan 2h")
+    child.expect_exact("the answer?")
+    child.sendline("-")
+    accepted(child, "Ann asks Dan for 2H: no")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    assert (tmp_path / "mini.live.txt").read_text().endswith("Ann asks Dan for 2H: no\n")

@@ -18,6 +18,7 @@ from rich.console import Console
 
 from cardlogic.cards import iter_cards
 from cardlogic.cli.advise import print_advice
+from cardlogic.cli.console import wrap
 from cardlogic.cli.live.console import TypedLines
 from cardlogic.cli.live.literature import LiteratureView
 from cardlogic.cli.live.session import LiveSession
@@ -219,4 +220,17 @@ def test_knektpass_live_greeting_and_set_up_questions_wrap_between_words(tmp_pat
     screen = in_a_terminal(["knektpass", "live"], typed, tmp_path)
     assert shown_whole(
         "House rules [must-trump=on underruff=on points=12 lone=5 penalty=5 rounds=3 deck=auto]:", screen
+    )
+
+
+def test_a_wrapped_status_line_never_starts_a_line_with_its_separator():
+    """The status line below live's prompt broke before a ``|``, leaving ``  | Ann 5 Bob 5 Cat 5`` on its own."""
+    status = "Cat to move (opponent) | deal 1, the bids, trumps H | score Bob 12 Ann 12 Cat 12 | Ann 5 Bob 5 Cat 5"
+    wrapped = wrap(status, 80, ("Ann", "Bob", "Cat"))
+    assert wrapped.splitlines() == [
+        "Cat to move (opponent) | deal 1, the bids, trumps H | score Bob 12 Ann 12",
+        "  Cat 12 | Ann 5 Bob 5 Cat 5",
+    ]
+    assert not any(
+        line.lstrip().startswith("|") for width in range(20, 100) for line in wrap(status, width).split("\n")
     )

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from cardlogic.cards import Card
 from cardlogic.constraints import InconsistentError
-from cardlogic.knektpass import Bid, Exchange, Game, Play, PlayerState, Record, RecordError, TakeTrump
+from cardlogic.knektpass import Bid, Exchange, Game, Play, PlayerState, Record, RecordError, TakeTrump, read_record
+from cardlogic.knektpass.belief import KnektpassBelief
 from cardlogic.knektpass.match_record import MatchRecord, NextDeal, read_match, write_match
 from cardlogic.knektpass.tournament import observed_match
 from cardlogic.table.core import Incomplete
@@ -63,6 +64,8 @@ def test_my_own_exchange_and_next_deal_ask_for_what_only_i_saw():
     count = match.events[index].count
     with pytest.raises(Incomplete, match=f"which {count} cards did I put down, and which did I draw"):
         live.parse(f"ex {count}")
+    with pytest.raises(Incomplete, match=r"^which card did I put down, and which did I draw"):
+        live.parse("ex 1")  # not "which 1 cards"
     over = next(i for i, e in enumerate(match.events) if isinstance(e, NextDeal))
     live = typed_in(match, over)
     with pytest.raises(Incomplete, match=r"deal 2: \w+ deals, trump"):
@@ -203,3 +206,61 @@ def test_every_event_of_a_random_deal_is_among_the_choices_offered(seed, players
             assert [c.card for c in choices] == live.deal.sorted_hand(view.playable(view.hand))  # my legal cards only
         live.push(event)
     assert live.choices() == []  # the deal is over: the next deal is the table's to give
+
+
+def test_my_take_and_my_bid_come_in_the_order_of_everyone_elses():
+    """The page shows the choices as buttons in this order: mine (take or leave the trump, play or fold) must not
+    swap places with another player's, or a tap where "plays" was a moment ago folds."""
+    record = read_record("Players: Ann Bob Cat\nDealer: Bob\nTrump: KH\nMe: Bob\nHand Bob: 6H 7H 7C 8C 10C\n")
+    live = LiveMatch(MatchRecord(record))
+    assert [e.take for e in live.choices()] == [True] * 5 + [False]  # for each card I may put down, then leave
+    live.push(TakeTrump(1, False))
+    assert live.choices() == [Bid(2, True), Bid(2, False)]  # Cat's
+    live.push(Bid(2, True))
+    live.push(Bid(0, True))
+    assert live.choices() == [Bid(1, True), Bid(1, False)]  # mine, in the same order
+
+
+DAN_TOOK_9S = """Players: Ann Bob Cat Dan
+Dealer: Dan
+Trump: 9S
+Me: Bob
+Hand Bob: AS KS QH 7D 6C
+
+Dan takes the trump
+Ann plays
+Bob plays
+Cat folds
+Dan plays
+Ann stands
+Bob stands
+Dan stands
+"""
+
+
+@pytest.mark.parametrize(
+    ("plays", "message"),
+    [
+        (["Ann plays 6S", "Bob plays AS", "Dan plays 2H"], "Dan cannot play 2H: they hold 9S"),
+        (
+            ["Ann plays 6S", "Bob plays AS", "Dan plays JS", "Dan plays JH", "Ann plays 2S", "Bob plays KS"]
+            + ["Dan plays JD", "Ann plays 3S", "Bob plays 7D", "Dan plays JC", "Ann plays 4S", "Bob plays QH"]
+            + ["Dan plays 10D"],  # Dan's last card is the 9S they took
+            "Dan cannot play 10D: they hold only 9S",
+        ),
+    ],
+)
+def test_a_play_no_deal_explains_names_the_card_its_player_is_known_to_hold(plays, message):
+    """Dan took the turned 9S and kept it: a play that denies it says so, in live and in a record, rather than
+    the constraints' '9S can be nowhere' or 'Dan would hold 6 known cards of 5'."""
+    live = LiveMatch(read_match(DAN_TOOK_9S))
+    for text in plays[:-1]:
+        live.push(live.parse(text))
+    events = len(live.events)
+    with pytest.raises(InconsistentError, match=f"^{message}$"):
+        live.push(live.parse(plays[-1]))
+    assert len(live.events) == events  # nothing changed
+    text = DAN_TOOK_9S + "".join(line + "\n" for line in plays)
+    with pytest.raises(RecordError) as refused:
+        KnektpassBelief.from_record(read_record(text))
+    assert (refused.value.line, refused.value.message) == (len(text.splitlines()), message)

@@ -170,3 +170,18 @@ def desktop_tab(browser, server, events: int, shots: Path) -> None:
     page.wait_for_selector("#why")
     assert " played by " in page.inner_text("#why")
     page.close()
+
+
+def test_my_bid_sits_where_everyone_else_s_does(browser, serve, tmp_path):
+    """The two bid buttons keep their places from one player's turn to mine: "plays" first, "folds" second. Mine
+    came the other way round, so a tap where "plays" had just been folded."""
+    record = tmp_path / "deal.txt"
+    record.write_text("Players: Ann Bob Cat Dan\nDealer: Dan\nTrump: 9S\nMe: Bob\nHand Bob: AS KS QH 7D 6C\n")
+    server = serve(str(record))
+    page = browser.new_page(viewport=PHONE)
+    page.goto(f"{server.url}?token={TOKEN}")
+    page.click("#choices button:text-is('takes the trump')")
+    sync_api.expect(page.locator("#choices button")).to_have_text(["plays", "folds"])  # Ann's
+    page.click("#choices button:text-is('plays')")
+    sync_api.expect(page.locator("#choices h2")).to_contain_text("Bob (me)", timeout=TIMEOUT)
+    sync_api.expect(page.locator("#choices > div > button")).to_have_text(["plays", "folds"])  # mine

@@ -46,7 +46,8 @@ at ASCII whitespace), and prints it as a plain space."""
 
 def wrap(text: str, width: int, names: Collection[str] = ()) -> str:
     """``text`` with every line longer than ``width`` broken between words, continuations indented by two; never
-    between one of ``names`` and the number after it (``Bartholomew 12``: a score or a count of cards)."""
+    between one of ``names`` and the number after it (``Bartholomew 12``: a score or a count of cards), nor before
+    a ``|`` between parts (it ends a line rather than starts one)."""
     bound = re.compile(rf"(?<!\S)({'|'.join(map(re.escape, names))}) (?=\d+(?!\S))") if names else None
     out = []
     for line in text.split("\n"):
@@ -54,7 +55,7 @@ def wrap(text: str, width: int, names: Collection[str] = ()) -> str:
             out.append(line)
             continue
         indent = " " * (len(line) - len(line.lstrip()) + 2)
-        kept = line if bound is None else bound.sub(rf"\1{_NO_BREAK}", line)
+        kept = (line if bound is None else bound.sub(rf"\1{_NO_BREAK}", line)).replace(" | ", f"{_NO_BREAK}| ")
         filled = textwrap.fill(kept, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
         out.append(filled.replace(_NO_BREAK, " "))
     return "\n".join(out)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from cardlogic.cli import stopped_by_sigterm_as_by_ctrl_c
 from cardlogic.cli.common import add_deals_argument, add_prior_argument, at_least, read_text, report
-from cardlogic.files import NameLock, WriteRefusedError
+from cardlogic.files import NameLock, WriteRefusedError, check_writable
 from cardlogic.inference import InferenceError
 from cardlogic.knektpass.match_record import MatchRecord, read_match
 from cardlogic.literature import Record, RecordError, read_record
@@ -97,6 +97,12 @@ def _serve(args: argparse.Namespace) -> int:
     named = None if args.autosave is None else Path(args.autosave)
     stem = Path(f"game-{datetime.datetime.now():%Y%m%d-%H%M}")
     locks: list[NameLock] = []
+    if named is not None and args.record is None:
+        try:  # a folder that is missing or not ours to write, before the set-up on the page, not after
+            check_writable(named, force=True)
+        except WriteRefusedError as error:
+            print(f"cardlogic serve: {error}", file=sys.stderr)
+            return 1
 
     def open_game(record: Record | MatchRecord, text: str | None = None) -> TableGame:
         """The game of ``record`` (``text`` when read from RECORD), autosaving to a name claimed for it."""
@@ -127,7 +133,10 @@ def _serve(args: argparse.Namespace) -> int:
             game = open_game(read(text, source=args.record), text)
         except RecordError as error:  # Literature's and Knektpass's are one class
             return report(args.record, error)
-        except (InferenceError, WriteRefusedError, OSError) as error:
+        except WriteRefusedError as error:  # it names the autosave: the record is not at fault
+            print(f"cardlogic serve: {error}", file=sys.stderr)
+            return 1
+        except (InferenceError, OSError) as error:
             print(f"{args.record}: {getattr(error, 'strerror', None) or error}", file=sys.stderr)
             return 1
     try:

@@ -53,7 +53,7 @@ from cardlogic.knektpass.choices import DEFAULT_MODEL, ChoiceModel, History, han
 from cardlogic.knektpass.record import Record, RecordError, format_event
 from cardlogic.knektpass.rules import Deal, GameError
 from cardlogic.knektpass.state import IllegalEventError, PlayerState, PublicState
-from cardlogic.knektpass.tracking import DISCARDS, STOCK, KnektpassTracker, UnheldCardError
+from cardlogic.knektpass.tracking import DISCARDS, STOCK, ImpossiblePlayError, KnektpassTracker, UnheldCardError
 
 DEFAULT_PRIOR = "rules"
 """The prior a belief takes unless told (see docs/knektpass.md for how the two compare)."""
@@ -156,6 +156,8 @@ class KnektpassBelief(WeightedBelief[Weighting, ChoiceModel]):
                 raise RecordError(
                     line, str(error) if shown_by is None else error.on_line(record.lines[shown_by])
                 ) from None
+            except ImpossiblePlayError as error:  # it names the play
+                raise RecordError(line, str(error)) from None
             except InconsistentError as error:
                 raise RecordError(
                     line, f"no deal explains {format_event(event, record.deal)!r} and the events before it: {error}"

@@ -63,6 +63,11 @@ class UnheldCardError(InconsistentError):
         return f"{self} on line {line}"
 
 
+class ImpossiblePlayError(InconsistentError):
+    """A play of a card its player may hold, which no deal explains with what came before: where the observer
+    knows some of that player's cards, the message names them (``Dan cannot play 2H: they hold 9S``)."""
+
+
 class KnektpassTracker:
     """The constraints one observer (``observer`` with ``hand``, a card mask as dealt) or a spectator
     (``observer=None``) can derive about the hidden cards of a deal.
@@ -102,7 +107,10 @@ class KnektpassTracker:
                 if not self.model.allowed[recorded.card] >> recorded.player & 1:
                     raise self._unheld(recorded)
                 model = self.model.copy()
-                self._constrain_play(model, recorded, *before)  # type: ignore[misc]
+                try:
+                    self._constrain_play(model, recorded, *before)  # type: ignore[misc]
+                except InconsistentError as error:
+                    raise self._impossible(recorded, error) from None
             else:
                 model = self.model
         except InconsistentError:
@@ -227,6 +235,22 @@ class KnektpassTracker:
                     reason = f"did not beat {best} with a trump"
                 return UnheldCardError(name, card, index, f"they {reason}")
         return UnheldCardError(name, card)
+
+    def _impossible(self, play: Play, error: InconsistentError) -> ImpossiblePlayError:
+        """The error of ``play`` where it leaves no deal: the card its player surely holds that the play says
+        they cannot (the turned card the dealer took, on a trick of its suit), or the cards they surely hold that
+        leave no room for it, else what the constraints found."""
+        deal, player, card = self.deal, play.player, play.card
+        name = deal.game.players[player]
+        model, played = self.model, self.position.played
+        fixed = sum(1 << c for c in model.cards if model.allowed[c] == 1 << player)  # played ones included
+        held = fixed & ~played & ~(1 << card)
+        if error.card is not None and held >> error.card & 1:
+            return ImpossiblePlayError(f"{name} cannot play {card}: they hold {error.card}", error.card)
+        if held and (fixed | 1 << card).bit_count() > model.sizes[player]:
+            cards = " ".join(map(str, deal.sorted_hand(held)))
+            return ImpossiblePlayError(f"{name} cannot play {card}: they hold only {cards}", error.card)
+        return ImpossiblePlayError(f"{name} cannot play {card}: {error}", error.card)
 
     def _constrain_play(self, model: DealModel, play: Play, led: int, best: int | None, played: int) -> None:
         deal, player, card = self.deal, play.player, play.card

@@ -35,7 +35,7 @@ record gives the same answer every time.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -49,7 +49,7 @@ from cardlogic.choices import effective_size, in_step
 from cardlogic.constraints import InconsistentError
 from cardlogic.inference.base import Posterior
 from cardlogic.inference.sampler import posterior_of
-from cardlogic.literature import Ask, Game, PlayerState, PublicState, Record, RecordError, format_event
+from cardlogic.literature import Ask, Event, Game, PlayerState, PublicState, Record, RecordError, format_event
 from cardlogic.literature.choices import DEFAULT_STYLES, ChoiceModel, History, PlayerStyles
 from cardlogic.literature.tracking import LiteratureTracker
 
@@ -430,7 +430,7 @@ class LiteratureBelief(WeightedBelief[Weighting, PlayerStyles]):
             except (InconsistentError, ValueError) as error:
                 if belief.is_consistent():
                     if isinstance(error, InconsistentError):
-                        raise RecordError(line, belief._why_impossible(record, pushed, error)) from None
+                        raise RecordError(line, belief.why_impossible(event, error, record.lines)) from None
                     raise RecordError(line, str(error)) from None
                 break  # an earlier event already left no deal: that one is to blame
             pushed += 1
@@ -529,29 +529,28 @@ class LiteratureBelief(WeightedBelief[Weighting, PlayerStyles]):
             )
         return "no deal is consistent with this event"
 
-    def _why_impossible(self, record: Record, pushed: int, error: InconsistentError) -> str:
-        """``error``'s message, naming the earlier lines of ``record`` that ``record.events[pushed]`` contradicts.
+    def why_impossible(self, event: Event, error: InconsistentError, lines: Sequence[int]) -> str:
+        """``error``'s message, naming the earlier lines that ``event``, refused with it, contradicts.
 
-        The tracker holds the first ``pushed`` events. A card that can be nowhere is
-        explained holder by holder (which line ruled each out); the line the event
-        contradicts is named when the model's cheap checks can find it.
+        ``lines[i]`` is the line of the belief's ``i``-th event (in a record or an autosave). A card that can be
+        nowhere is explained holder by holder (which line ruled each out); the line the event contradicts is
+        named when the model's cheap checks can find it.
         """
         names = self.game.players
+        history = self.tracker.public.history
         reasons: list[str] = []
-        lines = set()
+        named = set()
         if error.card is not None:
             for index, ruled_out in self.tracker.explain(error.card):
                 holders = [names[p] for p in range(len(names)) if ruled_out >> p & 1]
                 verb = "" if reasons else " ruled out"
-                reasons.append(f"{_and(holders)}{verb} by line {record.lines[index]}")
-                lines.add(record.lines[index])
-        blamed = self.tracker.contradicted(record.events[pushed])
+                reasons.append(f"{_and(holders)}{verb} by line {lines[index]}")
+                named.add(lines[index])
+        blamed = self.tracker.contradicted(event)
         if blamed == -1 and self.observer is not None:
             reasons.append(f"it contradicts {names[self.observer]}'s hand")
-        elif blamed is not None and blamed >= 0 and record.lines[blamed] not in lines:
-            reasons.append(
-                f"it contradicts line {record.lines[blamed]} ({format_event(record.events[blamed], self.game)})"
-            )
+        elif blamed is not None and blamed >= 0 and lines[blamed] not in named:
+            reasons.append(f"it contradicts line {lines[blamed]} ({format_event(history[blamed], self.game)})")
         return f"{error}: {'; '.join(reasons)}" if reasons else str(error)
 
 

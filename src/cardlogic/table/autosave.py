@@ -41,6 +41,7 @@ def claim_autosave(
     the named path may not be written or another session holds it.
     """
     if named is not None:
+        check_writable(named, force=True)  # a missing folder, or one not ours to write, before its lock is made
         lock = NameLock(named)
         try:
             if not lock.acquire():

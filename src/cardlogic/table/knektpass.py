@@ -175,7 +175,8 @@ class LiveMatch(TableGame[MatchEvent]):
             def exchanged(answer: str) -> Exchange:
                 return self.notation.exchange(typed.player, [str(count), *answer.lower().split()])
 
-            raise Incomplete(f"which {count} cards did I put down, and which did I draw? (CARDS for CARDS)", exchanged)
+            which = "which card" if count == 1 else f"which {count} cards"
+            raise Incomplete(f"{which} did I put down, and which did I draw? (CARDS for CARDS)", exchanged)
         return typed
 
     def describe(self, event: MatchEvent) -> str:
@@ -257,7 +258,8 @@ class LiveMatch(TableGame[MatchEvent]):
                 return [Exchange(player, 0)]
             if view.phase == "play":
                 return [Play(player, card) for card in deal.sorted_hand(view.playable(view.hand))]
-            return list(view.legal_events())
+            # in the order another player's come (take, then leave; play, then fold), so a tap lands where it did
+            return sorted(view.legal_events(), key=lambda e: not (isinstance(e, TakeTrump | Bid) and _yes(e)))
         if view.phase == "trump":
             return [TakeTrump(player, True), TakeTrump(player, False)]
         if view.phase == "bid":
@@ -402,3 +404,8 @@ def describe_option(event: object, players: Sequence[str]) -> str:
     if isinstance(event, Exchange):
         return "stand" if not event.count else f"exchange {event.count}: {format_cards(event.discards or ())}"
     raise TypeError(f"not a choice: {event!r}")
+
+
+def _yes(event: TakeTrump | Bid) -> bool:
+    """Whether ``event`` takes the turned card or plays the deal (the first of its two choices)."""
+    return event.take if isinstance(event, TakeTrump) else event.plays

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from cardlogic.belief import Fact
 from cardlogic.cards import Card
+from cardlogic.constraints import InconsistentError
 from cardlogic.literature import (
     Ask,
     Claim,
@@ -151,7 +152,8 @@ class LiveGame(TableGame[Event]):
     def parse(self, text: str) -> Event:
         """The event ``text`` types (see :mod:`cardlogic.literature.shorthand`), short forms completed.
 
-        ``+``/``-`` alone answers the ask advised to the observer. A short claim by the observer's team takes the
+        ``+``/``-`` alone answers the ask advised to the observer; an ask that may be made, typed without its
+        answer the observer cannot know, raises :class:`Incomplete` asking for it. A short claim by the observer's team takes the
         best assignment (the certain one when the team's cards are certain, its outcome then ``correct``); an
         opponent's correct claim takes the holders the observer knows and those typed. A short claim without
         its outcome, unless certain, raises :class:`Incomplete` with the assignment and its P(correct).
@@ -161,6 +163,8 @@ class LiveGame(TableGame[Event]):
             return self._answered(typed.yes)
         if isinstance(typed, ShortClaim):
             return self._claim(typed)
+        if isinstance(typed, Ask) and typed.yes is None and typed.target != self.belief.observer:
+            self._ask_answer(typed)
         return typed
 
     def describe(self, event: Event) -> str:
@@ -402,6 +406,24 @@ class LiveGame(TableGame[Event]):
                 return placed
             placed.update(forced)
 
+    def _ask_answer(self, ask: Ask) -> None:
+        """Raise :class:`Incomplete` asking for the answer to ``ask`` when it may be made now (its push refuses it
+        with the reason otherwise), offering only the answers some consistent deal gives."""
+        choice = next((c for c in self.ask_choices(ask.asker) if c.ask == ask), None)
+        if choice is None:
+            return
+        offered = " or ".join("+ (yes)" if yes else "- (no)" for yes in choice.answers)
+        names = self.game.players
+
+        def complete(answer: str) -> Ask:
+            yes = {"+": True, "yes": True, "-": False, "no": False}.get(answer.lower())
+            if yes is None:
+                raise ValueError(f"the answer is + (yes) or - (no), not {answer!r}")
+            return Ask(ask.asker, ask.target, ask.card, yes)
+
+        asked = f"{names[ask.asker]} asks {names[ask.target]} for {ask.card}"
+        raise Incomplete(f"{asked}: the answer? {offered}; empty drops it", complete)
+
     def _ask_outcome(self, short: ShortClaim, claim: str) -> Claim:
         def complete(answer: str) -> Claim:
             outcome, revealed = self.notation.outcome(answer.split())
@@ -410,7 +432,10 @@ class LiveGame(TableGame[Event]):
         raise Incomplete(f"{claim}: {OUTCOME_QUESTION}", complete)
 
     def _apply(self, event: Event) -> tuple[Event, tuple[str, ...]]:
-        recorded = self.belief.push(event)
+        try:
+            recorded = self.belief.push(event)
+        except InconsistentError as error:  # as a record says it: the lines it contradicts
+            raise InconsistentError(self.belief.why_impossible(event, error, self.event_lines()), error.card) from None
         self._advice = self._full_advice = self._chances = None
         taken_back = [self.belief.pop]
         try:

@@ -162,6 +162,7 @@ def open_game(
     ``start(record, text)`` while a slow start is announced; the exit code, after saying why, where any of it
     fails. ``command`` names the command in messages."""
     from cardlogic.cli.live.console import SlowNotice, TypedLines
+    from cardlogic.cli.live.setup import SetupLeft
 
     lines = TypedLines()
     text = None
@@ -173,7 +174,11 @@ def open_game(
             except WriteRefusedError as error:
                 echo(f"cardlogic {command}: {error}", file=sys.stderr)
                 return 1
-        record = ask_setup(lines)
+        try:
+            record = ask_setup(lines)
+        except SetupLeft:
+            echo("left before the set-up was complete: nothing was saved")
+            return 0
         if record is None:
             echo("<input>: the input ended before the set-up was complete", file=sys.stderr)
             return 1

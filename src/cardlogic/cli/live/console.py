@@ -109,16 +109,37 @@ class SlowNotice:
     def __init__(self, after: float = 2.0) -> None:
         self.after = after
         self._warned = False
+        self._timer: threading.Timer | None = None
 
     @contextmanager
     def guard(self) -> Iterator[None]:
-        timer = threading.Timer(self.after, self._say)
-        timer.daemon = True
-        timer.start()
+        self._start()
         try:
             yield
         finally:
-            timer.cancel()
+            self._stop()
+
+    @contextmanager
+    def paused(self) -> Iterator[None]:
+        """Inside :meth:`guard`: no notice while a person answers a question (the time is theirs, not the
+        solver's); the guard's clock starts afresh after."""
+        running = self._timer is not None
+        self._stop()
+        try:
+            yield
+        finally:
+            if running:
+                self._start()
+
+    def _start(self) -> None:
+        self._timer = threading.Timer(self.after, self._say)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _stop(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
 
     def _say(self) -> None:
         if self._warned:

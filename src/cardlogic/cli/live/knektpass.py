@@ -13,7 +13,7 @@ from cardlogic.cli.common import plural
 from cardlogic.cli.console import echo
 from cardlogic.cli.knektpass_advice import print_advice
 from cardlogic.cli.live import follow_game, open_game
-from cardlogic.cli.live.session import LiveSession, say
+from cardlogic.cli.live.session import LiveSession, say, with_lines_of
 from cardlogic.knektpass import Play, PlayerState
 from cardlogic.knektpass.match import describe_outcome
 from cardlogic.knektpass.match_record import NextDeal, read_match
@@ -66,7 +66,7 @@ class KnektpassView:
             if len(arguments) != 1:
                 raise ValueError("why needs one card: why CARD")
             out = game.why(game.notation.card(arguments[0]))
-            self.say("\n".join([*out, f"(lines of {game.autosave or 'the record as save writes it'})"]))
+            self.say(with_lines_of(out, game.autosave or "the record as save writes it"))
         elif name == "hand":
             if game.observer is None:
                 raise ValueError("a spectator has no hand: the record names no Me player")

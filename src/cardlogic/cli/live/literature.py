@@ -10,7 +10,7 @@ from rich.table import Table
 from cardlogic.cli.advise import asks_table, claims_table, method_caption, print_recommendation, worth_claiming
 from cardlogic.cli.belief import print_table
 from cardlogic.cli.live.notation import HELP
-from cardlogic.cli.live.session import say
+from cardlogic.cli.live.session import say, with_lines_of
 from cardlogic.literature import format_event
 from cardlogic.literature.advice import Advice
 from cardlogic.table.core import Update
@@ -92,9 +92,7 @@ class LiteratureView:
     def why(self, token: str) -> None:
         """Where ``token``'s card is, and the fewest events that together force it, by autosave line."""
         out = self.game.why(self.notation.card(token))
-        where = self.game.autosave or "the record as 'save' writes it"
-        out.append(f"(lines of {where})")
-        self.say("\n".join(out))
+        self.say(with_lines_of(out, self.game.autosave or "the record as 'save' writes it"))
 
     def show_hand(self) -> None:
         belief = self.game.belief

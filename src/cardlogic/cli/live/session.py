@@ -10,6 +10,7 @@ as its message alone, being no line of the record. Either changes nothing.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Collection, Iterable, Sequence
 from typing import Protocol
@@ -151,26 +152,33 @@ class LiveSession:
 
     def push(self, text: str) -> None:
         try:
-            event = self.game.parse(text)
+            update = self.game.push(self.game.parse(text))
         except Incomplete as question:
-            event = self.complete(question)
-            if event is None:
+            answered = self.complete(question)
+            if answered is None:
                 return
-        self.view.report(self.game.push(event))
+            update = answered
+        self.view.report(update)
         self.advise_if_deciding()
 
-    def complete(self, question: Incomplete) -> object | None:
-        """Ask ``question`` and return the event the answer completes; None (nothing recorded) on an empty answer."""
+    def complete(self, question: Incomplete) -> Update | None:
+        """Ask ``question`` and push the event the answer completes; None (nothing recorded) on an empty answer.
+        An answer refused, by the question or when its event is pushed, is reported as a refused event is and the
+        question asked again: the answer typed next is still the answer."""
         while True:
             self.say(question.question)
-            answer = self.lines.read("> ")
+            with self.notice.paused():
+                answer = self.lines.read("> ")
             if answer is None or not answer.split("#", 1)[0].strip():
                 self.say("dropped: nothing recorded")
                 return None
             try:
-                return question.complete(answer.split("#", 1)[0].strip())
+                return self.game.push(question.complete(answer.split("#", 1)[0].strip()))
             except Incomplete as again:
                 question = again
+            except REFUSED as error:
+                self.refused += 1
+                echo(f"{self.game.autosave or '<input>'}:{self.game.next_line()}: {error}", file=sys.stderr)
 
     def advise_if_deciding(self) -> None:
         """The advice at a glance, if the observer's side is to decide."""
@@ -203,6 +211,13 @@ class LiveSession:
 
     def say(self, text: str) -> None:
         say(self.console, text, self.game.status().players)
+
+
+def with_lines_of(out: list[str], where: str) -> str:
+    """``out``'s lines, and ``(lines of WHERE)`` after them when one names a line (``why``'s plays and events);
+    an answer that names none (a card in my hand) needs no footnote."""
+    named = any(re.search(r"\bline \d", text) for text in out)
+    return "\n".join([*out, f"(lines of {where})"] if named else out)
 
 
 def say(console: Console, text: str, names: Collection[str] = ()) -> None:

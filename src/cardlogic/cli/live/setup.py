@@ -30,6 +30,10 @@ class _InputEnded(Exception):
     """The input ended before the set-up had its answers."""
 
 
+class SetupLeft(Exception):
+    """``quit`` (or ``exit``) was typed for an answer: the set-up is left, nothing saved."""
+
+
 def _none_if_input_ends(ask: Callable[[TypedLines], T]) -> Callable[[TypedLines], T | None]:
     """``ask``, or None where the input ends before its last question is answered."""
 
@@ -47,7 +51,8 @@ def _none_if_input_ends(ask: Callable[[TypedLines], T]) -> Callable[[TypedLines]
 def ask_setup(lines: TypedLines) -> Record:
     """Players in seat order, deck, dealer, house rules, who I am and my hand; None if the input ends first.
 
-    A refused answer is reported as ``<input>:N: message`` and its question asked again.
+    A refused answer is reported as ``<input>:N: message`` and its question asked again; ``quit`` or ``exit``
+    leaves (:class:`SetupLeft`).
     """
     players = _ask(lines, "Players in seat order (e.g. Ann Bob Cat Dan Eve Fay): ", _players)
     deck = _ask(
@@ -76,6 +81,8 @@ def _ask(lines: TypedLines, question: str, answer: Callable[[str], T]) -> T:
         text = lines.read(question)
         if text is None:
             raise _InputEnded
+        if text.split("#", 1)[0].strip().lower() in ("quit", "exit"):
+            raise SetupLeft
         try:
             return answer(text.split("#", 1)[0].strip())
         except ValueError as error:
@@ -102,7 +109,8 @@ def _hand(text: str, notation: Notation, game: Game, me: int) -> tuple[Card, ...
 @_none_if_input_ends
 def ask_knektpass_setup(lines: TypedLines) -> MatchRecord:
     """A Knektpass match's players in seat order, dealer, house rules, who I am, the turned card and my hand; None
-    if the input ends first. A refused answer is reported as ``<input>:N: message`` and asked again."""
+    if the input ends first. A refused answer is reported as ``<input>:N: message`` and asked again; ``quit`` or
+    ``exit`` leaves (:class:`SetupLeft`)."""
     players = _ask(lines, "Players in seat order (e.g. Ann Bob Cat): ", lambda text: KnektpassGame(tuple(text.split())))
     notation = KnektpassNotation(players)
     dealer = _ask(lines, "Dealer: ", notation.player)
