@@ -153,10 +153,11 @@ class LiveGame(TableGame[Event]):
         """The event ``text`` types (see :mod:`cardlogic.literature.shorthand`), short forms completed.
 
         ``+``/``-`` alone answers the ask advised to the observer; an ask that may be made, typed without its
-        answer the observer cannot know, raises :class:`Incomplete` asking for it. A short claim by the observer's team takes the
-        best assignment (the certain one when the team's cards are certain, its outcome then ``correct``); an
-        opponent's correct claim takes the holders the observer knows and those typed. A short claim without
-        its outcome, unless certain, raises :class:`Incomplete` with the assignment and its P(correct).
+        answer the observer cannot know, raises :class:`Incomplete` asking for it. A short claim by the observer's
+        team takes the best assignment (the certain one when the team's cards are certain, its outcome then
+        ``correct``); an opponent's correct claim takes the holders the observer knows and those typed. A short
+        claim without its outcome, unless certain, raises :class:`Incomplete` with the assignment and its
+        P(correct).
         """
         typed = self.notation.parse(text)
         if isinstance(typed, Answer):

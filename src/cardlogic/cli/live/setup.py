@@ -1,4 +1,5 @@
-"""The set-up of a new game (Literature or Knektpass), asked one question at a time and checked as each answer is given."""
+"""The set-up of a new game (Literature or Knektpass), asked one question at a time, each answer checked as it is
+given."""
 
 from __future__ import annotations
 
