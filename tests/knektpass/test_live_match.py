@@ -264,3 +264,19 @@ def test_a_play_no_deal_explains_names_the_card_its_player_is_known_to_hold(play
     with pytest.raises(RecordError) as refused:
         KnektpassBelief.from_record(read_record(text))
     assert (refused.value.line, refused.value.message) == (len(text.splitlines()), message)
+
+
+def test_another_players_cards_offered_are_those_the_rules_let_them_play():
+    """Dan surely holds the 9S he took: on a spade lead he must follow suit, so the cards offered for him are spades
+    only (the 2H he could hold is not), and each one offered is accepted."""
+    live = LiveMatch(read_match(DAN_TOOK_9S))
+    for text in ["Ann plays 6S", "Bob plays AS"]:
+        live.push(live.parse(text))
+    offered = live.choices()
+    assert offered and all(live.deal.suit_of(play.card) == live.deal.suit_of(Card.parse("9S")) for play in offered)
+    assert Play(3, Card.parse("9S")) in offered
+    with pytest.raises(InconsistentError):
+        live.push(live.parse("Dan plays 2H"))  # not offered, and refused
+    for play in offered:
+        live.push(play)
+        live.undo()

@@ -103,14 +103,8 @@ class KnektpassTracker:
         try:
             if isinstance(recorded, (TakeTrump, Exchange)):
                 model = self._build()
-            elif isinstance(recorded, Play):
-                if not self.model.allowed[recorded.card] >> recorded.player & 1:
-                    raise self._unheld(recorded)
-                model = self.model.copy()
-                try:
-                    self._constrain_play(model, recorded, *before)  # type: ignore[misc]
-                except InconsistentError as error:
-                    raise self._impossible(recorded, error) from None
+            elif isinstance(recorded, Play) and before is not None:  # a play's trick was read before it was pushed
+                model = self._model_after(recorded, before)
             else:
                 model = self.model
         except InconsistentError:
@@ -120,6 +114,28 @@ class KnektpassTracker:
         self._facts.append(before)
         self.model = model
         return recorded
+
+    def explains(self, play: Play) -> bool:
+        """Whether the constraints leave room for ``play`` of the player to move next: a card they may hold, and
+        one the rules let them play with the cards they surely hold (a play the whole deal's count rules out is
+        still refused when pushed)."""
+        try:
+            self._model_after(play, self._play_facts(play))
+        except InconsistentError:
+            return False
+        return True
+
+    def _model_after(self, play: Play, before: tuple[int, int | None, int]) -> DealModel:
+        """The model with ``play`` made on the trick ``before`` it (:meth:`_play_facts`); raises
+        :class:`UnheldCardError` or :class:`ImpossiblePlayError` where the play leaves no deal."""
+        if not self.model.allowed[play.card] >> play.player & 1:
+            raise self._unheld(play)
+        model = self.model.copy()
+        try:
+            self._constrain_play(model, play, *before)
+        except InconsistentError as error:
+            raise self._impossible(play, error) from None
+        return model
 
     def pop(self) -> Event:
         """Undo the last event and return it."""

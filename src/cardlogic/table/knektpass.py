@@ -246,7 +246,8 @@ class LiveMatch(TableGame[MatchEvent]):
 
         My own are my legal events, but of an exchange only standing: one of cards needs the cards drawn too
         (:meth:`drawable`). Another player's are each verb of the phase, every count an exchange may have, and
-        every card still in play that nothing I know places elsewhere.
+        every card still in play that nothing I know places elsewhere and that they may play with the cards they
+        surely hold (:meth:`~cardlogic.knektpass.tracking.KnektpassTracker.explains`).
         """
         view, me = self.view, self.observer
         player = view.to_move
@@ -266,7 +267,9 @@ class LiveMatch(TableGame[MatchEvent]):
             return [Bid(player, True), Bid(player, False)]
         if view.phase == "exchange":
             return [Exchange(player, count) for count in range(min(HAND_SIZE, view.stock_left) + 1)]
-        return [Play(player, card) for card in deal.sorted_hand(card_mask(self._possible_cards(player)))]
+        tracker = self.belief.tracker
+        cards = deal.sorted_hand(card_mask(self._possible_cards(player)))
+        return [play for play in (Play(player, card) for card in cards) if tracker.explains(play)]
 
     def drawable(self) -> list[Card]:
         """The cards I may draw in an exchange now: every card that may be in the stock, in card order."""
