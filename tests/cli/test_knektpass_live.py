@@ -9,6 +9,7 @@ import os
 import random
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -31,15 +32,17 @@ from tests.knektpass.test_live_match import typed_in
 pexpect = pytest.importorskip("pexpect")
 
 
-def spawn(*args: str) -> pexpect.spawn:
+def spawn(*args: str, command: Sequence[str] = ("knektpass", "live"), cwd: Path | None = None) -> pexpect.spawn:
+    """``cardlogic COMMAND ARGS`` in an 80x24 pseudo-terminal."""
     env = dict(os.environ, TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1")  # pexpect answers no cursor-position requests
     return pexpect.spawn(
         sys.executable,
-        ["-m", "cardlogic", "knektpass", "live", *args],
+        ["-m", "cardlogic", *command, *args],
         env=env,
         dimensions=(24, 80),
         encoding="utf-8",
         timeout=60,
+        cwd=None if cwd is None else str(cwd),
     )
 
 
@@ -220,16 +223,7 @@ def test_no_slow_notice_while_i_answer_a_question(tmp_path):
 def test_quit_during_the_set_up_leaves_with_nothing_saved(tmp_path, command):
     """``quit`` typed for a set-up question leaves, as it does at the game's prompt, instead of being refused as a
     player's name ("needs 2 to 7 players, not 1") and asked again."""
-    env = dict(os.environ, TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1")
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "cardlogic", *command],
-        env=env,
-        dimensions=(24, 80),
-        encoding="utf-8",
-        timeout=60,
-        cwd=str(tmp_path),
-    )
+    child = spawn(command=command, cwd=tmp_path)
     child.expect_exact("Players in seat order")
     child.sendline("Ann Bob Cat Dan")
     child.expect(r"Deck|Dealer")  # Literature's next question, or Knektpass's
