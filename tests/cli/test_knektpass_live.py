@@ -153,7 +153,7 @@ def test_every_command_fits_the_width(players, width):
         live.push(event)
     assert live.observer_decides() and live.view.phase == "play"
     out = io.StringIO()
-    console = Console(file=out, width=width, highlight=False, color_system=None)
+    console = Console(file=out, width=width, highlight=False, color_system=None, force_terminal=True)
     session = LiveSession(live, KnektpassView(live, console), TypedLines(), console=console)
     for line in [*COMMANDS, *(f"why {card}" for card in live.hand()[:2])]:
         session.handle(line)
@@ -274,7 +274,7 @@ def test_why_names_the_file_of_its_lines_only_when_it_names_a_line():
     live = LiveMatch(read_match(text), text=text)
     live.autosave = "bob.live.txt"
     out = io.StringIO()
-    console = Console(file=out, width=80, highlight=False, color_system=None)
+    console = Console(file=out, width=80, highlight=False, color_system=None, force_terminal=True)
     view = KnektpassView(live, console)
     view.command("why", ["6h"])
     view.command("why", ["6s"])

@@ -164,3 +164,14 @@ def test_on_a_teammate_s_turn_the_advice_waits_and_only_claims_would_show(tmp_pa
     glance, advice = after_ask.split("\nCat to move (my teammate)\n", 1)
     assert "Recommendation" not in glance and "best asks" not in glance  # no claim of the team is worth making
     assert advice.startswith("Recommendation: wait: Cat is to move\n")
+
+
+def test_a_pipe_gets_each_line_whole(tmp_path, monkeypatch, capsys):
+    """Through a pipe (a program reading live's answers) no line is wrapped, however long: the status line of a
+    twelve-player table is one line, as every message is."""
+    players = "Annabel Bartholomew Cassandra Dominic Evangeline Ferdinand Gwendolyn Horatio Isadora Jeremiah Kat Leo"
+    setup = f"Players: {players}\nDeck: no-8s\nDealer: Leo\nMe: Annabel\nHand Annabel: 3S AS 5H 6H\n"
+    code, out, err = run_live(tmp_path, monkeypatch, capsys, "status\n", setup)
+    assert (code, err) == (0, "")
+    status = [line for line in out.splitlines() if all(name in line for name in players.split())]
+    assert status and len(status[0]) > 80

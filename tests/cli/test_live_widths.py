@@ -57,7 +57,7 @@ def rendered(live: LiveGame, width: int, lines: list[str], advice: bool = True) 
     """What ``lines`` print at ``width``; then, with ``advice``, the advice at a glance, the status bar and what
     ``cardlogic advise`` prints."""
     out = io.StringIO()
-    console = Console(file=out, width=width, highlight=False, color_system=None)
+    console = Console(file=out, width=width, highlight=False, color_system=None, force_terminal=True)
     session = LiveSession(live, LiteratureView(live, console), TypedLines(), console=console)
     for line in lines:
         session.handle(line)
@@ -134,7 +134,7 @@ def test_the_status_line_keeps_every_name_with_its_number_at_80_columns(players,
     number and the next, never inside one."""
     status = standing(players, knektpass, over)
     out = io.StringIO()
-    console = Console(file=out, width=80, highlight=False, color_system=None)
+    console = Console(file=out, width=80, highlight=False, color_system=None, force_terminal=True)
     session = LiveSession(Standing(status), NoGameCommands(), TypedLines(), console=console)
     session.say(session.status_bar())
     for command in ("status", "score", "sizes", "teams"):

@@ -221,6 +221,8 @@ def with_lines_of(out: list[str], where: str) -> str:
 
 
 def say(console: Console, text: str, names: Collection[str] = ()) -> None:
-    """Print ``text`` on ``console``, each line wrapped at its width between words, never inside one nor between
-    one of ``names`` (the players') and the number after it (a score, a count of cards)."""
-    console.print(wrap(text, console.width, names), markup=False, highlight=False, soft_wrap=True)
+    """Print ``text`` on ``console``: on a terminal each line wrapped at its width between words, never inside one
+    nor between one of ``names`` (the players') and the number after it (a score, a count of cards); elsewhere (a
+    pipe, a file) each line whole, as :func:`~cardlogic.cli.console.echo` prints, for a program reading it."""
+    shown = wrap(text, console.width, names) if console.is_terminal else text
+    console.print(shown, markup=False, highlight=False, soft_wrap=True)
