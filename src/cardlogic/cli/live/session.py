@@ -94,15 +94,24 @@ class LiveSession:
                 continue
             if text.lower() in ("quit", "exit"):
                 break
-            where = f"{self.game.autosave or '<input>'}:{self.game.next_line()}: " if self.is_event(text) else ""
+            where = self.next_line_prefix() if self.is_event(text) else ""
             try:
                 with self.notice.guard():
                     self.handle(text)
             except REFUSED as error:
-                self.refused += 1
-                echo(f"{where}{error}", file=sys.stderr)
+                self.refuse(where, error)
             sys.stdout.flush()  # a program driving live through a pipe sees each answer before typing on
         return 1 if self.refused else 0
+
+    def next_line_prefix(self) -> str:
+        """``FILE:LINE: ``, the autosave line the next event would take: where a refused event is reported."""
+        return f"{self.game.autosave or '<input>'}:{self.game.next_line()}: "
+
+    def refuse(self, where: str, error: Exception) -> None:
+        """Report a refused line, ``where`` before its message (an event's :meth:`next_line_prefix`, a command's
+        nothing), and count it for the exit code."""
+        self.refused += 1
+        echo(f"{where}{error}", file=sys.stderr)
 
     def is_event(self, text: str) -> bool:
         """Whether the line ``text`` is an event rather than a command: it starts with no command's name, or it is
@@ -169,16 +178,16 @@ class LiveSession:
             self.say(question.question)
             with self.notice.paused():
                 answer = self.lines.read("> ")
-            if answer is None or not answer.split("#", 1)[0].strip():
+            typed = "" if answer is None else answer.split("#", 1)[0].strip()
+            if not typed:
                 self.say("dropped: nothing recorded")
                 return None
             try:
-                return self.game.push(question.complete(answer.split("#", 1)[0].strip()))
+                return self.game.push(question.complete(typed))
             except Incomplete as again:
                 question = again
             except REFUSED as error:
-                self.refused += 1
-                echo(f"{self.game.autosave or '<input>'}:{self.game.next_line()}: {error}", file=sys.stderr)
+                self.refuse(self.next_line_prefix(), error)
 
     def advise_if_deciding(self) -> None:
         """The advice at a glance, if the observer's side is to decide."""
