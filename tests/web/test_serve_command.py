@@ -32,6 +32,21 @@ def test_bad_options_and_records_are_refused_before_serving(tmp_path: Path, caps
     assert not (tmp_path / "g.live.txt").exists()
 
 
+def test_a_new_games_autosave_that_exists_is_refused_before_the_set_up_on_the_page(tmp_path: Path):
+    """Not after a whole set-up by taps, when Start would find it (with a hint of --force, which serve lacks)."""
+    earlier = tmp_path / "game.live.txt"
+    earlier.write_text("Players: Ann Bob Cat Dan\nDealer: Dan\n\nDan asks Ann for 2S: no\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    command = [sys.executable, "-m", "cardlogic", "serve", "--port", "0", "--autosave", str(earlier)]
+    refused = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, env=env, timeout=30)
+    assert refused.returncode == 1 and not refused.stdout
+    error = refused.stderr
+    assert error.startswith(f"cardlogic serve: {earlier} already exists: ") and "--force" not in error
+    assert f"(to go on with its game: cardlogic serve {earlier})" in error
+    assert earlier.read_text(encoding="utf-8").endswith("Dan asks Ann for 2S: no\n")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["game.live.txt"]
+
+
 def serving(arguments: list[str], folder: Path) -> tuple[subprocess.Popen, list[str]]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     command = [sys.executable, "-m", "cardlogic", "serve", "--port", "0", *arguments]
