@@ -284,3 +284,32 @@ def desktop_tab(browser, server: Server, claim: Claim, shots: Path) -> None:
     logged(page, ANNS_CLAIM + 1)
     assert read_record(server.autosave.read_text()).events == RECORD.events[: ANNS_CLAIM + 1]
     page.close()
+
+
+TWELVE = """Players: Annabelle Bartholomew Catherine Dan Eve Fay Gus Hal Ivy Jo Kim Maximiliana
+Deck: no-8s
+Dealer: Maximiliana
+Me: Annabelle
+Hand Annabelle: 2S 3S 4S 5S
+"""
+OVERFLOWING = """() => [...document.querySelectorAll('body *')].filter((node) => !node.closest('[hidden]')).flatMap((node) => {
+  const box = node.getBoundingClientRect();
+  const name = `${node.tagName} ${node.textContent.slice(0, 30)}`;
+  const out = box.width && (box.left < 0 || box.right > innerWidth) ? [name] : [];
+  return node.scrollWidth > node.clientWidth && node.clientWidth ? [...out, name] : out;
+})"""
+"""Every element that leaves the viewport, or whose text is cut off inside it (as a long name in a seat's box)."""
+
+
+def test_twelve_players_with_long_names_fit_the_narrowest_phone_upright_and_turned(browser, serve, tmp_path):
+    (tmp_path / "twelve.txt").write_text(TWELVE, encoding="utf-8")
+    server = serve("twelve.txt")
+    page = browser.new_page(viewport={"width": 360, "height": 640})
+    page.set_default_timeout(10000)
+    page.goto(f"{server.url}?token={TOKEN}")
+    page.wait_for_selector("#heat")
+    for width, height in ((360, 640), (640, 360)):
+        page.set_viewport_size({"width": width, "height": height})
+        assert page.evaluate("document.documentElement.scrollWidth") == width
+        overflowing = page.evaluate(OVERFLOWING)
+        assert overflowing == [], (width, height, overflowing)
