@@ -313,3 +313,18 @@ def test_twelve_players_with_long_names_fit_the_narrowest_phone_upright_and_turn
         assert page.evaluate("document.documentElement.scrollWidth") == width
         overflowing = page.evaluate(OVERFLOWING)
         assert overflowing == [], (width, height, overflowing)
+
+
+def test_a_set_up_half_entered_survives_a_reload_and_starts_as_entered(browser, serve):
+    server = serve()
+    page = browser.new_page(viewport=PHONE)
+    page.set_default_timeout(10000)
+    page.goto(f"{server.url}?token={TOKEN}")
+    set_up_by_taps(page)
+    page.reload()
+    sync_api.expect(page.locator("#players")).to_have_value(" ".join(GAME.players))
+    sync_api.expect(page.locator(".grid button.on")).to_have_text([str(card) for card in RECORD.hands[0]])
+    page.click("#start")  # the restored hand is checked again: Start is offered as before the reload
+    page.wait_for_selector("#seats")
+    assert read_record(server.autosave.read_text()).hands[0] == RECORD.hands[0]
+    assert page.evaluate("sessionStorage.length") == 0  # the game is on: its set-up is not kept to come back

@@ -4,8 +4,10 @@
 
 const TOKEN = document.body.dataset.token;
 let S = null; // the last state the server sent
-let setup = { game: "literature", players: [], teams: [], deck: "no-8s", sets: null, dealer: null, rules: {}, me: null,
-  hand: [], trump: null };
+// what was entered of a set-up survives a reload of its tab (or a crash of the browser) until the game starts
+const DRAFT = "cardlogic-setup";
+let setup = JSON.parse(sessionStorage.getItem(DRAFT)) || { game: "literature", players: [], teams: [], deck: "no-8s",
+  sets: null, dealer: null, rules: {}, me: null, hand: [], trump: null };
 let checked = null; // what /api/setup/check said of `setup`
 let setupError = null;
 checkSetup.asked = 0;
@@ -80,6 +82,7 @@ function section(title, ...children) {
 // -- set-up -------------------------------------------------------------------------------------------------------
 
 async function checkSetup() {
+  sessionStorage.setItem(DRAFT, JSON.stringify(setup)); // every entry of the set-up comes through here
   const rules = Object.entries(setup.rules).map(([k, v]) => `${k}=${v}`).join(" ");
   const body = setup.game === "knektpass"
     ? { game: "knektpass", players: setup.players, dealer: setup.dealer, rules, trump: setup.trump, me: setup.me,
@@ -87,7 +90,9 @@ async function checkSetup() {
     : { players: setup.players, teams: setup.teams.length ? setup.teams : null, deck: setup.deck,
       sets: setup.sets, dealer: setup.dealer, rules, me: setup.me, hand: null };
   // the hand goes to be checked once it has as many cards as the deal gives: until then it is simply not done
-  if (checked && checked.me && checked.me === setup.me && setup.hand.length === checked.hand_size) body.hand = setup.hand;
+  const handComplete = () =>
+    checked && checked.me && checked.me === setup.me && setup.hand.length === checked.hand_size;
+  if (handComplete()) body.hand = setup.hand;
   const asked = ++checkSetup.asked; // taps outrun answers: only the answer to the latest set-up counts
   const answer = await call("POST", "/api/setup/check", body);
   if (!answer || asked !== checkSetup.asked) return body;
@@ -95,7 +100,8 @@ async function checkSetup() {
   if (!answer.failed) checked = answer;
   else if (answer.field === "players" || answer.field === "teams") checked = null;
   render();
-  return body;
+  // a hand entered before a reload is checked once the first answer since gives the hand's size
+  return body.hand === null && !answer.failed && handComplete() ? checkSetup() : body;
 }
 
 function setupField(name) {
@@ -607,6 +613,7 @@ function render() {
   tip.textContent = !advice ? "" : advice.error ? `No advice: ${advice.error}` : S.game === "knektpass"
     ? `Advice: ${advice.best} (expected points ${signed(advice.options[0].points)}, minus is good)`
     : `Advice: ${advice.recommendation.reason}`;
+  if (S.phase !== "setup") sessionStorage.removeItem(DRAFT);
   if (S.phase === "setup") renderSetup(main);
   else if (S.game === "knektpass") renderKnektpass(main);
   else renderTable(main);
