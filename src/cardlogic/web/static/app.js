@@ -619,13 +619,21 @@ function render() {
   else renderTable(main);
 }
 
+// the game as the server has it now, shown when it is news: another tab or phone (or a restart) changed it
 async function load() {
+  const seen = S && S.version;
   const answer = await call("GET", "/api/state");
-  if (answer && !answer.failed) {
-    S = answer;
-    render();
+  // a change this page sent meanwhile has shown its own answer: an older look is no news
+  if (!answer || answer.failed || (S && S.version) !== seen || answer.version === seen) return;
+  S = answer;
+  if (seen && !document.getElementById("sheet").hidden) {
+    closeSheet(); // its choices were those of the game before
+    toast("the game changed on another page (or the server restarted): this is the game now", true);
   }
+  render();
 }
 
+const LOOK_EVERY = 2000; // milliseconds between looks at the game while the page is in sight
 document.addEventListener("visibilitychange", () => { if (!document.hidden) load(); });
+setInterval(() => { if (!document.hidden) load(); }, LOOK_EVERY);
 load();
