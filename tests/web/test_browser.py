@@ -296,6 +296,12 @@ Dealer: Maximiliana
 Me: Annabelle
 Hand Annabelle: 2S 3S 4S 5S
 """
+TEN_AT_KNEKTPASS = """Players: Annabelle Bartholomew Cat Dan Eve Fay Gus Hal Ivy Jo
+Dealer: Jo
+Trump: KH
+Me: Annabelle
+Hand Annabelle: 2S 3S 4S 5S 6S
+"""
 OVERFLOWING = """() => [...document.querySelectorAll('body *')].filter((node) => !node.closest('[hidden]')).flatMap((node) => {
   const box = node.getBoundingClientRect();
   const name = `${node.tagName} ${node.textContent.slice(0, 30)}`;
@@ -305,9 +311,10 @@ OVERFLOWING = """() => [...document.querySelectorAll('body *')].filter((node) =>
 """Every element that leaves the viewport, or whose text is cut off inside it (as a long name in a seat's box)."""
 
 
-def test_twelve_players_with_long_names_fit_the_narrowest_phone_upright_and_turned(browser, serve, tmp_path):
-    (tmp_path / "twelve.txt").write_text(TWELVE, encoding="utf-8")
-    server = serve("twelve.txt")
+@pytest.mark.parametrize("record", [TWELVE, TEN_AT_KNEKTPASS], ids=["literature-12", "knektpass-10"])
+def test_the_most_players_with_long_names_fit_the_narrowest_phone_upright_and_turned(browser, serve, tmp_path, record):
+    (tmp_path / "table.txt").write_text(record, encoding="utf-8")
+    server = serve("table.txt")
     page = browser.new_page(viewport={"width": 360, "height": 640})
     page.set_default_timeout(10000)
     page.goto(f"{server.url}?token={TOKEN}")
@@ -317,6 +324,7 @@ def test_twelve_players_with_long_names_fit_the_narrowest_phone_upright_and_turn
         assert page.evaluate("document.documentElement.scrollWidth") == width
         overflowing = page.evaluate(OVERFLOWING)
         assert overflowing == [], (width, height, overflowing)
+        assert page.locator("#status").bounding_box()["height"] < 30  # one line: the score goes under it
 
 
 def test_a_set_up_half_entered_survives_a_reload_and_starts_as_entered(browser, serve):
