@@ -131,6 +131,17 @@ def test_set_up_is_checked_field_by_field(client, autosave):
     assert refused.status_code == 400 and refused.json()["field"] == "hand"
 
 
+@pytest.mark.parametrize("count", [5, 7, 9, 10, 11])
+def test_players_the_deck_does_not_split_evenly_among_go_on_to_the_dealer_who_says_who_gets_more(client, count):
+    """Before the dealer is named the deck's cards are not dealt yet: the set-up goes on to ask for the dealer."""
+    players = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim"][:count]
+    before = client.post("/api/setup/check", json={"players": players})
+    assert before.status_code == 200, before.json()
+    assert before.json()["players"] == players and before.json()["sizes"] is None
+    sizes = client.post("/api/setup/check", json={"players": players, "dealer": players[-1]}).json()["sizes"]
+    assert sum(sizes.values()) == 48 and max(sizes.values()) - min(sizes.values()) == 1
+
+
 def test_a_game_set_up_on_the_page_is_autosaved_before_the_answer(client, autosave):
     state = started(client)
     assert state["phase"] == "play" and state["me"] == "Ann" and state["to_move"] == "Fay"

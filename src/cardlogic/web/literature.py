@@ -149,8 +149,8 @@ def _setup(body: Mapping[str, Any]) -> tuple[Game, bool, int | None, tuple[Card,
     rules = body.get("rules") or ""
     if not isinstance(rules, str):
         raise BadRequestError("rules must be house-rule words such as 'bluff=on'", "rules")
-    try:
-        Game(tuple(players), teams=tuple(teams))
+    try:  # dealt from the first seat until the dealer is named: a deck needs no even split before that
+        Game(tuple(players), teams=tuple(teams), dealer=0)
         deck = Deck.named(deck_name, [str(name) for name in sets] if sets else None)
         seats = Game(tuple(players), teams=tuple(teams), deck=deck, dealer=0)
     except GameError as error:
