@@ -59,7 +59,7 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}/"
         self.process: subprocess.Popen | None = None
 
-    def start(self, record: str | None = None) -> None:
+    def start(self, record: str | None = None, token: str = TOKEN) -> None:
         command = [
             sys.executable,
             "-m",
@@ -67,12 +67,12 @@ class Server:
             "serve",
             *([record or self.record] if record or self.record else []),
         ]
-        command += ["--port", str(self.port), "--token", TOKEN, "--autosave", "game.live.txt"]
+        command += ["--port", str(self.port), "--token", token, "--autosave", "game.live.txt"]
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
         self.process = subprocess.Popen(command, cwd=self.folder, stdout=subprocess.PIPE, text=True, env=env)
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
-        assert f"open {self.url}?token={TOKEN}" in line, line
+        assert f"open {self.url}?token={token}" in line, line
 
     def kill(self) -> None:
         assert self.process is not None
@@ -367,3 +367,16 @@ def test_a_page_shows_what_another_page_entered_and_refuses_a_tap_on_the_game_be
     logged(mine, count - 2)  # without a tap
     assert mine.is_hidden("#sheet") and "changed on another page" in mine.inner_text("#toast")
     assert len(read_record(server.autosave.read_text()).events) == count - 2
+
+
+def test_a_page_whose_server_restarted_with_another_token_says_what_to_do(browser, serve):
+    server = serve()
+    page = browser.new_page(viewport=PHONE)
+    page.set_default_timeout(10000)
+    page.goto(f"{server.url}?token={TOKEN}")
+    page.wait_for_selector("#players")
+    server.kill()
+    server.start(token="another-token-0123456789")  # as a restart without --token does
+    page.fill("#players", " ".join(GAME.players))
+    page.press("#players", "Tab")
+    page.wait_for_selector("#toast:not([hidden]):has-text('open the address it printed')")

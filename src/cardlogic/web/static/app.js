@@ -40,7 +40,9 @@ async function call(method, path, body) {
     toast("the server cannot be reached: is cardlogic serve still running?", true);
     return null;
   }
-  const answer = await response.json().catch(() => ({ error: `the server answered ${response.status}` }));
+  const answer = await response.json().catch(() => ({ error: response.status === 403 // a bare "forbidden"
+    ? "the server refuses this page's token (it restarted without --token?): open the address it printed"
+    : `the server answered ${response.status}` }));
   if (response.ok) return answer;
   if (response.status === 409 && answer.state) {
     S = answer.state;
