@@ -109,6 +109,7 @@ def test_set_up_is_checked_field_by_field(client, autosave):
         ({"players": ["Ann", "Bob", "Cat"]}, "players", "4 to 12 players"),
         ({"players": "Ann Bob"}, "players", "list of names"),
         ({**SETUP, "deck": "no-9s"}, "deck", "no-9s"),
+        ({**SETUP, "sets": []}, "sets", "at least one set"),  # every set tapped out is not every set in play
         ({**SETUP, "teams": [0, 0, 0, 0, 0, 0]}, "teams", "both teams"),
         ({**SETUP, "dealer": "Zed"}, "dealer", "Zed"),
         ({**SETUP, "rules": "bluff=maybe"}, "rules", "bluff"),

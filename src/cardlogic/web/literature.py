@@ -143,6 +143,8 @@ def _setup(body: Mapping[str, Any]) -> tuple[Game, bool, int | None, tuple[Card,
     deck_name, sets = body.get("deck") or "no-8s", body.get("sets")
     if not isinstance(deck_name, str) or (sets is not None and not isinstance(sets, list)):
         raise BadRequestError("deck must be a deck's name and sets a list of set names", "deck")
+    if sets == []:
+        raise BadRequestError("leave at least one set in play", "sets")
     teams = body.get("teams") or ()
     if not isinstance(teams, list | tuple) or not all(team in (0, 1) for team in teams):
         raise BadRequestError("teams must give team 0 or 1 for every player", "teams")

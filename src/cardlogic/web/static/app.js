@@ -223,7 +223,7 @@ function renderSetup(main) {
         k === name || now.includes(k));
       setup.hand = [];
       checkSetup();
-    } }, name)))));
+    } }, name))), setupField("sets")));
   main.append(section("Dealer (asks first)", el("div", { class: "row" }, checked.players.map((name) =>
     el("button", { class: name === setup.dealer ? "on" : "", onclick: () => { setup.dealer = name; checkSetup(); } },
       name))), setupField("dealer")));
