@@ -31,6 +31,7 @@ from cardlogic.literature.belief import FIRST_DEALS, FOLLOWED_DEALS, LiteratureB
 from cardlogic.literature.decks import Deck
 from cardlogic.literature.shorthand import Notation
 from cardlogic.table.autosave import claim_autosave
+from cardlogic.table.core import Incomplete
 from cardlogic.table.literature import LiveGame
 from tests.cli.scripted import GAME, annes_view, setup_text, typed
 
@@ -152,6 +153,19 @@ def test_short_form_mistakes_say_what_is_wrong(text, message):
     game = Game(("Ann", "Bob", "Cat", "Dan", "Eve", "Dave"), deck=GAME.deck, dealer=5)
     with pytest.raises(InvalidEventError, match=re.escape(message)):
         Notation(game).parse(text)
+
+
+def test_the_answer_live_asks_for_reads_as_a_short_form_answer():
+    """An ask typed without its answer is answered as the short form's answer is typed (``y`` and ``n`` too), and a
+    wrong answer is refused in the same words."""
+    game = LiveGame(read_record((Path(__file__).parents[2] / "examples" / "mini.txt").read_text()))
+    with pytest.raises(Incomplete) as asked:
+        game.parse("ann dan 2h")
+    assert [asked.value.complete(word).yes for word in ("y", "N", "+", "no")] == [True, False, True, False]
+    with pytest.raises(InvalidEventError, match=re.escape("the answer must be + (yes) or - (no), not 'maybe'")):
+        asked.value.complete("maybe")
+    with pytest.raises(InvalidEventError, match=re.escape("the answer must be + (yes) or - (no), not 'maybe'")):
+        game.parse("ann dan 2h maybe")
 
 
 def test_setup_questions_check_each_answer_and_ask_again(tmp_path, monkeypatch, capsys):

@@ -417,10 +417,7 @@ class LiveGame(TableGame[Event]):
         names = self.game.players
 
         def complete(answer: str) -> Ask:
-            yes = {"+": True, "yes": True, "-": False, "no": False}.get(answer.lower())
-            if yes is None:
-                raise ValueError(f"the answer is + (yes) or - (no), not {answer!r}")
-            return Ask(ask.asker, ask.target, ask.card, yes)
+            return Ask(ask.asker, ask.target, ask.card, self.notation.answer(answer))
 
         asked = f"{names[ask.asker]} asks {names[ask.target]} for {ask.card}"
         raise Incomplete(f"{asked}: the answer? {offered}; empty drops it", complete)
