@@ -11,9 +11,13 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from cardlogic.cli import main
 from cardlogic.cli.advise import as_json
+from cardlogic.cli.live.console import TypedLines
+from cardlogic.cli.live.literature import LiteratureView
+from cardlogic.cli.live.session import LiveSession
 from cardlogic.constraints import InconsistentError
 from cardlogic.literature import (
     Ask,
@@ -166,6 +170,23 @@ def test_the_answer_live_asks_for_reads_as_a_short_form_answer():
         asked.value.complete("maybe")
     with pytest.raises(InvalidEventError, match=re.escape("the answer must be + (yes) or - (no), not 'maybe'")):
         game.parse("ann dan 2h maybe")
+
+
+def test_each_typed_line_is_told_event_or_command_once(monkeypatch, capsys):
+    """The loop decides once whether a line is an event (which a refusal then reports by its line) or a command."""
+    game = LiveGame(read_record((Path(__file__).parents[2] / "examples" / "mini.txt").read_text()))
+    console = Console(file=io.StringIO(), width=80)
+    session = LiveSession(game, LiteratureView(game, console), TypedLines(), console=console)
+    told = []
+    monkeypatch.setattr(session, "is_event", lambda text: told.append(text) or LiveSession.is_event(session, text))
+    typed_lines = ["ann dan 2h -", "zed dan 2h -", "status", "why 9x", "undo"]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(typed_lines) + "\n"))
+    assert session.run() == 1
+    assert told == typed_lines
+    assert capsys.readouterr().err.splitlines() == [
+        "<input>:18: unknown player 'zed' (players: Ann Bob Cat Dan)",
+        "unknown card '9x'",
+    ]
 
 
 def test_setup_questions_check_each_answer_and_ask_again(tmp_path, monkeypatch, capsys):

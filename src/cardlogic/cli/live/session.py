@@ -94,12 +94,7 @@ class LiveSession:
                 continue
             if text.lower() in ("quit", "exit"):
                 break
-            where = self.next_line_prefix() if self.is_event(text) else ""
-            try:
-                with self.notice.guard():
-                    self.handle(text)
-            except REFUSED as error:
-                self.refuse(where, error)
+            self.handle(text)
             sys.stdout.flush()  # a program driving live through a pipe sees each answer before typing on
         return 1 if self.refused else 0
 
@@ -125,12 +120,23 @@ class LiveSession:
         return too_long and any(name.lower().startswith(command) for name in self.game.status().players)
 
     def handle(self, text: str) -> None:
-        """Carry out one line: an event, or else a command."""
+        """Carry out one line, an event or else a command; a refused one is reported, an event by its line."""
+        event = self.is_event(text)
+        where = self.next_line_prefix() if event else ""
+        try:
+            with self.notice.guard():
+                if event:
+                    self.push(text)
+                else:
+                    self.command(text)
+        except REFUSED as error:
+            self.refuse(where, error)
+
+    def command(self, text: str) -> None:
+        """Carry out the command ``text``."""
         tokens = text.split()
         command, arguments = tokens[0].lower(), tokens[1:]
-        if self.is_event(text):
-            self.push(text)
-        elif command in self.view.commands:
+        if command in self.view.commands:
             self.view.command(command, arguments)
         elif command == "help":
             self.say(self.view.help + "\n" + COMMANDS_HELP)
