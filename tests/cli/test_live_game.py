@@ -159,10 +159,15 @@ def test_short_form_mistakes_say_what_is_wrong(text, message):
         Notation(game).parse(text)
 
 
+def mini() -> LiveGame:
+    """Ann's game of ``examples/mini.txt``, 4 players, Ann to move."""
+    return LiveGame(read_record((Path(__file__).parents[2] / "examples" / "mini.txt").read_text()))
+
+
 def test_the_answer_live_asks_for_reads_as_a_short_form_answer():
     """An ask typed without its answer is answered as the short form's answer is typed (``y`` and ``n`` too), and a
     wrong answer is refused in the same words."""
-    game = LiveGame(read_record((Path(__file__).parents[2] / "examples" / "mini.txt").read_text()))
+    game = mini()
     with pytest.raises(Incomplete) as asked:
         game.parse("ann dan 2h")
     assert [asked.value.complete(word).yes for word in ("y", "N", "+", "no")] == [True, False, True, False]
@@ -172,9 +177,20 @@ def test_the_answer_live_asks_for_reads_as_a_short_form_answer():
         game.parse("ann dan 2h maybe")
 
 
+def test_a_claim_of_my_team_sure_to_be_wrong_proposes_each_card_at_its_likeliest_holder():
+    """Bob holds AS, so Ann's claim of high-spades is sure to be wrong: it proposes the cards where they likeliest
+    are, as the page's claim sheet does, not every card Ann cannot place in her own hand."""
+    game = mini()
+    with pytest.raises(Incomplete) as asked:
+        game.parse("ann claims hs")
+    assert asked.value.question.startswith("Ann claims high-spades: Cat 9S JS QS KS; Ann 10S AS, P(correct) 0.00:")
+    claim = asked.value.complete("opp bob 9s 10s js qs ks")
+    assert claim.assignment == game.claim_suggestion(0, claim.set_index).assignment
+
+
 def test_each_typed_line_is_told_event_or_command_once(monkeypatch, capsys):
     """The loop decides once whether a line is an event (which a refusal then reports by its line) or a command."""
-    game = LiveGame(read_record((Path(__file__).parents[2] / "examples" / "mini.txt").read_text()))
+    game = mini()
     console = Console(file=io.StringIO(), width=80)
     session = LiveSession(game, LiteratureView(game, console), TypedLines(), console=console)
     told = []
