@@ -188,6 +188,14 @@ def test_a_claim_of_my_team_sure_to_be_wrong_proposes_each_card_at_its_likeliest
     assert claim.assignment == game.claim_suggestion(0, claim.set_index).assignment
 
 
+def test_log_of_no_events_is_refused_as_undo_of_none_is():
+    """``log 0`` said "no events yet" of a game with events."""
+    game = mini()
+    with pytest.raises(ValueError, match=re.escape("log N needs N of at least 1, not 0")):
+        game.log(0)
+    assert [line for line, _ in game.log(2)] == [15, 16]
+
+
 def test_each_typed_line_is_told_event_or_command_once(monkeypatch, capsys):
     """The loop decides once whether a line is an event (which a refusal then reports by its line) or a command."""
     game = mini()

@@ -262,7 +262,12 @@ class TableGame(ABC, Generic[E]):
         return undone
 
     def log(self, count: int | None = None) -> list[tuple[int, str]]:
-        """The last ``count`` events (all without it) as ``(autosave line, record notation)``, oldest first."""
+        """The last ``count`` events (all without it) as ``(autosave line, record notation)``, oldest first.
+
+        Raises :class:`ValueError` when ``count`` is below 1.
+        """
+        if count is not None and count < 1:
+            raise ValueError(f"log N needs N of at least 1, not {count}")
         events = self.events
         first = 0 if count is None else max(0, len(events) - count)
         return [(self.line_of(index), self.describe(events[index])) for index in range(first, len(events))]
