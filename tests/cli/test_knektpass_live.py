@@ -283,3 +283,14 @@ def test_why_names_the_file_of_its_lines_only_when_it_names_a_line():
         "6S: played by Ann, line 19",
         f"(lines of {live.autosave})",
     ]
+
+
+def test_score_names_each_player_once():
+    """Without partners the score names every player with their points: ``score`` said it twice (``score Ann 12
+    Bob 12 Cat 12: Ann 12 | Bob 12 | Cat 12``)."""
+    text = (Path(__file__).parents[2] / "examples" / "knektpass" / "bob.txt").read_text()
+    live = LiveMatch(read_match(text), text=text)
+    out = io.StringIO()
+    console = Console(file=out, width=80, highlight=False, color_system=None, force_terminal=True)
+    LiveSession(live, KnektpassView(live, console), TypedLines(), console=console).handle("score")
+    assert out.getvalue() == "score Bob 12 Ann 12 Cat 12\n"

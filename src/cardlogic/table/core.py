@@ -93,6 +93,13 @@ class Status:
             return " ".join(f"{self.players[self.teams[side][0]]} {self.scores[side]}" for side in self._sides())
         return "-".join(str(self.scores[side]) for side in self._sides())
 
+    def scoreboard(self) -> str:
+        """The score with each side's players, the observer's side first (``score 4-3: Ann Cat Eve 4 | Bob Dan Fay
+        3``); where every side is one player, the score alone, which names them (``score Bob 9 Ann 12 Cat 7``)."""
+        if all(len(team) == 1 for team in self.teams):
+            return f"score {self.score()}"
+        return f"score {self.score()}: " + " | ".join(self.sides())
+
     def sides(self) -> list[str]:
         """Each side as ``Ann Cat Eve 4`` (players, then score), the observer's side first."""
         return [" ".join(self.players[p] for p in self.teams[side]) + f" {self.scores[side]}" for side in self._sides()]

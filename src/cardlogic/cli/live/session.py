@@ -143,8 +143,7 @@ class LiveSession:
         elif command == "status":
             self.say(self.game.status().line())
         elif command == "score":
-            status = self.game.status()
-            self.say(f"score {status.score()}: " + " | ".join(status.sides()))
+            self.say(self.game.status().scoreboard())
         elif command == "sizes":
             self.say(self.game.status().hand_counts())
         elif command == "teams":
