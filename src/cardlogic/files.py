@@ -165,7 +165,8 @@ class NameLock:
         self.held = False
 
     def acquire(self) -> bool:
-        """Take the name; False when a running process holds it."""
+        """Take the name; False when a running process holds it, :class:`WriteRefusedError` when its folder may not
+        be written to."""
         for _attempt in range(3):
             with sigint_deferred():  # created, written and known as held together
                 created = self._create()
@@ -180,11 +181,15 @@ class NameLock:
         return False
 
     def _create(self) -> bool:
-        """Create the lock file with this process's id; False when it exists."""
+        """Create the lock file with this process's id; False when it exists. Raises :class:`WriteRefusedError`
+        when it cannot be made there (a folder that may not be written to, or no folder: a record read from a
+        pipe, ``<(...)``)."""
         try:
             descriptor = os.open(self.lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         except FileExistsError:
             return False
+        except OSError:
+            raise WriteRefusedError(f"{self.path} is in a folder I may not write to: not written") from None
         with os.fdopen(descriptor, "w") as handle:
             handle.write(f"{os.getpid()}\n")
         self.held = True
