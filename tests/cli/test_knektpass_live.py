@@ -108,7 +108,7 @@ def test_a_new_match_asks_its_set_up_and_refuses_a_bad_answer(tmp_path):
         cwd=tmp_path,
     )
     assert done.stderr.splitlines() == ["<input>:6: Bob was dealt 5 cards, not 3"]
-    assert "ok: Ann plays (line 10); Bob to move (me)" in done.stdout
+    assert "ok: Ann plays; Bob to move (me) (line 10)" in done.stdout
     assert "advice: " in done.stdout  # Bob decides: play or fold
     (autosave,) = tmp_path.glob("game-*.live.txt")
     match = read_match(autosave.read_text())
@@ -212,7 +212,7 @@ def test_no_slow_notice_while_i_answer_a_question(tmp_path):
     with pytest.raises(pexpect.TIMEOUT):
         child.expect(r"warming up|working on it", timeout=3.5)  # longer than the notice's 2 seconds
     child.sendline("7c")
-    child.expect_exact("ok: Bob takes the trump for 7C (line")
+    child.expect_exact("ok: Bob takes the trump for 7C; Cat to move (opponent) (line 7)")
     child.sendline("quit")
     child.expect(pexpect.EOF)
     answered = transcript.getvalue()[asked:]
@@ -250,7 +250,7 @@ def test_a_refused_answer_to_a_question_asks_it_again(tmp_path):
     child.expect_exact("Bob does not hold AS")
     child.expect_exact("which card did I put down for the turned KH?")
     child.sendline("7c")
-    child.expect_exact("ok: Bob takes the trump for 7C (line 7)")
+    child.expect_exact("ok: Bob takes the trump for 7C; Cat to move (opponent) (line 7)")
     for line in ("cat out", "ann out", "bob out"):  # nobody plays: the same dealer deals again
         child.sendline(line)
         child.expect_exact("ok: ")

@@ -49,7 +49,7 @@ class LiteratureView:
             self.show_exposed()
 
     def report(self, update: Update) -> None:
-        """One line: the event as recorded, its autosave line, who is to move, what I newly know for sure."""
+        """One line: the event as recorded, who is to move, its autosave line, what I newly know for sure."""
         event = format_event(update.event, self.game.game)
         line = f"ok: {event}; {self.game.status().to_move()} (line {update.line})"
         if update.certain:
