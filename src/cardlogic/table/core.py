@@ -19,6 +19,10 @@ from cardlogic.files import RecordText, replace_text, write_owned
 E = TypeVar("E")
 
 
+DROPS = "empty drops it"
+"""How every question on a typed line ends: an empty answer records nothing."""
+
+
 class Incomplete(ValueError):
     """A typed line that names an event once one more answer is given (a claim's outcome, say).
 

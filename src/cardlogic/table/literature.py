@@ -30,9 +30,9 @@ from cardlogic.literature import (
 from cardlogic.literature.advice import Advice, ClaimAdvice, advise, claim_advice, spectator, with_leaks
 from cardlogic.literature.belief import DEFAULT_PRIOR, FOLLOWED_DEALS, LiteratureBelief
 from cardlogic.literature.shorthand import Answer, Notation, ShortClaim
-from cardlogic.table.core import Incomplete, Status, TableGame
+from cardlogic.table.core import DROPS, Incomplete, Status, TableGame
 
-OUTCOME_QUESTION = "the outcome? ok, void or opp, then who held any card I cannot know (void bob 5h); empty drops it"
+OUTCOME_QUESTION = f"the outcome? ok, void or opp, then who held any card I cannot know (void bob 5h); {DROPS}"
 
 
 @dataclass(frozen=True)
@@ -427,7 +427,7 @@ class LiveGame(TableGame[Event]):
             return Ask(ask.asker, ask.target, ask.card, self.notation.answer(answer))
 
         asked = f"{names[ask.asker]} asks {names[ask.target]} for {ask.card}"
-        raise Incomplete(f"{asked}: the answer? {offered}; empty drops it", complete)
+        raise Incomplete(f"{asked}: the answer? {offered}; {DROPS}", complete)
 
     def _ask_outcome(self, short: ShortClaim, claim: str) -> Claim:
         def complete(answer: str) -> Claim:
