@@ -196,6 +196,22 @@ def test_log_of_no_events_is_refused_as_undo_of_none_is():
     assert [line for line, _ in game.log(2)] == [15, 16]
 
 
+def test_grid_and_exposed_say_when_there_is_nothing_to_show():
+    """Once every set is claimed, ``grid`` and ``exposed`` say so: they printed tables of no rows under long
+    captions."""
+    game = LiveGame(annes_view())
+    assert game.status().over
+    out = io.StringIO()
+    console = Console(file=out, width=80)
+    session = LiveSession(game, LiteratureView(game, console), TypedLines(), console=console)
+    for command in ("grid", "exposed"):
+        session.handle(command)
+    assert out.getvalue().splitlines() == [
+        "no card is in play: every set is claimed",
+        "my hand is empty: there is nothing of it to work out",
+    ]
+
+
 def test_each_typed_line_is_told_event_or_command_once(monkeypatch, capsys):
     """The loop decides once whether a line is an event (which a refusal then reports by its line) or a command."""
     game = mini()
