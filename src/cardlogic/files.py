@@ -83,9 +83,16 @@ def check_writable(
 def replace_text(path: str | os.PathLike[str], text: str) -> None:
     """Replace ``path`` with ``text`` atomically, keeping its permissions (see the module's rule).
 
-    Checks nothing about what is at ``path``: call :func:`check_writable` first.
+    Checks nothing about what is at ``path``: call :func:`check_writable` first. An :class:`OSError` names
+    ``path``, not the temporary file it failed on.
     """
-    target = Path(path)
+    try:
+        _replace(Path(path), text)
+    except OSError as error:
+        raise OSError(error.errno, error.strerror, os.fspath(path)) from error
+
+
+def _replace(target: Path, text: str) -> None:
     folder = target.parent
     try:
         mode = stat.S_IMODE(target.stat().st_mode)

@@ -292,6 +292,25 @@ def test_an_event_that_cannot_be_autosaved_is_refused_and_changes_nothing(tmp_pa
     assert game.spectator is not None and game.spectator.public.history == (view.events[0],)
 
 
+def test_an_autosave_that_cannot_be_written_is_named_with_the_reason(tmp_path, capsys):
+    """It said ``[Errno 2] No such file or directory: '.../.auto.txt.k3j1x9.tmp'``, a temporary file."""
+    folder = tmp_path / "table"
+    folder.mkdir()
+    autosave = folder / "auto.txt"
+    game = mini()
+    game.autosave = str(autosave)
+    console = Console(file=io.StringIO(), width=80)
+    session = LiveSession(game, LiteratureView(game, console), TypedLines(), console=console)
+    folder.rename(tmp_path / "moved")
+    session.handle("ann dan 2h -")
+    session.handle("undo")
+    assert capsys.readouterr().err.splitlines() == [
+        f"{autosave}:17: {autosave}: No such file or directory: nothing changed",
+        f"{autosave}: No such file or directory: nothing changed",
+    ]
+    assert len(game.events) == 8
+
+
 def test_an_event_no_deal_explains_names_the_line_it_contradicts_as_a_record_does(tmp_path):
     """Live refused ``dan ann 2h`` after ``Ann asks Dan for 4H: no`` with the constraints' bare "a required event
     cannot have happened"; it names the line it contradicts, as ``cardlogic check`` does on the same record."""

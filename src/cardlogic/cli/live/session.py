@@ -106,7 +106,10 @@ class LiveSession:
         """Report a refused line, ``where`` before its message (an event's :meth:`next_line_prefix`, a command's
         nothing), and count it for the exit code."""
         self.refused += 1
-        echo(f"{where}{error}", file=sys.stderr)
+        message = str(error)
+        if isinstance(error, OSError) and error.strerror and error.filename:  # a file could not be written
+            message = f"{error.filename}: {error.strerror}: nothing changed"
+        echo(f"{where}{message}", file=sys.stderr)
 
     def is_event(self, text: str) -> bool:
         """Whether the line ``text`` is an event rather than a command: it starts with no command's name, or it is
