@@ -83,9 +83,16 @@ def check_writable(
 def replace_text(path: str | os.PathLike[str], text: str) -> None:
     """Replace ``path`` with ``text`` atomically, keeping its permissions (see the module's rule).
 
-    Checks nothing about what is at ``path``: call :func:`check_writable` first.
+    Checks nothing about what is at ``path``: call :func:`check_writable` first. An :class:`OSError` names
+    ``path``, not the temporary file it failed on.
     """
-    target = Path(path)
+    try:
+        _replace(Path(path), text)
+    except OSError as error:
+        raise OSError(error.errno, error.strerror, os.fspath(path)) from error
+
+
+def _replace(target: Path, text: str) -> None:
     folder = target.parent
     try:
         mode = stat.S_IMODE(target.stat().st_mode)
@@ -165,7 +172,8 @@ class NameLock:
         self.held = False
 
     def acquire(self) -> bool:
-        """Take the name; False when a running process holds it."""
+        """Take the name; False when a running process holds it, :class:`WriteRefusedError` when its folder may not
+        be written to."""
         for _attempt in range(3):
             with sigint_deferred():  # created, written and known as held together
                 created = self._create()
@@ -180,11 +188,15 @@ class NameLock:
         return False
 
     def _create(self) -> bool:
-        """Create the lock file with this process's id; False when it exists."""
+        """Create the lock file with this process's id; False when it exists. Raises :class:`WriteRefusedError`
+        when it cannot be made there (a folder that may not be written to, or no folder: a record read from a
+        pipe, ``<(...)``)."""
         try:
             descriptor = os.open(self.lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         except FileExistsError:
             return False
+        except OSError:
+            raise WriteRefusedError(f"{self.path} is in a folder I may not write to: not written") from None
         with os.fdopen(descriptor, "w") as handle:
             handle.write(f"{os.getpid()}\n")
         self.held = True

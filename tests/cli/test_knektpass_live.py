@@ -108,7 +108,7 @@ def test_a_new_match_asks_its_set_up_and_refuses_a_bad_answer(tmp_path):
         cwd=tmp_path,
     )
     assert done.stderr.splitlines() == ["<input>:6: Bob was dealt 5 cards, not 3"]
-    assert "ok: Ann plays (line 10); Bob to move (me)" in done.stdout
+    assert "ok: Ann plays; Bob to move (me) (line 10)" in done.stdout
     assert "advice: " in done.stdout  # Bob decides: play or fold
     (autosave,) = tmp_path.glob("game-*.live.txt")
     match = read_match(autosave.read_text())
@@ -212,7 +212,7 @@ def test_no_slow_notice_while_i_answer_a_question(tmp_path):
     with pytest.raises(pexpect.TIMEOUT):
         child.expect(r"warming up|working on it", timeout=3.5)  # longer than the notice's 2 seconds
     child.sendline("7c")
-    child.expect_exact("ok: Bob takes the trump for 7C (line")
+    child.expect_exact("ok: Bob takes the trump for 7C; Cat to move (opponent) (line 7)")
     child.sendline("quit")
     child.expect(pexpect.EOF)
     answered = transcript.getvalue()[asked:]
@@ -250,7 +250,7 @@ def test_a_refused_answer_to_a_question_asks_it_again(tmp_path):
     child.expect_exact("Bob does not hold AS")
     child.expect_exact("which card did I put down for the turned KH?")
     child.sendline("7c")
-    child.expect_exact("ok: Bob takes the trump for 7C (line 7)")
+    child.expect_exact("ok: Bob takes the trump for 7C; Cat to move (opponent) (line 7)")
     for line in ("cat out", "ann out", "bob out"):  # nobody plays: the same dealer deals again
         child.sendline(line)
         child.expect_exact("ok: ")
@@ -283,3 +283,14 @@ def test_why_names_the_file_of_its_lines_only_when_it_names_a_line():
         "6S: played by Ann, line 19",
         f"(lines of {live.autosave})",
     ]
+
+
+def test_score_names_each_player_once():
+    """Without partners the score names every player with their points: ``score`` said it twice (``score Ann 12
+    Bob 12 Cat 12: Ann 12 | Bob 12 | Cat 12``)."""
+    text = (Path(__file__).parents[2] / "examples" / "knektpass" / "bob.txt").read_text()
+    live = LiveMatch(read_match(text), text=text)
+    out = io.StringIO()
+    console = Console(file=out, width=80, highlight=False, color_system=None, force_terminal=True)
+    LiveSession(live, KnektpassView(live, console), TypedLines(), console=console).handle("score")
+    assert out.getvalue() == "score Bob 12 Ann 12 Cat 12\n"

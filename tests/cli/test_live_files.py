@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
+import shutil
 import signal
 import stat
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from cardlogic.cards import iter_cards
 from cardlogic.literature import Record, format_event, play_random_game, write_record
@@ -219,3 +223,27 @@ def test_a_file_in_a_missing_folder_is_refused_in_one_line_before_anything_is_do
         )
         assert (done.returncode, done.stderr.strip()) == (1, f"cardlogic {name}: {refused}"), args
     assert not missing.parent.exists()
+
+
+@pytest.mark.skipif(not Path("/dev/fd").is_dir() or shutil.which("bash") is None, reason="needs bash and /dev/fd")
+@pytest.mark.parametrize("command", [["live"], ["knektpass", "live"]])
+def test_a_record_where_no_autosave_can_be_written_is_refused_with_the_way_out(tmp_path, command):
+    """A record read through ``<(...)`` (as one in a read-only folder) has no folder to autosave beside it: live
+    says so and how to save elsewhere; it stopped on a traceback, making the lock file."""
+    example = Path(__file__).parents[2] / "examples" / ("mini.txt" if command == ["live"] else "knektpass/bob.txt")
+    line = shlex.join([sys.executable, "-m", "cardlogic", *command])
+    done = subprocess.run(
+        ["bash", "-c", f"{line} <(cat {shlex.quote(str(example))}) < /dev/null"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 1
+    assert re.fullmatch(
+        rf"cardlogic {' '.join(command)}: /dev/fd/\d+\.live\.txt is in a folder I may not write to: not written; "
+        r"--autosave FILE saves elsewhere\n",
+        done.stderr,
+    ), done.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -11,9 +11,13 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from cardlogic.cli import main
 from cardlogic.cli.advise import as_json
+from cardlogic.cli.live.console import TypedLines
+from cardlogic.cli.live.literature import LiteratureView
+from cardlogic.cli.live.session import LiveSession
 from cardlogic.constraints import InconsistentError
 from cardlogic.literature import (
     Ask,
@@ -31,6 +35,7 @@ from cardlogic.literature.belief import FIRST_DEALS, FOLLOWED_DEALS, LiteratureB
 from cardlogic.literature.decks import Deck
 from cardlogic.literature.shorthand import Notation
 from cardlogic.table.autosave import claim_autosave
+from cardlogic.table.core import Incomplete
 from cardlogic.table.literature import LiveGame
 from tests.cli.scripted import GAME, annes_view, setup_text, typed
 
@@ -154,6 +159,76 @@ def test_short_form_mistakes_say_what_is_wrong(text, message):
         Notation(game).parse(text)
 
 
+def mini() -> LiveGame:
+    """Ann's game of ``examples/mini.txt``, 4 players, Ann to move."""
+    return LiveGame(read_record((Path(__file__).parents[2] / "examples" / "mini.txt").read_text()))
+
+
+def test_the_answer_live_asks_for_reads_as_a_short_form_answer():
+    """An ask typed without its answer is answered as the short form's answer is typed (``y`` and ``n`` too), and a
+    wrong answer is refused in the same words."""
+    game = mini()
+    with pytest.raises(Incomplete) as asked:
+        game.parse("ann dan 2h")
+    assert [asked.value.complete(word).yes for word in ("y", "N", "+", "no")] == [True, False, True, False]
+    with pytest.raises(InvalidEventError, match=re.escape("the answer must be + (yes) or - (no), not 'maybe'")):
+        asked.value.complete("maybe")
+    with pytest.raises(InvalidEventError, match=re.escape("the answer must be + (yes) or - (no), not 'maybe'")):
+        game.parse("ann dan 2h maybe")
+
+
+def test_a_claim_of_my_team_sure_to_be_wrong_proposes_each_card_at_its_likeliest_holder():
+    """Bob holds AS, so Ann's claim of high-spades is sure to be wrong: it proposes the cards where they likeliest
+    are, as the page's claim sheet does, not every card Ann cannot place in her own hand."""
+    game = mini()
+    with pytest.raises(Incomplete) as asked:
+        game.parse("ann claims hs")
+    assert asked.value.question.startswith("Ann claims high-spades: Cat 9S JS QS KS; Ann 10S AS, P(correct) 0.00:")
+    claim = asked.value.complete("opp bob 9s 10s js qs ks")
+    assert claim.assignment == game.claim_suggestion(0, claim.set_index).assignment
+
+
+def test_log_of_no_events_is_refused_as_undo_of_none_is():
+    """``log 0`` said "no events yet" of a game with events."""
+    game = mini()
+    with pytest.raises(ValueError, match=re.escape("log N needs N of at least 1, not 0")):
+        game.log(0)
+    assert [line for line, _ in game.log(2)] == [15, 16]
+
+
+def test_grid_and_exposed_say_when_there_is_nothing_to_show():
+    """Once every set is claimed, ``grid`` and ``exposed`` say so: they printed tables of no rows under long
+    captions."""
+    game = LiveGame(annes_view())
+    assert game.status().over
+    out = io.StringIO()
+    console = Console(file=out, width=80)
+    session = LiveSession(game, LiteratureView(game, console), TypedLines(), console=console)
+    for command in ("grid", "exposed"):
+        session.handle(command)
+    assert out.getvalue().splitlines() == [
+        "no card is in play: every set is claimed",
+        "my hand is empty: there is nothing of it to work out",
+    ]
+
+
+def test_each_typed_line_is_told_event_or_command_once(monkeypatch, capsys):
+    """The loop decides once whether a line is an event (which a refusal then reports by its line) or a command."""
+    game = mini()
+    console = Console(file=io.StringIO(), width=80)
+    session = LiveSession(game, LiteratureView(game, console), TypedLines(), console=console)
+    told = []
+    monkeypatch.setattr(session, "is_event", lambda text: told.append(text) or LiveSession.is_event(session, text))
+    typed_lines = ["ann dan 2h -", "zed dan 2h -", "status", "why 9x", "undo"]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(typed_lines) + "\n"))
+    assert session.run() == 1
+    assert told == typed_lines
+    assert capsys.readouterr().err.splitlines() == [
+        "<input>:18: unknown player 'zed' (players: Ann Bob Cat Dan)",
+        "unknown card '9x'",
+    ]
+
+
 def test_setup_questions_check_each_answer_and_ask_again(tmp_path, monkeypatch, capsys):
     answers = [
         "Ann Bob",
@@ -215,6 +290,25 @@ def test_an_event_that_cannot_be_autosaved_is_refused_and_changes_nothing(tmp_pa
         game.push(view.events[1])
     assert game.public.history == (view.events[0],)
     assert game.spectator is not None and game.spectator.public.history == (view.events[0],)
+
+
+def test_an_autosave_that_cannot_be_written_is_named_with_the_reason(tmp_path, capsys):
+    """It said ``[Errno 2] No such file or directory: '.../.auto.txt.k3j1x9.tmp'``, a temporary file."""
+    folder = tmp_path / "table"
+    folder.mkdir()
+    autosave = folder / "auto.txt"
+    game = mini()
+    game.autosave = str(autosave)
+    console = Console(file=io.StringIO(), width=80)
+    session = LiveSession(game, LiteratureView(game, console), TypedLines(), console=console)
+    folder.rename(tmp_path / "moved")
+    session.handle("ann dan 2h -")
+    session.handle("undo")
+    assert capsys.readouterr().err.splitlines() == [
+        f"{autosave}:17: {autosave}: No such file or directory: nothing changed",
+        f"{autosave}: No such file or directory: nothing changed",
+    ]
+    assert len(game.events) == 8
 
 
 def test_an_event_no_deal_explains_names_the_line_it_contradicts_as_a_record_does(tmp_path):

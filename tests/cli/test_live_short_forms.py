@@ -138,3 +138,26 @@ def test_a_history_file_the_user_owns_is_left_alone(tmp_path):
         read_record((tmp_path / "notes.txt").read_text()).events[-1]
         == read_record((tmp_path / "mini.txt").read_text() + "Ann asks Dan for 2H: no\n").events[-1]
     )
+
+
+def test_a_history_file_that_can_no_longer_be_written_stops_nothing(tmp_path):
+    """The folder of the autosave and the history goes (a stick pulled out): each line typed stopped on
+    prompt_toolkit's traceback and "Press ENTER to continue"; live says once that the lines are no longer kept,
+    refuses the event it cannot save, and goes on."""
+    table = tmp_path / "table"
+    table.mkdir()
+    shutil.copy(EXAMPLES / "mini.txt", table / "mini.txt")
+    child = spawn("table/mini.txt", cwd=tmp_path)
+    child.logfile_read = transcript = io.StringIO()
+    child.expect_exact("Type 'help' for help.")
+    table.rename(tmp_path / "moved")
+    child.sendline("ann dan 2h -")
+    child.expect_exact("table/mini.live.history: No such file or directory: the lines typed from now on")
+    child.expect_exact("table/mini.live.txt:17: ")
+    child.sendline("ann dan 2h -")
+    child.expect_exact("table/mini.live.txt:17: ")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    shown = transcript.getvalue()
+    assert "Unhandled exception" not in shown and "Press ENTER" not in shown
+    assert shown.count("the lines typed from now on") == 1

@@ -113,7 +113,7 @@ def test_my_ask_typed_without_its_answer_asks_for_it(tmp_path):
     child.sendline("ann dan 2h")
     child.expect_exact("Ann asks Dan for 2H: the answer? + (yes) or - (no); empty drops it")
     child.sendline("maybe")
-    child.expect_exact("the answer is + (yes) or - (no), not 'maybe'")
+    child.expect_exact("the answer must be + (yes) or - (no), not 'maybe'")
     child.sendline("ann dan 2h")
     child.expect_exact("the answer?")
     child.sendline("-")

@@ -142,7 +142,7 @@ def test_the_status_line_keeps_every_name_with_its_number_at_80_columns(players,
     text = out.getvalue()
     assert not parted(text, status.players), text
     assert max(len(line) for line in text.splitlines()) <= 80
-    whole = "\n".join([status.line(), status.line(), f"score {status.score()}: " + " | ".join(status.sides())])
+    whole = "\n".join([status.line(), status.line(), status.scoreboard()])
     assert sorted(text.split()) == sorted(
         [*whole.split(), *status.hand_counts().split(), *"\n".join(status.sides()).split()]
     )

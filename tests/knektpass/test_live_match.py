@@ -72,6 +72,29 @@ def test_my_own_exchange_and_next_deal_ask_for_what_only_i_saw():
         live.parse("deal 9s")
 
 
+def test_every_question_says_an_empty_answer_drops_the_line():
+    """As Literature's questions do (``...; empty drops it``): Knektpass's said nothing of it."""
+    match = bobs_match()
+    live = LiveMatch(MatchRecord(match.first))
+    questions = []
+    for event in match.events:
+        line, answer = short_form(event)
+        try:
+            live.push_line(line)
+        except Incomplete as question:
+            questions.append(question.question)
+            live.push(question.complete(answer or ""))
+    dealt_by_me = LiveMatch(
+        read_match("Players: Ann Bob Cat\nDealer: Bob\nTrump: KH\nMe: Bob\nHand Bob: 6H 7H 7C 8C 10C\n")
+    )
+    with pytest.raises(Incomplete) as asked:
+        dealt_by_me.parse("take")
+    questions.append(asked.value.question)
+    kinds = ("did I draw?", "deal 2: ", "for the turned KH?")  # my exchange, my next hand, the card I put down
+    assert all(any(kind in question for question in questions) for kind in kinds), questions
+    assert all(question.endswith("; empty drops it") for question in questions), questions
+
+
 def test_undo_crosses_back_into_the_deal_before():
     match = bobs_match()
     over = next(i for i, e in enumerate(match.events) if isinstance(e, NextDeal))

@@ -77,6 +77,13 @@ class Notation:
         """The card ``token`` names, which must be in this game's deck."""
         return card_in_deck(token, self.game)
 
+    def answer(self, token: str) -> bool:
+        """The answer to an ask ``token`` types: ``+``, ``y`` or ``yes`` for yes, ``-``, ``n`` or ``no`` for no."""
+        try:
+            return ANSWERS[token.lower()]
+        except KeyError:
+            raise InvalidEventError(f"the answer must be + (yes) or - (no), not {token!r}") from None
+
     def set_index(self, token: str) -> int:
         """The set ``token`` names: its name or short name, or a prefix of one name only, any case."""
         sets = self.game.deck.sets
@@ -142,11 +149,7 @@ class Notation:
                 f"not an event: {text!r} (an ask is 'ASKER TARGET CARD +' for yes or '... -' "
                 "for no; type 'help' for the record notation and the commands)"
             )
-        answer = None
-        if len(tokens) == 4:
-            if tokens[3].lower() not in ANSWERS:
-                raise InvalidEventError(f"the answer must be + (yes) or - (no), not {tokens[3]!r}")
-            answer = ANSWERS[tokens[3].lower()]
+        answer = self.answer(tokens[3]) if len(tokens) == 4 else None
         return Ask(self.player(tokens[0]), self.player(tokens[1]), self.card(tokens[2]), answer)
 
     def _expand(self, word: str) -> str:

@@ -19,6 +19,10 @@ from cardlogic.files import RecordText, replace_text, write_owned
 E = TypeVar("E")
 
 
+DROPS = "empty drops it"
+"""How every question on a typed line ends: an empty answer records nothing."""
+
+
 class Incomplete(ValueError):
     """A typed line that names an event once one more answer is given (a claim's outcome, say).
 
@@ -92,6 +96,13 @@ class Status:
         if all(len(team) == 1 for team in self.teams):
             return " ".join(f"{self.players[self.teams[side][0]]} {self.scores[side]}" for side in self._sides())
         return "-".join(str(self.scores[side]) for side in self._sides())
+
+    def scoreboard(self) -> str:
+        """The score with each side's players, the observer's side first (``score 4-3: Ann Cat Eve 4 | Bob Dan Fay
+        3``); where every side is one player, the score alone, which names them (``score Bob 9 Ann 12 Cat 7``)."""
+        if all(len(team) == 1 for team in self.teams):
+            return f"score {self.score()}"
+        return f"score {self.score()}: " + " | ".join(self.sides())
 
     def sides(self) -> list[str]:
         """Each side as ``Ann Cat Eve 4`` (players, then score), the observer's side first."""
@@ -262,7 +273,12 @@ class TableGame(ABC, Generic[E]):
         return undone
 
     def log(self, count: int | None = None) -> list[tuple[int, str]]:
-        """The last ``count`` events (all without it) as ``(autosave line, record notation)``, oldest first."""
+        """The last ``count`` events (all without it) as ``(autosave line, record notation)``, oldest first.
+
+        Raises :class:`ValueError` when ``count`` is below 1.
+        """
+        if count is not None and count < 1:
+            raise ValueError(f"log N needs N of at least 1, not {count}")
         events = self.events
         first = 0 if count is None else max(0, len(events) - count)
         return [(self.line_of(index), self.describe(events[index])) for index in range(first, len(events))]

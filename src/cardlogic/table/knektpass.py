@@ -32,7 +32,7 @@ from cardlogic.knektpass.shorthand import Notation, ShortDeal
 from cardlogic.knektpass.state import PlayerState
 from cardlogic.knektpass.tracking import UnheldCardError
 from cardlogic.notation import split_record
-from cardlogic.table.core import Incomplete, Status, TableGame
+from cardlogic.table.core import DROPS, Incomplete, Status, TableGame
 
 PHASE_WORDS = {"trump": "the trump", "bid": "the bids", "exchange": "the exchange", "play": "the play"}
 
@@ -168,7 +168,9 @@ class LiveMatch(TableGame[MatchEvent]):
             def put_down(answer: str) -> TakeTrump:
                 return TakeTrump(typed.player, True, self.notation.card(answer.strip()))
 
-            raise Incomplete(f"which card did I put down for the turned {turned}? (e.g. {self.hand()[-1]})", put_down)
+            raise Incomplete(
+                f"which card did I put down for the turned {turned}? (e.g. {self.hand()[-1]}); {DROPS}", put_down
+            )
         if isinstance(typed, Exchange) and typed.player == me and typed.count and typed.discards is None:
             count = typed.count
 
@@ -176,7 +178,7 @@ class LiveMatch(TableGame[MatchEvent]):
                 return self.notation.exchange(typed.player, [str(count), *answer.lower().split()])
 
             which = "which card" if count == 1 else f"which {count} cards"
-            raise Incomplete(f"{which} did I put down, and which did I draw? (CARDS for CARDS)", exchanged)
+            raise Incomplete(f"{which} did I put down, and which did I draw? (CARDS for CARDS); {DROPS}", exchanged)
         return typed
 
     def describe(self, event: MatchEvent) -> str:
@@ -372,7 +374,9 @@ class LiveMatch(TableGame[MatchEvent]):
         def with_hand(answer: str) -> NextDeal:
             return NextDeal(number, short.turned, tuple(self.notation.card(token) for token in answer.split()))
 
-        raise Incomplete(f"deal {number}: {dealer} deals, trump {short.turned}; my {HAND_SIZE} cards?", with_hand)
+        raise Incomplete(
+            f"deal {number}: {dealer} deals, trump {short.turned}; my {HAND_SIZE} cards? (CARDS); {DROPS}", with_hand
+        )
 
     def _stage(self, match: Match | None) -> str:
         view, number = self.view, self.number

@@ -27,12 +27,12 @@ from cardlogic.literature import (
     read_record,
     write_record,
 )
-from cardlogic.literature.advice import Advice, advise, claim_advice, spectator, with_leaks
+from cardlogic.literature.advice import Advice, ClaimAdvice, advise, claim_advice, spectator, with_leaks
 from cardlogic.literature.belief import DEFAULT_PRIOR, FOLLOWED_DEALS, LiteratureBelief
 from cardlogic.literature.shorthand import Answer, Notation, ShortClaim
-from cardlogic.table.core import Incomplete, Status, TableGame
+from cardlogic.table.core import DROPS, Incomplete, Status, TableGame
 
-OUTCOME_QUESTION = "the outcome? ok, void or opp, then who held any card I cannot know (void bob 5h); empty drops it"
+OUTCOME_QUESTION = f"the outcome? ok, void or opp, then who held any card I cannot know (void bob 5h); {DROPS}"
 
 
 @dataclass(frozen=True)
@@ -261,19 +261,11 @@ class LiveGame(TableGame[Event]):
         game, belief = self.game, self.belief
         if set_index not in self.public.unclaimed:
             raise ValueError(f"{game.deck.sets[set_index].name} is already claimed")
-        team, chances = game.members(game.team_of(claimer)), self.chances()
-        likeliest = tuple(
-            (card, max(team, key=lambda player: (chances[card][player], player == claimer)))
-            for card in game.deck.sets[set_index].cards
-        )
         observer = belief.observer
         if observer is not None and game.team_of(claimer) == game.team_of(observer):
             advice = claim_advice(belief, set_index)
-            # a claim sure to be wrong has no best assignment: each card then goes to its likeliest holder
-            return ClaimSuggestion(
-                claimer, set_index, advice.assignment if advice.p_correct else likeliest, advice.p_correct
-            )
-        return ClaimSuggestion(claimer, set_index, likeliest, None)
+            return ClaimSuggestion(claimer, set_index, self._announced(claimer, advice), advice.p_correct)
+        return ClaimSuggestion(claimer, set_index, self._likeliest(claimer, set_index), None)
 
     def why(self, card: Card) -> list[str]:
         """Where ``card`` is, and the fewest events that together force it, by autosave line (``cardlogic live``'s
@@ -313,6 +305,21 @@ class LiveGame(TableGame[Event]):
             out.append(f"  {fact}: forced by {events}{hand}:")
             out += [f"  line {lines[i]}: {format_event(history[i], game)}" for i in chain]
         return out
+
+    def _announced(self, claimer: int, advice: ClaimAdvice) -> tuple[tuple[Card, int], ...]:
+        """The assignment ``claimer`` of the observer's team is taken to announce: the best of ``advice``; for a
+        claim sure to be wrong, which has none, each card at its likeliest holder (not at the observer, where the
+        advice puts the cards it cannot place)."""
+        return advice.assignment if advice.p_correct else self._likeliest(claimer, advice.set_index)
+
+    def _likeliest(self, claimer: int, set_index: int) -> tuple[tuple[Card, int], ...]:
+        """Each card of set ``set_index`` at its likeliest holder of ``claimer``'s team (``claimer`` on a tie)."""
+        game, chances = self.game, self.chances()
+        team = game.members(game.team_of(claimer))
+        return tuple(
+            (card, max(team, key=lambda player: (chances[card][player], player == claimer)))
+            for card in game.deck.sets[set_index].cards
+        )
 
     def _askable(self, asker: int, set_index: int) -> list[Card]:
         """The cards of set ``set_index`` that ``asker`` (not the observer) may ask for in some consistent deal."""
@@ -354,7 +361,7 @@ class LiveGame(TableGame[Event]):
         mine = observer is not None and game.team_of(short.claimer) == game.team_of(observer)
         if mine:
             advice = claim_advice(self.belief, short.set_index)
-            assignment = dict(advice.assignment)
+            assignment = dict(self._announced(short.claimer, advice))
             if short.outcome is None and advice.certain:
                 return Claim(short.claimer, short.set_index, tuple(assignment.items()), "correct")
             if short.outcome is None:
@@ -417,13 +424,10 @@ class LiveGame(TableGame[Event]):
         names = self.game.players
 
         def complete(answer: str) -> Ask:
-            yes = {"+": True, "yes": True, "-": False, "no": False}.get(answer.lower())
-            if yes is None:
-                raise ValueError(f"the answer is + (yes) or - (no), not {answer!r}")
-            return Ask(ask.asker, ask.target, ask.card, yes)
+            return Ask(ask.asker, ask.target, ask.card, self.notation.answer(answer))
 
         asked = f"{names[ask.asker]} asks {names[ask.target]} for {ask.card}"
-        raise Incomplete(f"{asked}: the answer? {offered}; empty drops it", complete)
+        raise Incomplete(f"{asked}: the answer? {offered}; {DROPS}", complete)
 
     def _ask_outcome(self, short: ShortClaim, claim: str) -> Claim:
         def complete(answer: str) -> Claim:

@@ -236,7 +236,8 @@ def follow_game(
             resumed, named, game.is_own, stem=Path(f"game-{datetime.datetime.now():%Y%m%d-%H%M}"), force=args.force
         )
     except WriteRefusedError as error:
-        echo(f"cardlogic {command}: {error}", file=sys.stderr)
+        elsewhere = "" if named else "; --autosave FILE saves elsewhere"  # the name was live's choice
+        echo(f"cardlogic {command}: {error}{elsewhere}", file=sys.stderr)
         return 1
     try:
         try:

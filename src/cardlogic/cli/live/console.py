@@ -37,6 +37,22 @@ class WordCompleter(Completer):
                 yield Completion(word, start_position=-len(typed))
 
 
+class KeptHistory(FileHistory):
+    """The typed lines kept in a file, where a line that can no longer be written there (its folder gone, the disk
+    full) is kept in memory only, and :attr:`lost` says why, rather than stopping the prompt on a traceback."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path)
+        self.path = path
+        self.lost: str | None = None
+
+    def store_string(self, string: str) -> None:
+        try:
+            super().store_string(string)
+        except OSError as error:
+            self.lost = error.strerror or str(error)
+
+
 class TypedLines:
     """Numbered input lines. On a terminal: a prompt with Tab completion (see :meth:`complete_from`) and history."""
 
@@ -45,6 +61,7 @@ class TypedLines:
         self.interactive = sys.stdin.isatty() and sys.stdout.isatty()
         self._completer = WordCompleter(lambda before: ())
         self._session: PromptSession[str] | None = None
+        self._history: KeptHistory | None = None
         if self.interactive:
             self._session = PromptSession(completer=self._completer, complete_while_typing=False)
 
@@ -64,7 +81,8 @@ class TypedLines:
             return f"{path} is not live's history of typed lines: left as it is; Up and Down recall this session's only"
         if not Path(path).exists():
             replace_text(path, HISTORY_MARK)
-        self._session = PromptSession(completer=self._completer, complete_while_typing=False, history=FileHistory(path))
+        self._history = KeptHistory(path)
+        self._session = PromptSession(completer=self._completer, complete_while_typing=False, history=self._history)
         return None
 
     def read(self, prompt: str, toolbar: Callable[[], str] | None = None) -> str | None:
@@ -88,8 +106,16 @@ class TypedLines:
                 raise
             except KeyboardInterrupt:  # Ctrl-C typed: the line is dropped
                 continue
+            self._say_if_history_lost()
             self.number += 1
             return line
+
+    def _say_if_history_lost(self) -> None:
+        """Say once that the history file stopped taking the lines typed (Up and Down still recall them)."""
+        history = self._history
+        if history is not None and history.lost is not None:
+            echo(f"{history.path}: {history.lost}: the lines typed from now on are not kept for a resume")
+            self._history = None
 
 
 def _fitted(prompt: str) -> str:

@@ -76,10 +76,11 @@ class KnektpassView:
             self.say("trick: " + (", ".join(f"{names[p]} {card}" for p, card in trick) or "no card played yet"))
 
     def report(self, update: Update) -> None:
-        """One line: the event, its autosave line, who is to move; the trick's taker, the deal's outcome."""
+        """One line, as Literature's: the event, who is to move, its autosave line; the trick's taker, the deal's
+        outcome."""
         game = self.game
         status = game.status()
-        out = [f"ok: {game.describe(update.event)} (line {update.line}); {status.to_move()}"]
+        out = [f"ok: {game.describe(update.event)}; {status.to_move()} (line {update.line})"]
         view, names = game.view, game.deal.game.players
         if isinstance(update.event, Play) and not view.trick and not view.is_over:
             out.append(f"trick {view.tricks_played} to {names[view.to_move or 0]}")

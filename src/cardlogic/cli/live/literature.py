@@ -38,7 +38,10 @@ class LiteratureView:
             self.show_advice(self.game.full_advice())
         elif name in ("grid", "belief"):
             belief = self.game.belief
-            print_table(belief.marginals(), self._name(belief.observer), belief, self.console)
+            if self.game.public.unclaimed:
+                print_table(belief.marginals(), self._name(belief.observer), belief, self.console)
+            else:  # a table of no rows says nothing
+                self.say("no card is in play: every set is claimed")
         elif name == "why":
             if len(arguments) != 1:
                 raise ValueError("why needs one card: why CARD")
@@ -49,7 +52,7 @@ class LiteratureView:
             self.show_exposed()
 
     def report(self, update: Update) -> None:
-        """One line: the event as recorded, its autosave line, who is to move, what I newly know for sure."""
+        """One line: the event as recorded, who is to move, its autosave line, what I newly know for sure."""
         event = format_event(update.event, self.game.game)
         line = f"ok: {event}; {self.game.status().to_move()} (line {update.line})"
         if update.certain:
@@ -111,6 +114,9 @@ class LiteratureView:
         belief, spectator = self.game.belief, self.game.spectator
         if belief.observer is None or spectator is None:
             raise ValueError("a spectator has no hand: the record names no Me player")
+        if not belief.hand:  # a table of no rows says nothing
+            self.say("my hand is empty: there is nothing of it to work out")
+            return
         me = belief.observer
         marginals = spectator.marginals()
         rows = dict(zip(marginals.cards, marginals.probabilities))

@@ -94,12 +94,7 @@ class LiveSession:
                 continue
             if text.lower() in ("quit", "exit"):
                 break
-            where = self.next_line_prefix() if self.is_event(text) else ""
-            try:
-                with self.notice.guard():
-                    self.handle(text)
-            except REFUSED as error:
-                self.refuse(where, error)
+            self.handle(text)
             sys.stdout.flush()  # a program driving live through a pipe sees each answer before typing on
         return 1 if self.refused else 0
 
@@ -111,7 +106,10 @@ class LiveSession:
         """Report a refused line, ``where`` before its message (an event's :meth:`next_line_prefix`, a command's
         nothing), and count it for the exit code."""
         self.refused += 1
-        echo(f"{where}{error}", file=sys.stderr)
+        message = str(error)
+        if isinstance(error, OSError) and error.strerror and error.filename:  # a file could not be written
+            message = f"{error.filename}: {error.strerror}: nothing changed"
+        echo(f"{where}{message}", file=sys.stderr)
 
     def is_event(self, text: str) -> bool:
         """Whether the line ``text`` is an event rather than a command: it starts with no command's name, or it is
@@ -125,20 +123,30 @@ class LiveSession:
         return too_long and any(name.lower().startswith(command) for name in self.game.status().players)
 
     def handle(self, text: str) -> None:
-        """Carry out one line: an event, or else a command."""
+        """Carry out one line, an event or else a command; a refused one is reported, an event by its line."""
+        event = self.is_event(text)
+        where = self.next_line_prefix() if event else ""
+        try:
+            with self.notice.guard():
+                if event:
+                    self.push(text)
+                else:
+                    self.command(text)
+        except REFUSED as error:
+            self.refuse(where, error)
+
+    def command(self, text: str) -> None:
+        """Carry out the command ``text``."""
         tokens = text.split()
         command, arguments = tokens[0].lower(), tokens[1:]
-        if self.is_event(text):
-            self.push(text)
-        elif command in self.view.commands:
+        if command in self.view.commands:
             self.view.command(command, arguments)
         elif command == "help":
             self.say(self.view.help + "\n" + COMMANDS_HELP)
         elif command == "status":
             self.say(self.game.status().line())
         elif command == "score":
-            status = self.game.status()
-            self.say(f"score {status.score()}: " + " | ".join(status.sides()))
+            self.say(self.game.status().scoreboard())
         elif command == "sizes":
             self.say(self.game.status().hand_counts())
         elif command == "teams":
