@@ -101,9 +101,11 @@ def _serve(args: argparse.Namespace) -> int:
         # a new game owns no file yet: whatever is there is refused now, before the set-up on the page, not after it
         reason = refusal(named)
         if reason is not None:
-            if reason == "already exists":
-                reason += f": a new game is never saved over a file (to go on with its game: cardlogic serve {named})"
-            print(f"cardlogic serve: {named} {reason}", file=sys.stderr)
+            hint = f"; a new game is never saved over a file (to go on with its game: cardlogic serve {named})"
+            print(
+                f"cardlogic serve: {named} {reason}: not written{hint if reason == 'already exists' else ''}",
+                file=sys.stderr,
+            )
             return 1
 
     def open_game(record: Record | MatchRecord, text: str | None = None) -> TableGame:
