@@ -87,7 +87,16 @@ def test_whole_game_through_a_pipe_is_autosaved_and_matches_advise(tmp_path):
     claim = next(i for i, event in enumerate(view.events) if isinstance(event, Claim))  # of high-hearts, in the ten
     claim_line = read_record(write_record(view)).lines[claim]
     assert f"10H (high-hearts): out of play (its set is claimed)\n  in public:\n  line {claim_line}: Eve claims" in out
-    assert f"ok: {format_event(view.events[-1], GAME)}; the game is over" in " ".join(out.split())  # wrapped at 80
+    result = view.replay().public.result()
+    winners = (
+        " ".join(GAME.players[p] for p in GAME.members(result.winner)) + " win"
+        if result.winner is not None
+        else "a tie"
+    )
+    over = (
+        f"ok: {format_event(view.events[-1], GAME)}; the game is over, {result.scores[0]}-{result.scores[1]}: {winners}"
+    )
+    assert over in " ".join(out.split())  # wrapped at 80
     final = as_json(advise_record(view), GAME)["recommendation"]["reason"]
     last = out.rstrip().split("Recommendation: ")[-1]  # what the last command, advise, printed
     assert last.splitlines()[0] == final and "prior: players" in last

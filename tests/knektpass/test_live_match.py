@@ -39,7 +39,10 @@ def test_short_forms_type_a_whole_match_deal_after_deal():
     assert sum(isinstance(event, NextDeal) for event in match.events) == 2
     status = live.status()
     assert status.over and min(status.scores) <= 0
+    finished = live.match_after()
+    assert finished is not None and finished.winner is not None
     assert status.to_move().startswith("the game is over, Bob ")
+    assert status.to_move().endswith(f": {GAME.players[finished.winner]} wins")
     assert read_match(live.text()) == read_match(write_match(match))
 
 

@@ -233,8 +233,10 @@ def test_a_whole_game_by_taps_on_a_phone_with_a_desktop_tab_beside_it(browser, s
             continue
         play_by_taps(page, event, shots if index == OPPONENTS_CLAIM else None)
     assert read_record(server.autosave.read_text()).events == RECORD.events
-    scores = RECORD.replay().public.scores
-    sync_api.expect(page.locator("#status")).to_have_text(f"Game over, {scores[0]}\u2013{scores[1]}")
+    scores, winner = RECORD.replay().public.result()
+    assert RECORD.observer is not None
+    won = "a tie" if winner is None else "we win" if winner == RECORD.game.team_of(RECORD.observer) else "they win"
+    sync_api.expect(page.locator("#status")).to_have_text(f"Game over, {scores[0]}\u2013{scores[1]}: {won}")
     page.screenshot(path=str(shots / "game-over.png"), full_page=True)
     assert not problems
     assert not failures

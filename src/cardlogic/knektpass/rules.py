@@ -120,7 +120,7 @@ class Rules:
             elif value.isdecimal():
                 values[attribute] = int(value)
             else:
-                raise GameError(f"{key} must be a number, not {value!r}", "rules")
+                raise GameError(f"{key} must be a whole number, not {value!r}", "rules")
         return cls(**values)  # type: ignore[arg-type]
 
     def __str__(self) -> str:

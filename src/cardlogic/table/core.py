@@ -58,7 +58,8 @@ class Status:
     ``movers`` are the players who may act now (several before a game's first
     event when anyone may start, none once it is over or while the table sets up what comes next).
     ``stage`` says where the game stands when that is more than whose turn it is (``deal 2, the play``), and
-    what the table is to do when nobody is to move.
+    what the table is to do when nobody is to move. ``winner`` is the winning side once the game is over (None
+    before, and after a tie).
     """
 
     players: tuple[str, ...]
@@ -69,14 +70,15 @@ class Status:
     observer: int | None
     over: bool
     stage: str = ""
+    winner: int | None = None
 
     def side_of(self, player: int) -> int:
         return next(index for index, team in enumerate(self.teams) if player in team)
 
     def to_move(self) -> str:
-        """``Bob to move (opponent)``, ``anyone may move first``, or ``the game is over, 5-3``."""
+        """``Bob to move (opponent)``, ``anyone may move first``, or ``the game is over, 5-3: Ann Cat Eve win``."""
         if self.over:
-            return f"the game is over, {self.score()}"
+            return f"the game is over, {self.score()}: {self.result()}"
         if not self.movers and self.stage:
             return self.stage
         if len(self.movers) != 1:
@@ -89,6 +91,13 @@ class Status:
             return f"{who} to move (me)"
         side = "my teammate" if self.side_of(mover) == self.side_of(self.observer) else "opponent"
         return f"{who} to move ({side})"
+
+    def result(self) -> str:
+        """Who won, once the game is over: ``Ann Cat Eve win``, ``Bob wins`` (a side of one) or ``a tie``."""
+        if self.winner is None:
+            return "a tie"
+        team = self.teams[self.winner]
+        return " ".join(self.players[p] for p in team) + (" wins" if len(team) == 1 else " win")
 
     def score(self) -> str:
         """The scores side by side, the observer's side first (``4-3``); each with its name when every side is

@@ -210,6 +210,7 @@ class LiveMatch(TableGame[MatchEvent]):
             observer=self.observer,
             over=match is not None and match.is_over,
             stage=self._stage(match),
+            winner=None if match is None else match.winner,  # a side is one player
         )
 
     def observer_decides(self) -> bool:

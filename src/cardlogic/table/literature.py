@@ -181,6 +181,7 @@ class LiveGame(TableGame[Event]):
             movers=public.movers,
             observer=self.belief.observer,
             over=public.is_over,
+            winner=public.result().winner if public.is_over else None,
         )
 
     def observer_decides(self) -> bool:

@@ -259,7 +259,12 @@ function teamName(team) {
 }
 
 function statusText() {
-  if (S.phase === "over") return `Game over, ${S.scores[0]}–${S.scores[1]}`;
+  if (S.phase === "over") {
+    const [first, second] = S.scores;
+    const side = teamName(first > second ? 0 : 1);
+    const won = first === second ? "a tie" : { us: "we win", them: "they win" }[side] || `${side} wins`;
+    return `Game over, ${first}–${second}: ${won}`;
+  }
   if (S.movers.length > 1) return "Anyone may move first";
   const mover = S.players.find((p) => p.name === S.to_move);
   const me = S.players.find((p) => p.me);
