@@ -71,12 +71,17 @@ def refusal(
 
 
 def check_writable(
-    path: str | os.PathLike[str], is_own: Callable[[str], bool] | None = None, *, force: bool = False
+    path: str | os.PathLike[str],
+    is_own: Callable[[str], bool] | None = None,
+    *,
+    force: bool = False,
+    exists_hint: str = "--force replaces it",
 ) -> None:
-    """Raise :class:`WriteRefusedError` unless ``path`` may be written (see :func:`refusal`)."""
+    """Raise :class:`WriteRefusedError` unless ``path`` may be written (see :func:`refusal`); a file refused for
+    being there already is refused with ``exists_hint``, the way on."""
     reason = refusal(path, is_own, force=force)
     if reason is not None:
-        hint = "; --force replaces it" if reason.startswith("already exists") else ""
+        hint = f"; {exists_hint}" if reason.startswith("already exists") else ""
         raise WriteRefusedError(f"{os.fspath(path)} {reason}: not written{hint}")
 
 

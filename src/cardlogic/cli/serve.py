@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from cardlogic.cli import stopped_by_sigterm_as_by_ctrl_c
 from cardlogic.cli.common import add_deals_argument, add_prior_argument, at_least, read_text, report
-from cardlogic.files import NameLock, WriteRefusedError, refusal
+from cardlogic.files import NameLock, WriteRefusedError, check_writable
 from cardlogic.inference import InferenceError
 from cardlogic.knektpass.match_record import MatchRecord, read_match
 from cardlogic.literature import Record, RecordError, read_record
@@ -99,13 +99,13 @@ def _serve(args: argparse.Namespace) -> int:
     locks: list[NameLock] = []
     if named is not None and args.record is None:
         # a new game owns no file yet: whatever is there is refused now, before the set-up on the page, not after it
-        reason = refusal(named)
-        if reason is not None:
-            hint = f"; a new game is never saved over a file (to go on with its game: cardlogic serve {named})"
-            print(
-                f"cardlogic serve: {named} {reason}: not written{hint if reason == 'already exists' else ''}",
-                file=sys.stderr,
+        try:
+            check_writable(
+                named,
+                exists_hint=f"a new game is never saved over a file (to go on with its game: cardlogic serve {named})",
             )
+        except WriteRefusedError as error:
+            print(f"cardlogic serve: {error}", file=sys.stderr)
             return 1
 
     def open_game(record: Record | MatchRecord, text: str | None = None) -> TableGame:

@@ -37,6 +37,10 @@ class WordCompleter(Completer):
                 yield Completion(word, start_position=-len(typed))
 
 
+LEAVING = ("quit", "exit")
+"""The words that leave live, typed at its prompt or for a set-up question."""
+
+
 class KeptHistory(FileHistory):
     """The typed lines kept in a file, where a line that can no longer be written there (its folder gone, the disk
     full) is kept in memory only, and :attr:`lost` says why, rather than stopping the prompt on a traceback."""

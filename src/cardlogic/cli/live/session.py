@@ -18,7 +18,7 @@ from typing import Protocol
 from rich.console import Console
 
 from cardlogic.cli.console import echo, wrap
-from cardlogic.cli.live.console import SlowNotice, TypedLines
+from cardlogic.cli.live.console import LEAVING, SlowNotice, TypedLines
 from cardlogic.inference import InferenceError
 from cardlogic.table.core import Incomplete, TableGame, Update
 
@@ -41,7 +41,7 @@ COMMANDS_HELP = """Commands for every game:
 On a terminal, Tab completes what may come next, Up/Down recall earlier lines
 (kept across resumes), and Ctrl-C drops the line being typed."""
 
-COMMANDS = ("status", "score", "sizes", "teams", "log", "undo", "save", "help", "quit", "exit")
+COMMANDS = ("status", "score", "sizes", "teams", "log", "undo", "save", "help", *LEAVING)
 
 
 class GameView(Protocol):
@@ -92,7 +92,7 @@ class LiveSession:
             text = line.split("#", 1)[0].strip()
             if not text:
                 continue
-            if text.lower() in ("quit", "exit"):
+            if text.lower() in LEAVING:
                 break
             self.handle(text)
             sys.stdout.flush()  # a program driving live through a pipe sees each answer before typing on

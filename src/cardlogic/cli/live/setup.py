@@ -10,7 +10,7 @@ from typing import TypeVar
 
 from cardlogic.cards import Card
 from cardlogic.cli.console import echo
-from cardlogic.cli.live.console import TypedLines
+from cardlogic.cli.live.console import LEAVING, TypedLines
 from cardlogic.knektpass import Deal
 from cardlogic.knektpass import Game as KnektpassGame
 from cardlogic.knektpass import Record as KnektpassRecord
@@ -82,10 +82,11 @@ def _ask(lines: TypedLines, question: str, answer: Callable[[str], T]) -> T:
         text = lines.read(question)
         if text is None:
             raise _InputEnded
-        if text.split("#", 1)[0].strip().lower() in ("quit", "exit"):
+        typed = text.split("#", 1)[0].strip()
+        if typed.lower() in LEAVING:
             raise SetupLeft
         try:
-            return answer(text.split("#", 1)[0].strip())
+            return answer(typed)
         except ValueError as error:
             echo(f"<input>:{lines.number}: {error}", file=sys.stderr)
 
