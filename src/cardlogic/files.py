@@ -33,6 +33,9 @@ class WriteRefusedError(ValueError):
     """A path cardlogic will not write without being forced: it is not a file this game owns."""
 
 
+UNWRITABLE_FOLDER = "is in a folder I may not write to"
+
+
 def refusal(
     path: str | os.PathLike[str], is_own: Callable[[str], bool] | None = None, *, force: bool = False
 ) -> str | None:
@@ -48,7 +51,7 @@ def refusal(
     except (FileNotFoundError, NotADirectoryError):
         if not target.parent.is_dir():
             return "is in a folder that does not exist"
-        return None if os.access(target.parent, os.W_OK) else "is in a folder I may not write to"
+        return None if os.access(target.parent, os.W_OK) else UNWRITABLE_FOLDER
     except OSError as error:
         return error.strerror or str(error)
     if stat.S_ISLNK(status.st_mode):
@@ -81,8 +84,12 @@ def check_writable(
     being there already is refused with ``exists_hint``, the way on."""
     reason = refusal(path, is_own, force=force)
     if reason is not None:
-        hint = f"; {exists_hint}" if reason.startswith("already exists") else ""
-        raise WriteRefusedError(f"{os.fspath(path)} {reason}: not written{hint}")
+        raise _refused(path, reason, exists_hint if reason.startswith("already exists") else None)
+
+
+def _refused(path: str | os.PathLike[str], reason: str, hint: str | None = None) -> WriteRefusedError:
+    """The error of a file not written for ``reason``, with the way on where there is one."""
+    return WriteRefusedError(f"{os.fspath(path)} {reason}: not written" + (f"; {hint}" if hint else ""))
 
 
 def replace_text(path: str | os.PathLike[str], text: str) -> None:
@@ -201,7 +208,7 @@ class NameLock:
         except FileExistsError:
             return False
         except OSError:
-            raise WriteRefusedError(f"{self.path} is in a folder I may not write to: not written") from None
+            raise _refused(self.path, UNWRITABLE_FOLDER) from None
         with os.fdopen(descriptor, "w") as handle:
             handle.write(f"{os.getpid()}\n")
         self.held = True
