@@ -30,7 +30,7 @@ import sys
 import tempfile
 import time
 import tracemalloc
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -1312,11 +1312,3 @@ class _Progress:
     ) -> None:
         if self.enabled:
             self.bar.__exit__(kind, error, traceback)
-
-
-def stages(rows: Iterable[dict[str, Any]]) -> dict[str, float]:
-    """Median acceptance of the rejection sampler per stage."""
-    by: dict[str, list[float]] = {}
-    for row in rows:
-        by.setdefault(row["stage"], []).append(row["acceptance"])
-    return {stage: float(np.median(values)) for stage, values in by.items()}

@@ -59,7 +59,6 @@ from cardlogic.knektpass.events import Bid, Event, Exchange, Play, TakeTrump
 from cardlogic.knektpass.rules import HAND_SIZE, Deal, GameError
 
 PHASES = ("trump", "bid", "exchange", "play", "over")
-OUTCOME_KINDS = ("redeal", "lone", "tricks")
 
 
 class IllegalEventError(ValueError):
