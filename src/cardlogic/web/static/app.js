@@ -361,8 +361,8 @@ function renderHeat(title) {
     return el("td", {}, el("button", { style, "aria-label": `${row.card} with ${holders[i]}: ${percent(p)}`,
       onclick: () => why(row.card) }, p === 0 ? "·" : p === 1 ? "■" : Math.round(p * 100)));
   })));
-  return el("div", { id: "heat" }, el("h2", {}, `${title} (%), tap for why`),
-    el("table", { class: holders.length > 9 ? "heat dense" : "heat" }, el("thead", {}, head), el("tbody", {}, rows)));
+  return el("div", { id: "heat" }, el("h2", {}, `${title} (%), tap for why`), el("div", { class: "heatbox" },
+    el("table", { class: "heat" }, el("thead", {}, head), el("tbody", {}, rows))));
 }
 
 // -- Knektpass ----------------------------------------------------------------------------------------------------
