@@ -112,6 +112,11 @@ def test_set_up_is_checked_field_by_field(client, autosave):
         ({"players": "Ann Bob"}, "players", "list of names"),
         ({**SETUP, "deck": "no-9s"}, "deck", "no-9s"),
         ({**SETUP, "sets": []}, "sets", "at least one set"),  # every set tapped out is not every set in play
+        ({**SETUP, "sets": ["LS", "XX"]}, "sets", "XX"),
+        ({**SETUP, "sets": ["LS", "ls"]}, "sets", "named twice"),
+        ({**SETUP, "sets": "LS HS"}, "sets", "a list of set names"),
+        ({**SETUP, "players": [*"ABCDEFG"], "sets": ["LS"]}, "deck", "6 cards, fewer than the 7 players"),
+        ({**SETUP, "players": ["Ann", "ann", "Cat", "Dan"], "sets": ["LS"]}, "players", "ann"),
         ({**SETUP, "teams": [0, 0, 0, 0, 0, 0]}, "teams", "both teams"),
         ({**SETUP, "dealer": "Zed"}, "dealer", "Zed"),
         ({**SETUP, "rules": "bluff=maybe"}, "rules", "bluff"),
