@@ -11,6 +11,7 @@
 import io
 import json
 import re
+import runpy
 import shlex
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
@@ -208,3 +209,17 @@ def test_every_strength_figure_in_the_readme_is_the_one_in_the_generated_results
         assert ties == f"{data['ties']}, {_rate(rates['ties'])}"
         assert losses == f"{data['wins'][second]}, {_rate(rates[f'{second} wins'])}"
         assert sets == f"{data['points'][first]:.2f} v {data['points'][second]:.2f}"
+
+
+def test_every_picture_shown_is_in_docs_images_and_taken_again_by_make_screenshots():
+    """Each picture a page shows is in docs/images/, each there is shown, and ``benchmarks/make_screenshots.py``
+    takes each again from a browser test that saves that screen."""
+    shown = {name for text in PAGES.values() for name in re.findall(r"images/([\w.-]+\.png)", text)}
+    stored = {path.name for path in (ROOT / "docs" / "images").iterdir()}
+    script = runpy.run_path(str(ROOT / "benchmarks" / "make_screenshots.py"))
+    assert shown == stored == set(script["SHOTS"].values())
+    for test in script["TESTS"]:
+        path, name = test.split("::")
+        assert f"def {name}(" in (ROOT / path).read_text(encoding="utf-8"), test
+    saving = "".join((ROOT / test.split("::")[0]).read_text(encoding="utf-8") for test in script["TESTS"])
+    assert all(f'"{shot}"' in saving for shot in script["SHOTS"])

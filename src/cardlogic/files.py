@@ -201,14 +201,14 @@ class NameLock:
 
     def _create(self) -> bool:
         """Create the lock file with this process's id; False when it exists. Raises :class:`WriteRefusedError`
-        when it cannot be made there (a folder that may not be written to, or no folder: a record read from a
-        pipe, ``<(...)``)."""
+        when it cannot be made there (a folder that may not be written to, a missing one, or no folder: a record
+        read from a pipe, ``<(...)``), in the words :func:`check_writable` has for the name."""
         try:
             descriptor = os.open(self.lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         except FileExistsError:
             return False
         except OSError:
-            raise _refused(self.path, UNWRITABLE_FOLDER) from None
+            raise _refused(self.path, refusal(self.path, force=True) or UNWRITABLE_FOLDER) from None
         with os.fdopen(descriptor, "w") as handle:
             handle.write(f"{os.getpid()}\n")
         self.held = True

@@ -24,6 +24,8 @@ TOKEN = "test-token-0123456789"
 RECORD = annes_view()
 ANNS_CLAIM = next(i for i, e in enumerate(RECORD.events) if isinstance(e, Claim) and e.claimer == 0)
 """The scripted game's first claim by Ann (of low-hearts)."""
+THE_END = "the game is over, 3-1: Ann Cat Eve win"
+"""Who won the scripted game, in the words ``cardlogic live`` ends on (Ann's side first)."""
 SETUP = {
     "players": list(GAME.players),
     "sets": ["LS", "HS", "LH", "HH"],
@@ -110,6 +112,11 @@ def test_set_up_is_checked_field_by_field(client, autosave):
         ({"players": "Ann Bob"}, "players", "list of names"),
         ({**SETUP, "deck": "no-9s"}, "deck", "no-9s"),
         ({**SETUP, "sets": []}, "sets", "at least one set"),  # every set tapped out is not every set in play
+        ({**SETUP, "sets": ["LS", "XX"]}, "sets", "XX"),
+        ({**SETUP, "sets": ["LS", "ls"]}, "sets", "named twice"),
+        ({**SETUP, "sets": "LS HS"}, "sets", "a list of set names"),
+        ({**SETUP, "players": [*"ABCDEFG"], "sets": ["LS"]}, "deck", "6 cards, fewer than the 7 players"),
+        ({**SETUP, "players": ["Ann", "ann", "Cat", "Dan"], "sets": ["LS"]}, "players", "ann"),
         ({**SETUP, "teams": [0, 0, 0, 0, 0, 0]}, "teams", "both teams"),
         ({**SETUP, "dealer": "Zed"}, "dealer", "Zed"),
         ({**SETUP, "rules": "bluff=maybe"}, "rules", "bluff"),
@@ -155,6 +162,7 @@ def test_a_game_set_up_on_the_page_is_autosaved_before_the_answer(client, autosa
 
 def test_a_whole_game_every_event_offered_and_in_the_autosave_when_answered(client, autosave):
     state = started(client)
+    assert state["result"] is None
     for index, event in enumerate(RECORD.events):
         text = format_event(event, GAME)
         actor = text.split()[0]
@@ -172,6 +180,7 @@ def test_a_whole_game_every_event_offered_and_in_the_autosave_when_answered(clie
         assert read_record(autosave.read_text()).events == RECORD.events[: index + 1]
         assert state["log"][-1]["text"] == text
     assert state["phase"] == "over" and state["scores"] == list(RECORD.replay().public.scores) and not state["asks"]
+    assert state["result"] == THE_END
 
 
 def test_only_legal_asks_are_offered(client):

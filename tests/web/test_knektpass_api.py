@@ -24,6 +24,10 @@ from tests.cli.knektpass_scripted import GAME, ME, bobs_match
 TOKEN = "test-token-0123456789"
 MATCH = bobs_match(deals=2)
 """Bob's view of the first two deals of a match between bots."""
+WHOLE = bobs_match()
+"""Bob's view of that whole match, to its end."""
+THE_END = "the game is over, Bob 5 Ann 0 Cat 5: Ann wins"
+"""Who won it, in the words ``cardlogic knektpass live`` ends on (my points first)."""
 FIRST = MATCH.first
 SETUP = {
     "game": "knektpass",
@@ -111,7 +115,7 @@ def test_a_match_set_up_on_the_page_is_autosaved_before_the_answer(client, autos
     assert state["to_move"] == "Ann" and state["deal_phase"] == "trump" and state["me"] == "Bob"
     assert [c["event"] for c in state["choices"]] == ["Ann takes the trump", "Ann leaves the trump"]
     assert sorted(state["hand"]) == sorted(SETUP["hand"]) and state["turned"] == SETUP["trump"]
-    assert [p["points"] for p in state["players"]] == [4, 4, 4]
+    assert [p["points"] for p in state["players"]] == [4, 4, 4] and state["result"] is None
     saved = read_match(autosave.read_text())
     assert saved.first == FIRST and not saved.events
 
@@ -136,6 +140,12 @@ def test_a_whole_match_every_event_offered_and_in_the_autosave_when_answered(cli
         assert read_match(autosave.read_text()).events == MATCH.events[: index + 1]
         assert state["log"][-1]["text"] == text
     assert state["deal"] == 2 and state["outcome"] is not None
+
+
+def test_a_finished_match_says_who_won_as_knektpass_live_does(autosave):
+    state = client_for(autosave, LiveMatch(WHOLE)).get("/api/state").json()
+    assert state["phase"] == "over" and state["next_deal"] is None and not state["choices"]
+    assert state["result"] == THE_END == LiveMatch(WHOLE).status().to_move()
 
 
 def test_only_my_legal_cards_are_offered_and_an_illegal_one_is_refused(client, autosave):

@@ -15,10 +15,22 @@ from pathlib import Path
 import pytest
 
 from cardlogic.knektpass import Bid, Exchange, Play, TakeTrump
-from cardlogic.knektpass.match_record import MatchRecord, NextDeal, read_match
+from cardlogic.knektpass.match_record import MatchRecord, NextDeal, read_match, write_match
 from cardlogic.table.knektpass import LiveMatch
 from tests.cli.knektpass_scripted import GAME, ME, bobs_match
-from tests.web.test_browser import CHROMIUM, DESKTOP, PHONE, TOKEN, browser, logged, serve, shots, sync_api
+from tests.web.test_browser import (
+    CHROMIUM,
+    DESKTOP,
+    PHONE,
+    TOKEN,
+    browser,
+    capitalised,
+    logged,
+    serve,
+    shots,
+    sync_api,
+)
+from tests.web.test_knektpass_api import THE_END, WHOLE
 
 __all__ = ["browser", "serve", "shots"]  # the fixtures, shared with the Literature tests
 
@@ -170,6 +182,15 @@ def desktop_tab(browser, server, events: int, shots: Path) -> None:
     page.wait_for_selector("#why")
     assert " played by " in page.inner_text("#why")
     page.close()
+
+
+def test_a_finished_match_says_who_won_in_the_words_of_knektpass_live(browser, serve, tmp_path):
+    (tmp_path / "match.txt").write_text(write_match(WHOLE), encoding="utf-8")
+    server = serve("match.txt")
+    page = browser.new_page(viewport=PHONE)
+    page.goto(f"{server.url}?token={TOKEN}")
+    sync_api.expect(page.locator("#status")).to_have_text(capitalised(THE_END))
+    sync_api.expect(page.locator("#next-deal")).to_be_disabled()
 
 
 def test_my_bid_sits_where_everyone_else_s_does(browser, serve, tmp_path):

@@ -11,7 +11,9 @@ import sys
 import urllib.request
 from pathlib import Path
 
+from cardlogic import files
 from cardlogic.cli import main
+from cardlogic.files import NameLock
 
 
 def test_bad_options_and_records_are_refused_before_serving(tmp_path: Path, capsys):
@@ -45,6 +47,36 @@ def test_a_new_games_autosave_that_exists_is_refused_before_the_set_up_on_the_pa
     assert f"(to go on with its game: cardlogic serve {earlier})" in error
     assert earlier.read_text(encoding="utf-8").endswith("Dan asks Ann for 2S: no\n")
     assert sorted(path.name for path in tmp_path.iterdir()) == ["game.live.txt"]
+
+
+def test_a_named_autosave_is_checked_once_under_its_lock_and_refused_as_before(tmp_path, capsys, monkeypatch):
+    """``serve RECORD --autosave FILE`` looks at FILE (and its folder) once, holding its lock; a FILE it may not
+    take is refused in the words of any refused file, leaving no lock behind."""
+    record = tmp_path / "bob.txt"
+    record.write_text((Path(__file__).parents[2] / "examples" / "knektpass" / "bob.txt").read_text(), encoding="utf-8")
+    looked: list[bool] = []  # whether the name was held each time FILE was looked at
+    look = files.refusal
+    monkeypatch.setattr(
+        files, "refusal", lambda path, *a, **k: looked.append(NameLock(path).lock.exists()) or look(path, *a, **k)
+    )
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        assert main(["serve", "--port", port, str(record), "--autosave", str(tmp_path / "bob.autosave.txt")]) == 1
+    assert "cannot listen" in capsys.readouterr().err and looked == [True]
+    monkeypatch.undo()
+    link, folder = tmp_path / "link.txt", tmp_path / "folder"
+    link.symlink_to(record)
+    folder.mkdir()
+    for target, reason in (
+        (tmp_path / "no-such-folder" / "bob.live.txt", "is in a folder that does not exist"),
+        (link, "is a symbolic link"),
+        (folder, "is a folder"),
+    ):
+        assert main(["serve", "--port", "0", str(record), "--autosave", str(target)]) == 1
+        assert capsys.readouterr().err == f"cardlogic serve: {target} {reason}: not written\n"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["bob.autosave.txt", "bob.txt", "folder", "link.txt"]
 
 
 def serving(arguments: list[str], folder: Path) -> tuple[subprocess.Popen, list[str]]:

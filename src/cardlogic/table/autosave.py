@@ -41,8 +41,7 @@ def claim_autosave(
     the named path may not be written or another session holds it.
     """
     if named is not None:
-        check_writable(named, force=True)  # a missing folder, or one not ours to write, before its lock is made
-        lock = NameLock(named)
+        lock = NameLock(named)  # a name whose lock cannot be made (its folder missing) is refused as any file is
         try:
             if not lock.acquire():
                 raise WriteRefusedError(f"{named} is the autosave of another cardlogic session that is still running")

@@ -152,10 +152,12 @@ class Companion:
             return {"version": self.version, "phase": "setup", **choices["literature"], "games": choices}
         page = self.page
         game = page.game
+        status = game.status()
         return {
             "version": self.version,
             "game": page.name,
-            "phase": "over" if game.status().over else "play",
+            "phase": "over" if status.over else "play",
+            "result": status.to_move() if status.over else None,  # who won, in the words live ends on
             **page.state(),
             "log": [
                 {"line": line, "text": game.describe(event)} for line, event in zip(game.event_lines(), game.events)

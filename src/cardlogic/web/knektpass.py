@@ -105,7 +105,6 @@ class KnektpassPage(Page[LiveMatch]):
             "exchange": self._exchange(),
             "outcome": None if outcome is None else describe_outcome(outcome, names),
             "next_deal": None if after is None or after.is_over else self._next_deal(after.dealer),
-            "winner": None if after is None or not after.is_over else names[after.points.index(min(after.points))],
         }
 
     def advice(self) -> dict[str, Any]:

@@ -25,8 +25,9 @@ class LiteraturePage(Page[LiveGame]):
 
     @staticmethod
     def check_setup(body: Mapping[str, Any]) -> dict[str, Any]:
-        """Check a set-up as far as it goes (players, teams, deck, then dealer, rules, me, hand) and tell what
-        follows: the hand sizes (once the dealer is given), the deck's sets and how many cards my hand needs."""
+        """Check a set-up as far as it goes (the deck and its sets, players and teams, then dealer, rules, me, hand)
+        and tell what follows: the hand sizes (once the dealer is given), the deck's sets and how many cards my hand
+        needs."""
         game, dealt, me, hand = _setup(body)
         names = game.players
         return {
@@ -141,8 +142,10 @@ def _setup(body: Mapping[str, Any]) -> tuple[Game, bool, int | None, tuple[Card,
     if not isinstance(players, list) or not all(isinstance(name, str) for name in players):
         raise BadRequestError("players must be a list of names in seat order", "players")
     deck_name, sets = body.get("deck") or "no-8s", body.get("sets")
-    if not isinstance(deck_name, str) or (sets is not None and not isinstance(sets, list)):
-        raise BadRequestError("deck must be a deck's name and sets a list of set names", "deck")
+    if not isinstance(deck_name, str):
+        raise BadRequestError("deck must be a deck's name", "deck")
+    if sets is not None and not isinstance(sets, list):
+        raise BadRequestError("sets must be a list of set names", "sets")
     if sets == []:
         raise BadRequestError("leave at least one set in play", "sets")
     teams = body.get("teams") or ()
@@ -151,14 +154,11 @@ def _setup(body: Mapping[str, Any]) -> tuple[Game, bool, int | None, tuple[Card,
     rules = body.get("rules") or ""
     if not isinstance(rules, str):
         raise BadRequestError("rules must be house-rule words such as 'bluff=on'", "rules")
+    deck = _deck(deck_name, sets)
     try:  # dealt from the first seat until the dealer is named: a deck needs no even split before that
-        Game(tuple(players), teams=tuple(teams), dealer=0)
-        deck = Deck.named(deck_name, [str(name) for name in sets] if sets else None)
         seats = Game(tuple(players), teams=tuple(teams), deck=deck, dealer=0)
     except GameError as error:
         raise BadRequestError(str(error), error.field) from None
-    except ValueError as error:
-        raise BadRequestError(str(error), "deck") from None
     if body.get("dealer") is None:
         return seats, False, None, None
     dealer = seat(body.get("dealer"), seats.player_index, "dealer")
@@ -179,3 +179,16 @@ def _setup(body: Mapping[str, Any]) -> tuple[Game, bool, int | None, tuple[Card,
     except ValueError as error:
         raise BadRequestError(str(error), "hand") from None
     return game, True, me, hand
+
+
+def _deck(name: str, sets: list[Any] | None) -> Deck:
+    """The deck called ``name`` with only ``sets`` in play (every set when None); :class:`BadRequestError` naming
+    ``deck`` or ``sets``, whichever is unknown."""
+    try:
+        deck = Deck.named(name)
+    except ValueError as error:
+        raise BadRequestError(str(error), "deck") from None
+    try:
+        return deck if sets is None else deck.restricted(str(set_name) for set_name in sets)
+    except ValueError as error:
+        raise BadRequestError(str(error), "sets") from None

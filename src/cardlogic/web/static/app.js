@@ -258,13 +258,13 @@ function teamName(team) {
   return S.me && S.players.find((p) => p.me).team === team ? "us" : S.me ? "them" : `team ${team + 1}`;
 }
 
+// the server's words for who won (those cardlogic live ends on), as the header's sentence
+function resultText() {
+  return S.result[0].toUpperCase() + S.result.slice(1);
+}
+
 function statusText() {
-  if (S.phase === "over") {
-    const [first, second] = S.scores;
-    const side = teamName(first > second ? 0 : 1);
-    const won = first === second ? "a tie" : { us: "we win", them: "they win" }[side] || `${side} wins`;
-    return `Game over, ${first}–${second}: ${won}`;
-  }
+  if (S.result) return resultText();
   if (S.movers.length > 1) return "Anyone may move first";
   const mover = S.players.find((p) => p.name === S.to_move);
   const me = S.players.find((p) => p.me);
@@ -361,8 +361,8 @@ function renderHeat(title) {
     return el("td", {}, el("button", { style, "aria-label": `${row.card} with ${holders[i]}: ${percent(p)}`,
       onclick: () => why(row.card) }, p === 0 ? "·" : p === 1 ? "■" : Math.round(p * 100)));
   })));
-  return el("div", { id: "heat" }, el("h2", {}, `${title} (%), tap for why`),
-    el("table", { class: holders.length > 9 ? "heat dense" : "heat" }, el("thead", {}, head), el("tbody", {}, rows)));
+  return el("div", { id: "heat" }, el("h2", {}, `${title} (%), tap for why`), el("div", { class: "heatbox" },
+    el("table", { class: "heat" }, el("thead", {}, head), el("tbody", {}, rows))));
 }
 
 // -- Knektpass ----------------------------------------------------------------------------------------------------
@@ -374,7 +374,7 @@ function signed(x) {
 }
 
 function knektpassStatus() {
-  if (S.winner) return `Match over: ${S.winner} wins`;
+  if (S.result) return resultText();
   if (S.outcome) return `Deal ${S.deal} is over`;
   const mover = S.players.find((p) => p.name === S.to_move);
   return `${S.to_move} to ${{ trump: "take or leave the trump", bid: "play or fold", exchange: "exchange",
