@@ -294,3 +294,24 @@ def test_score_names_each_player_once():
     console = Console(file=out, width=80, highlight=False, color_system=None, force_terminal=True)
     LiveSession(live, KnektpassView(live, console), TypedLines(), console=console).handle("score")
     assert out.getvalue() == "score Bob 12 Ann 12 Cat 12\n"
+
+
+def test_a_command_typed_for_a_question_is_carried_out_and_exit_leaves_at_once(tmp_path):
+    """At live's question, a command (``hand``: which card to put down?) is carried out and the question asked
+    again, and ``exit`` drops the line asked about and leaves, as in Literature: both were refused as a card."""
+    record = tmp_path / "deal.txt"
+    record.write_text("Players: Ann Bob Cat\nDealer: Bob\nTrump: KH\nMe: Bob\nHand Bob: 6H 7H 7C 8C 10C\n")
+    autosave = tmp_path / "match.live.txt"
+    child = spawn(str(record), "--autosave", str(autosave))
+    child.expect_exact("Bob to move (me)>")
+    child.sendline("take")
+    child.expect_exact("which card did I put down for the turned KH?")
+    child.sendline("hand")
+    child.expect_exact("my hand: 7H 6H 10C 8C 7C (trumps H)")
+    child.expect_exact("which card did I put down for the turned KH?")
+    child.sendline("exit")
+    child.expect_exact("dropped: nothing recorded")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert read_match(autosave.read_text()).events == []
