@@ -235,6 +235,60 @@ def test_quit_during_the_set_up_leaves_with_nothing_saved(tmp_path, command):
     assert not list(tmp_path.iterdir())
 
 
+@pytest.mark.parametrize(
+    ("command", "answers", "tab", "event"),
+    [
+        (
+            ["live"],
+            [
+                ("Deck", "no-8s LS HS LH"),
+                ("Dealer", "zoe"),
+                ("House rules", ""),
+                ("you?", "asa"),
+                ("hand", "3s as 5h 6h 7h"),
+            ],
+            "zo",
+            " dan 2h -",
+        ),
+        (
+            ["knektpass", "live"],
+            [
+                ("Dealer", "asa"),
+                ("House rules", ""),
+                ("you?", "zoe"),
+                ("turned card", "kh"),
+                ("hand", "6h 7h 7c 8c 10c"),
+            ],
+            "as",
+            " leaves",
+        ),
+    ],
+)
+def test_names_are_typed_without_their_accents_and_names_alike_so_are_refused(tmp_path, command, answers, tab, event):
+    """``zoe`` names Zoë and ``asa`` Åsa, at the set-up questions, at the prompt and for Tab; a table of Zoë and ZOE
+    is refused at once: those would be one name typed. ``zoe`` was an unknown player."""
+    autosave = tmp_path / "game.live.txt"
+    child = spawn("--autosave", str(autosave), command=command)
+    child.expect_exact("Players in seat order")
+    child.sendline("Zoë Åsa ZOE Dan")
+    child.expect_exact("Zoë and ZOE are typed alike")
+    child.sendline("Zoë Åsa Bob Dan")
+    for question, answer in answers:
+        child.expect_exact(question)
+        child.sendline(answer)
+    child.expect_exact("Type 'help' for help.")
+    child.send(tab + "\t")
+    mover = "Zoë" if tab == "zo" else "Åsa"
+    child.expect_exact(f"> {mover}")  # completed in place
+    child.sendline(event)
+    child.expect_exact(f"ok: {mover} ")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert autosave.read_text().splitlines()[0] == "Players: Zoë Åsa Bob Dan"
+
+
 def test_a_refused_answer_to_a_question_asks_it_again(tmp_path):
     """A wrong answer to live's question (a card I do not hold to put down, four cards of a new hand) says why and
     asks again, so the answer typed next is read as the answer: it dropped the event, and the corrected answer

@@ -20,6 +20,7 @@ from rich.console import Console
 from cardlogic.cli.console import echo, wrap
 from cardlogic.cli.live.console import LEAVING, SlowNotice, TypedLines
 from cardlogic.inference import InferenceError
+from cardlogic.notation import folded
 from cardlogic.table.core import Incomplete, TableGame, Update
 
 REFUSED = (ValueError, IndexError, OSError, InferenceError)
@@ -127,7 +128,7 @@ class LiveSession:
         if command not in (*COMMANDS, *self.view.commands):
             return True
         too_long = len(tokens) > (3 if command == "save" else 2)
-        return too_long and any(name.lower().startswith(command) for name in self.game.status().players)
+        return too_long and any(folded(name).startswith(command) for name in self.game.status().players)
 
     def handle(self, text: str) -> None:
         """Carry out one line, an event or else a command; a refused one is reported, an event by its line."""
