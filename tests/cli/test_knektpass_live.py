@@ -289,6 +289,28 @@ def test_names_are_typed_without_their_accents_and_names_alike_so_are_refused(tm
     assert autosave.read_text().splitlines()[0] == "Players: Zoë Åsa Bob Dan"
 
 
+@pytest.mark.parametrize(
+    ("command", "record", "opening"),
+    [
+        (["live"], "mini.txt", "4 players, no-8s deck, 3 sets; I am Ann; prior: players. 8 events so far; Ann to move"),
+        (
+            ["knektpass", "live"],
+            "knektpass/bob.txt",
+            f"3 players, 36 cards, {Rules()}; I am Bob; prior: rules. Deal 1, 11 events so far; Bob to move",
+        ),
+    ],
+)
+def test_both_games_open_alike_naming_their_prior(tmp_path, command, record, opening):
+    """The opening says who plays with what, who I am and the prior that answers; then the events so far and who is
+    to move; then the autosave. Knektpass's named no prior and told its events on the first line."""
+    examples = Path(__file__).parents[2] / "examples"
+    child = spawn(str(examples / record), "--autosave", "game.live.txt", command=command, cwd=tmp_path)
+    child.expect_exact("Type 'help' for help.")
+    assert " ".join(child.before.split()).endswith(f"{opening} (me). Autosaving to game.live.txt.")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
 def test_a_refused_answer_to_a_question_asks_it_again(tmp_path):
     """A wrong answer to live's question (a card I do not hold to put down, four cards of a new hand) says why and
     asks again, so the answer typed next is read as the answer: it dropped the event, and the corrected answer

@@ -211,7 +211,8 @@ def test_live_messages_wrap_between_words_in_a_terminal(tmp_path):
 def test_knektpass_live_greeting_and_set_up_questions_wrap_between_words(tmp_path):
     shutil.copy(EXAMPLES / "knektpass" / "bob.txt", tmp_path)
     greeting = (
-        "3 players, 36 cards, must-trump=on underruff=on points=12 lone=5 penalty=5 rounds=3 deck=auto; I am Bob."
+        "3 players, 36 cards, must-trump=on underruff=on points=12 lone=5 penalty=5 rounds=3 deck=auto; I am Bob; "
+        "prior: rules."
     )
     screen = in_a_terminal(["knektpass", "live", "bob.txt"], [("Type 'help' for help.", "")], tmp_path)
     assert shown_whole(greeting, screen), screen
