@@ -12,6 +12,7 @@ Each game reads and writes its own records (:mod:`cardlogic.literature.record`,
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple, Protocol, TypeVar
 
@@ -58,6 +59,16 @@ def replayed(position: P, events: Sequence[Any], lines: Sequence[int], illegal: 
     return position
 
 
+def folded(name: str) -> str:
+    """``name`` as a typed name is compared with it: its case and accents aside (Unicode NFKD, the combining
+    marks dropped), so that ``zoe`` names Zoë.
+
+    >>> folded("Zoë") == folded("ZOE")
+    True
+    """
+    return "".join(ch for ch in unicodedata.normalize("NFKD", name) if not unicodedata.combining(ch)).casefold()
+
+
 def name_index(
     token: str,
     names: Sequence[str],
@@ -65,19 +76,19 @@ def name_index(
     shorts: Sequence[str] = (),
     error: Callable[[str], Exception] = ValueError,
 ) -> int:
-    """The index of the name ``token`` gives, any case: in full (or one of ``shorts`` in full), else by a prefix
-    no other name shares. Raises ``error(message)`` naming the candidates, or every ``kind`` there is.
+    """The index of the name ``token`` gives, case and accents aside (:func:`folded`): in full (or one of ``shorts``
+    in full), else by a prefix no other name shares. Raises ``error(message)`` naming the candidates, or every ``kind`` there is.
 
     >>> name_index("ca", ["Ann", "Cat", "Carl"], "player")
     Traceback (most recent call last):
     ValueError: 'ca' could be Cat or Carl
     """
-    key = token.lower()
+    key = folded(token)
     for spelled in (names, shorts):
-        exact = [index for index, name in enumerate(spelled) if name.lower() == key]
+        exact = [index for index, name in enumerate(spelled) if folded(name) == key]
         if exact:
             return exact[0]
-    matches = [index for index, name in enumerate(names) if name.lower().startswith(key)]
+    matches = [index for index, name in enumerate(names) if folded(name).startswith(key)]
     if len(matches) == 1:
         return matches[0]
     if matches:
@@ -145,30 +156,37 @@ NAME_FORBIDDEN = frozenset(":;=|()#,")
 
 def check_player_names(names: Sequence[str], error: Callable[[str], Exception], holders: Sequence[str] = ()) -> None:
     """Raise ``error(message)`` at the first of ``names`` that is empty, holds whitespace or any of
-    :data:`NAME_FORBIDDEN`, repeats an earlier name (compared case-insensitively) or is one of ``holders`` (lower
-    case: the names of the game's holders of cards other than players).
+    :data:`NAME_FORBIDDEN`, is an earlier name as typed (:func:`folded`: case and accents aside), or is one of
+    ``holders`` (lower case: the names of the game's holders of cards other than players).
 
     >>> check_player_names(["Ann", "ann"], ValueError)
     Traceback (most recent call last):
     ValueError: two players are called ann
+    >>> check_player_names(["Zoë", "Zoe"], ValueError)
+    Traceback (most recent call last):
+    ValueError: Zoë and Zoe are typed alike (case and accents aside): rename one
     """
-    seen: set[str] = set()
+    seen: dict[str, str] = {}
     for name in names:
         if not name or any(ch.isspace() or ch in NAME_FORBIDDEN for ch in name):
             raise error(f"bad player name {name!r} (no spaces or any of {''.join(sorted(NAME_FORBIDDEN))})")
-        if name.lower() in seen:
-            raise error(f"two players are called {name}")
-        if name.lower() in holders:
-            raise error(f"a player cannot be called {name}: the {name.lower()} hold cards too")
-        seen.add(name.lower())
+        key = folded(name)
+        if key in seen:
+            earlier = seen[key]
+            if earlier.lower() == name.lower():
+                raise error(f"two players are called {name}")
+            raise error(f"{earlier} and {name} are typed alike (case and accents aside): rename one")
+        if key in holders:
+            raise error(f"a player cannot be called {name}: the {key} hold cards too")
+        seen[key] = name
 
 
 def seat_of(name: str, players: Sequence[str], error: Callable[[str], Exception]) -> int:
-    """The seat of the player called ``name`` (case-insensitive) among ``players``; ``error(message)`` raised if
-    none is."""
-    key = name.lower()
+    """The seat of the player called ``name`` (case and accents aside: :func:`folded`) among ``players``;
+    ``error(message)`` raised if none is."""
+    key = folded(name)
     for index, player in enumerate(players):
-        if player.lower() == key:
+        if folded(player) == key:
             return index
     raise error(f"unknown player {name!r} (players: {' '.join(players)})")
 

@@ -235,6 +235,82 @@ def test_quit_during_the_set_up_leaves_with_nothing_saved(tmp_path, command):
     assert not list(tmp_path.iterdir())
 
 
+@pytest.mark.parametrize(
+    ("command", "answers", "tab", "event"),
+    [
+        (
+            ["live"],
+            [
+                ("Deck", "no-8s LS HS LH"),
+                ("Dealer", "zoe"),
+                ("House rules", ""),
+                ("you?", "asa"),
+                ("hand", "3s as 5h 6h 7h"),
+            ],
+            "zo",
+            " dan 2h -",
+        ),
+        (
+            ["knektpass", "live"],
+            [
+                ("Dealer", "asa"),
+                ("House rules", ""),
+                ("you?", "zoe"),
+                ("turned card", "kh"),
+                ("hand", "6h 7h 7c 8c 10c"),
+            ],
+            "as",
+            " leaves",
+        ),
+    ],
+)
+def test_names_are_typed_without_their_accents_and_names_alike_so_are_refused(tmp_path, command, answers, tab, event):
+    """``zoe`` names Zoë and ``asa`` Åsa, at the set-up questions, at the prompt and for Tab; a table of Zoë and ZOE
+    is refused at once: those would be one name typed. ``zoe`` was an unknown player."""
+    autosave = tmp_path / "game.live.txt"
+    child = spawn("--autosave", str(autosave), command=command)
+    child.expect_exact("Players in seat order")
+    child.sendline("Zoë Åsa ZOE Dan")
+    child.expect_exact("Zoë and ZOE are typed alike")
+    child.sendline("Zoë Åsa Bob Dan")
+    for question, answer in answers:
+        child.expect_exact(question)
+        child.sendline(answer)
+    child.expect_exact("Type 'help' for help.")
+    child.send(tab + "\t")
+    mover = "Zoë" if tab == "zo" else "Åsa"
+    child.expect_exact(f"> {mover}")  # completed in place
+    child.sendline(event)
+    child.expect_exact(f"ok: {mover} ")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert autosave.read_text().splitlines()[0] == "Players: Zoë Åsa Bob Dan"
+
+
+@pytest.mark.parametrize(
+    ("command", "record", "opening"),
+    [
+        (["live"], "mini.txt", "4 players, no-8s deck, 3 sets; I am Ann; prior: players. 8 events so far; Ann to move"),
+        (
+            ["knektpass", "live"],
+            "knektpass/bob.txt",
+            f"3 players, 36 cards, {Rules()}; I am Bob; prior: rules. Deal 1, 11 events so far; Bob to move",
+        ),
+    ],
+)
+def test_both_games_open_alike_naming_their_prior(tmp_path, command, record, opening):
+    """The opening says who plays with what, who I am and the prior that answers; then the events so far and who is
+    to move; then the autosave. Knektpass's named no prior and told its events on the first line."""
+    examples = Path(__file__).parents[2] / "examples"
+    child = spawn(str(examples / record), "--autosave", "game.live.txt", command=command, cwd=tmp_path)
+    child.expect_exact("Type 'help' for help.")
+    assert " ".join(child.before.split()).endswith(f"{opening} (me). Autosaving to game.live.txt.")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
 def test_a_refused_answer_to_a_question_asks_it_again(tmp_path):
     """A wrong answer to live's question (a card I do not hold to put down, four cards of a new hand) says why and
     asks again, so the answer typed next is read as the answer: it dropped the event, and the corrected answer
@@ -294,3 +370,24 @@ def test_score_names_each_player_once():
     console = Console(file=out, width=80, highlight=False, color_system=None, force_terminal=True)
     LiveSession(live, KnektpassView(live, console), TypedLines(), console=console).handle("score")
     assert out.getvalue() == "score Bob 12 Ann 12 Cat 12\n"
+
+
+def test_a_command_typed_for_a_question_is_carried_out_and_exit_leaves_at_once(tmp_path):
+    """At live's question, a command (``hand``: which card to put down?) is carried out and the question asked
+    again, and ``exit`` drops the line asked about and leaves, as in Literature: both were refused as a card."""
+    record = tmp_path / "deal.txt"
+    record.write_text("Players: Ann Bob Cat\nDealer: Bob\nTrump: KH\nMe: Bob\nHand Bob: 6H 7H 7C 8C 10C\n")
+    autosave = tmp_path / "match.live.txt"
+    child = spawn(str(record), "--autosave", str(autosave))
+    child.expect_exact("Bob to move (me)>")
+    child.sendline("take")
+    child.expect_exact("which card did I put down for the turned KH?")
+    child.sendline("hand")
+    child.expect_exact("my hand: 7H 6H 10C 8C 7C (trumps H)")
+    child.expect_exact("which card did I put down for the turned KH?")
+    child.sendline("exit")
+    child.expect_exact("dropped: nothing recorded")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert read_match(autosave.read_text()).events == []

@@ -121,3 +121,30 @@ def test_my_ask_typed_without_its_answer_asks_for_it(tmp_path):
     child.sendline("quit")
     child.expect(pexpect.EOF)
     assert (tmp_path / "mini.live.txt").read_text().endswith("Ann asks Dan for 2H: no\n")
+
+
+def test_a_command_typed_for_a_question_is_carried_out_and_quit_leaves_at_once(tmp_path):
+    """At live's question, a command is carried out and the question asked again, ``undo`` drops the line asked
+    about and takes back the last event, and ``quit`` drops it and leaves: each was refused as an answer ("the
+    answer must be + (yes) or - (no), not 'quit'"), so leaving took an empty answer first."""
+    record = tmp_path / "mini.txt"
+    record.write_text((Path(__file__).parents[2] / "examples" / "mini.txt").read_text())
+    events = read_record(record.read_text()).events
+    child = spawn(str(record))
+    child.expect_exact("Recommendation: ask Dan for 4H")
+    child.sendline("ann dan 2h")
+    child.expect_exact("Ann asks Dan for 2H: the answer?")
+    child.sendline("hand")
+    child.expect_exact("my hand, 3 cards")
+    child.expect_exact("Ann asks Dan for 2H: the answer?")
+    child.sendline("undo")
+    child.expect_exact("dropped: nothing recorded")
+    child.expect_exact("undone: Dan asks Ann for KS: no")
+    child.sendline("dan cat 2s")
+    child.expect_exact("Dan asks Cat for 2S: the answer?")
+    child.sendline("quit")
+    child.expect_exact("dropped: nothing recorded")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert read_record((tmp_path / "mini.live.txt").read_text()).events == events[:-1]

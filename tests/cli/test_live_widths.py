@@ -22,7 +22,7 @@ from cardlogic.cli.console import wrap
 from cardlogic.cli.live.console import TypedLines
 from cardlogic.cli.live.literature import LiteratureView
 from cardlogic.cli.live.session import LiveSession
-from cardlogic.literature import Game, Record, play_random_game
+from cardlogic.literature import Game, Record, play_random_game, write_record
 from cardlogic.literature.decks import Deck
 from cardlogic.table.core import Status
 from cardlogic.table.literature import LiveGame
@@ -211,7 +211,8 @@ def test_live_messages_wrap_between_words_in_a_terminal(tmp_path):
 def test_knektpass_live_greeting_and_set_up_questions_wrap_between_words(tmp_path):
     shutil.copy(EXAMPLES / "knektpass" / "bob.txt", tmp_path)
     greeting = (
-        "3 players, 36 cards, must-trump=on underruff=on points=12 lone=5 penalty=5 rounds=3 deck=auto; I am Bob."
+        "3 players, 36 cards, must-trump=on underruff=on points=12 lone=5 penalty=5 rounds=3 deck=auto; I am Bob; "
+        "prior: rules."
     )
     screen = in_a_terminal(["knektpass", "live", "bob.txt"], [("Type 'help' for help.", "")], tmp_path)
     assert shown_whole(greeting, screen), screen
@@ -221,6 +222,28 @@ def test_knektpass_live_greeting_and_set_up_questions_wrap_between_words(tmp_pat
     assert shown_whole(
         "House rules [must-trump=on underruff=on points=12 lone=5 penalty=5 rounds=3 deck=auto]:", screen
     )
+
+
+LONG_NAME = "Maximiliana-Josephine-Bartholomew-Alexa"
+"""A name too long for a title at 80 columns, not for a column of ``grid``."""
+
+
+def test_a_table_title_keeps_one_line_at_80_columns_whatever_the_name(tmp_path):
+    """``grid``'s title (with its page count) and Knektpass ``advise``'s stay on one line, the player's name cut
+    short: a long name wrapped ``grid``'s ``... page 1 of`` / ``5`` at the table's width."""
+    game = Game((LONG_NAME, *NAMES[1:]), deck=Deck.named("no-8s"), dealer=1)
+    hands, _ = play_random_game(game, 3)
+    (tmp_path / "long.txt").write_text(write_record(Record(game, 0, {0: tuple(iter_cards(hands[0]))})))
+    screen = in_a_terminal(["live", "long.txt"], [("Type 'help' for help.", "grid"), ("page 9 of 9", "")], tmp_path)
+    titles = [line.rstrip() for line in screen.splitlines() if "P(player holds card)" in line]
+    rest = "'s view: P(player holds card), page 1 of 9"
+    shown = LONG_NAME[: 80 - len(rest) - 1] + "…"
+    assert titles == [f"{shown}'s view: P(player holds card), page {page} of 9" for page in range(1, 10)], screen
+
+    (tmp_path / "bob.txt").write_text((EXAMPLES / "knektpass" / "bob.txt").read_text().replace("Bob", LONG_NAME))
+    screen = in_a_terminal(["knektpass", "live", "bob.txt"], [("Type 'help' for help.", "advise")], tmp_path)
+    rest = " holds 7H 6H AD 7D AC; trumps H; play; 32 deals solved"
+    assert f"{LONG_NAME[: 80 - len(rest) - 1]}…{rest}" in screen.splitlines(), screen
 
 
 def test_a_wrapped_status_line_never_starts_a_line_with_its_separator():

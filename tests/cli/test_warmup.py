@@ -1,4 +1,5 @@
-"""``cardlogic warmup`` and the warm-up a command runs first: on an empty numba cache (a temporary NUMBA_CACHE_DIR)."""
+"""``cardlogic warmup``, the warm-up a command runs first and what live says on a first run: on an empty numba cache (a
+temporary NUMBA_CACHE_DIR)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from cardlogic.cli import main
 
 pexpect = pytest.importorskip("pexpect")
 
-BOB = Path(__file__).parents[2] / "examples" / "knektpass" / "bob.txt"
+EXAMPLES = Path(__file__).parents[2] / "examples"
+BOB = EXAMPLES / "knektpass" / "bob.txt"
 
 
 def test_a_command_in_a_terminal_warms_up_first_and_warmup_then_finds_the_cache_warm(tmp_path):
@@ -54,3 +56,36 @@ def test_a_command_whose_output_goes_to_a_pipe_does_not_warm_up(capsys, monkeypa
     monkeypatch.setattr("cardlogic.cli.warmup.is_warm", lambda games=(): pytest.fail("checked the cache"))
     assert main(["knektpass", "advise", str(BOB), "--json", "--samples", "4"]) == 0
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize(
+    ("command", "record", "step"),
+    [
+        (["live"], EXAMPLES / "mini.txt", "Literature, 6 players"),
+        (["knektpass", "live"], BOB, "Knektpass, 3 players"),
+    ],
+)
+def test_live_on_a_cold_cache_says_it_compiles_first_and_ctrl_c_leaves_with_nothing_saved(
+    tmp_path, command, record, step
+):
+    """On a first run in a terminal, live says it compiles the kernels (a minute or more) and shows each step;
+    Ctrl-C then ends it at once, before the game is opened. Only the notice is awaited, not the compiling."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1")
+    env.pop("CARDLOGIC_WARMUP", None)
+    autosave = tmp_path / "game.live.txt"
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "cardlogic", *command, str(record), "--autosave", str(autosave)],
+        env=env,
+        dimensions=(24, 80),
+        encoding="utf-8",
+        timeout=60,
+    )
+    child.expect_exact("First run of this installation: compiling the solver's kernels, once")
+    child.expect_exact(step)
+    child.sendintr()
+    child.expect_exact("interrupted; nothing was saved")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    assert not autosave.exists()

@@ -90,6 +90,13 @@ cat passes to ann
         )
         assert record.check() == []
 
+    def test_names_without_their_accents(self):
+        """A name is read case and accents aside, as live reads it typed: ``zoe`` is Zoë."""
+        text = "Players: Zoë Åsa Bob Dan\nSets: LS HS LH\nDealer: zoe\nMe: asa\nHand ASA: 3S AS 5H 6H 7H\n\n"
+        record = read_record(text + "zoe asks dan for 2h: no\n")
+        assert record.game.dealer == 0 and record.observer == 1
+        assert write_record(record).endswith("Hand Åsa: 3S AS 5H 6H 7H\n\nZoë asks Dan for 2H: no\n")
+
     def test_teams_and_sizes_headers(self):
         text = """\
 Players: Ann Bob Cat Dan Eve
@@ -134,6 +141,7 @@ class TestMalformedRecords:
             ("Deck: no-8s\n", 1, "needs a Players header"),
             ("Players: Ann Bob Cat\n", 1, "4 to 12 players"),
             ("Players: Ann Bob ann Dan\n", 1, "two players are called ann"),
+            ("Players: Zoë Bob Zoe Dan\n", 1, "Zoë and Zoe are typed alike (case and accents aside): rename one"),
             (HEAD + "Deck: no-9s\n", 3, "unknown deck 'no-9s'"),
             (HEAD + "Sets: LS XX\n", 3, "unknown set 'XX'"),
             (HEAD + "Sets: LS HS LH LS\n", 3, "the set low-spades is named twice"),

@@ -22,7 +22,7 @@ from cardlogic.cli.common import (
     load_belief,
     plural,
 )
-from cardlogic.cli.console import CommandConsole
+from cardlogic.cli.console import CommandConsole, print_title
 from cardlogic.literature.belief import FIRST_DEALS, LiteratureBelief
 
 CSP_MAX_DEALS = 2_000_000
@@ -106,10 +106,9 @@ def print_table(
     pages = _pages(headers, belief, console.width)
     deck = belief.game.deck
     for number, page in enumerate(pages, start=1):
-        title = f"{observer or 'Spectator'}'s view: P(player holds card)"
-        if len(pages) > 1:
-            title += f", page {number} of {len(pages)}"
-        table = Table(title=title, title_justify="left", caption=source, caption_justify="left")
+        count = f", page {number} of {len(pages)}" if len(pages) > 1 else ""
+        print_title(console, observer or "Spectator", f"'s view: P(player holds card){count}")
+        table = Table(caption=source, caption_justify="left")
         table.add_column("set")
         table.add_column("card")
         for holder in page:

@@ -28,15 +28,31 @@ class CommandConsole(Console):
         raise BrokenPipeError
 
 
-def titled_table(title: str, columns: Sequence[str], left: Collection[str] = ()) -> Table:
-    """An empty table under ``title`` (justified left) with ``columns``: the first and those in ``left`` aligned
-    left (names), the others right (numbers)."""
+def titled_table(title: str | None, columns: Sequence[str], left: Collection[str] = ()) -> Table:
+    """An empty table under ``title`` (justified left; None: none, for one :func:`print_title` prints above it)
+    with ``columns``: the first and those in ``left`` aligned left (names), the others right (numbers)."""
     from rich.table import Table
 
     table = Table(title=title, title_justify="left")
     for column in columns:
         table.add_column(column, justify="left" if column == columns[0] or column in left else "right")
     return table
+
+
+SHORTEST_NAME = 8
+"""The fewest characters :func:`print_title` cuts a name to, its ellipsis included: any fewer would not say who."""
+
+
+def print_title(console: Console, name: str, rest: str) -> None:
+    """Print ``name + rest``, the title of the table printed next, on one line of ``console`` (a table's own title
+    wraps at the table's width, however narrow): a player's ``name`` too long for it is cut short, ending in an
+    ellipsis. Where even :data:`SHORTEST_NAME` characters of it leave too little room, the title wraps between
+    words, the name whole."""
+    from rich.text import Text
+
+    room = console.width - len(rest)
+    shown = name if len(name) <= room or room < SHORTEST_NAME else name[: room - 1] + "…"
+    console.print(Text(shown + rest, style="table.title"))
 
 
 _NO_BREAK = "\u00a0"

@@ -9,7 +9,7 @@ from typing import Any
 from rich.console import Console
 
 from cardlogic.cards import Card, card_mask, format_cards
-from cardlogic.cli.console import titled_table
+from cardlogic.cli.console import print_title, titled_table
 from cardlogic.knektpass import Deal, format_event
 from cardlogic.knektpass.advice import Advice
 
@@ -18,11 +18,10 @@ def print_advice(advice: Advice, deal: Deal, hand: Sequence[Card], console: Cons
     """The advice table (every choice with its expected points, P(minimum) and expected tricks), the best
     choice, and what the sign of the expected points means."""
     name = deal.game.players[advice.player]
-    out = titled_table(
-        f"{name} holds {format_cards(deal.sorted_hand(card_mask(hand)))}; trumps "
-        f"{'SHDC'[deal.trump_suit]}; {advice.phase}; {advice.samples} deals solved",
-        ("choice", "expected points", "P(minimum)", "expected tricks"),
-    )
+    cards = format_cards(deal.sorted_hand(card_mask(hand)))
+    trumps = "SHDC"[deal.trump_suit]
+    print_title(console, name, f" holds {cards}; trumps {trumps}; {advice.phase}; {advice.samples} deals solved")
+    out = titled_table(None, ("choice", "expected points", "P(minimum)", "expected tricks"))
     for option in advice.options:
         out.add_row(
             format_event(option.event, deal), f"{option.points:+.2f}", f"{option.chance:.2f}", f"{option.tricks:.2f}"

@@ -56,7 +56,7 @@ from cardlogic.knektpass.record import (
 )
 from cardlogic.knektpass.rules import HAND_SIZE, Deal
 from cardlogic.knektpass.state import IllegalEventError, PublicState
-from cardlogic.notation import Problem
+from cardlogic.notation import Problem, folded
 
 _NEXT_DEAL = re.compile(
     r"deal\s+(?P<number>\d+)\s*:\s*trump\s+(?P<turned>\S+)\s*(?:;\s*hand\s+(?P<name>\S+)\s*:(?P<hand>.*))?",
@@ -188,7 +188,7 @@ def parse_next_deal(text: str, first: Record) -> NextDeal | None:
     except CardError as error:
         raise InvalidEventError(str(error)) from None
     name = match["name"]
-    if name is not None and (first.observer is None or name.lower() != game.players[first.observer].lower()):
+    if name is not None and (first.observer is None or folded(name) != folded(game.players[first.observer])):
         raise InvalidEventError(f"a new deal gives only my hand, not {match['name']}'s")
     return NextDeal(int(match["number"]), turned, hand)
 

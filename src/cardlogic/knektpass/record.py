@@ -35,7 +35,7 @@ Headers, each at most once and before the first event (keys case-insensitive):
 * ``Stock``: the stock as dealt, top first (a full record only; default: the
   other cards in card order).
 
-Events (keywords and names case-insensitive, cards as in :mod:`cardlogic.cards`):
+Events (keywords case-insensitive, names case and accents aside, cards as in :mod:`cardlogic.cards`):
 
 * ``D takes the trump`` (``for CARD``: the card put down, shown in a full record
   and in the dealer's own view) or ``D leaves the trump``;

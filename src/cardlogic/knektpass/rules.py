@@ -167,7 +167,7 @@ class Game:
 
     ``deck`` (derived) is the cards in play, in card order, and ``deck_mask`` their
     mask. Raises :class:`GameError` unless the names are distinct (compared
-    case-insensitively; no whitespace or any of ``:;=|()#,``, and neither
+    as typed, case and accents aside; no whitespace or any of ``:;=|()#,``, and neither
     ``discards`` nor ``stock``) and the deck holds five cards for everyone and the
     turned trump card.
     """
@@ -191,7 +191,7 @@ class Game:
         object.__setattr__(self, "deck_mask", card_mask(deck))
 
     def player_index(self, name: str) -> int:
-        """The seat of the player called ``name`` (case-insensitive); :class:`GameError` if none is."""
+        """The seat of the player called ``name`` (case and accents aside); :class:`GameError` if none is."""
         return seat_of(name, self.players, GameError)
 
 

@@ -33,7 +33,7 @@ case-insensitive):
 * ``Hand NAME``: a starting hand. Every player's hand makes a full record, only
   the ``Me`` player's a view, none a spectator's record.
 
-Events (keywords case-insensitive, names case-insensitive, cards as in
+Events (keywords case-insensitive, names case and accents aside, cards as in
 :mod:`cardlogic.cards`, sets by long or short name):
 
 * ``A asks B for CARD: yes`` (or ``no``);

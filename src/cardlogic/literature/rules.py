@@ -153,7 +153,7 @@ class Game:
     ``set_masks`` (derived) holds the card mask of every set of the deck.
 
     Raises :class:`GameError` unless there are 4 to 12 players with distinct names
-    (compared case-insensitively; no whitespace or any of ``:;=|()#,``), two
+    (compared as typed, case and accents aside; no whitespace or any of ``:;=|()#,``), two
     non-empty teams, and sizes of at least one card each summing to the deck size.
     """
 
@@ -205,7 +205,7 @@ class Game:
         object.__setattr__(self, "_members", tuple(tuple(p for p in range(n) if teams[p] == t) for t in (0, 1)))
 
     def player_index(self, name: str) -> int:
-        """The seat of the player called ``name`` (case-insensitive); :class:`GameError` if none is."""
+        """The seat of the player called ``name`` (case and accents aside); :class:`GameError` if none is."""
         return seat_of(name, self.players, GameError)
 
     def team_of(self, player: int) -> int:

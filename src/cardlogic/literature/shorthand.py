@@ -14,8 +14,8 @@ Short forms:
   a :class:`ShortClaim`, which the game at the table completes from what the
   observer knows.
 
-Everywhere, names and cards are case-insensitive and a player may be named by
-any prefix that no other name shares (``b`` for Bob when nobody else starts with b).
+Everywhere, names and cards are case-insensitive (names accents aside too: ``zoe`` for Zoë) and a player may be
+named by any prefix that no other name shares (``b`` for Bob when nobody else starts with b).
 """
 
 from __future__ import annotations

@@ -150,6 +150,12 @@ def _follow(args: argparse.Namespace, saved: list[str]) -> int:
     )
 
 
+def _greet(session: LiveSession, record: Record, prior: str) -> None:
+    game = record.game
+    table = f"{len(game.players)} players, {game.deck.name} deck, {len(game.deck.sets)} sets"
+    greet(session, table, prior, f"{plural(len(record.events), 'event')} so far")
+
+
 def open_game(
     args: argparse.Namespace,
     ask_setup: Callable[[TypedLines], RecordT | None],
@@ -262,10 +268,13 @@ def follow_game(
         lock.release()
 
 
-def _greet(session: LiveSession, record: Record, prior: str) -> None:
-    game = record.game
-    me = "" if record.observer is None else f"; I am {game.players[record.observer]}"
-    echo(f"{len(game.players)} players, {game.deck.name} deck, {len(game.deck.sets)} sets{me}; prior: {prior}.")
-    echo(f"{plural(len(record.events), 'event')} so far; {session.game.status().to_move()}.")
+def greet(session: LiveSession, table: str, prior: str, so_far: str) -> None:
+    """The opening every game's live command prints: ``table`` (who plays with what) with who I am and the prior
+    that answers, ``so_far`` (the events) with who is to move, and where the game is autosaved; then the advice
+    when I am to decide."""
+    status = session.game.status()
+    me = "" if status.observer is None else f"; I am {status.players[status.observer]}"
+    echo(f"{table}{me}; prior: {prior}.", names=status.players)
+    echo(f"{so_far}; {status.to_move()}.", names=status.players)
     echo(f"Autosaving to {session.game.autosave}. Type 'help' for help.")
     session.advise_if_deciding()

@@ -16,24 +16,25 @@ from prompt_toolkit.history import FileHistory
 from cardlogic.cli import Terminated
 from cardlogic.cli.console import echo, terminal_width, wrap
 from cardlogic.files import refusal, replace_text
+from cardlogic.notation import folded
 
 HISTORY_MARK = "# cardlogic live: the lines typed at the table, for Up and Down\n"
 """The first line of every history file live writes, which marks it as live's own."""
 
 
 class WordCompleter(Completer):
-    """Completes the word before the cursor, case-insensitively, from ``words(before)``, asked afresh each time
-    with the line typed before that word, so the words offered can follow the context."""
+    """Completes the word before the cursor, case and accents aside (``zo`` to Zoë), from ``words(before)``, asked
+    afresh each time with the line typed before that word, so the words offered can follow the context."""
 
     def __init__(self, words: Callable[[str], Iterable[str]]) -> None:
         self.words = words
 
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
         typed = document.get_word_before_cursor(WORD=True)
-        key = typed.lower()
+        key = folded(typed)
         before = document.text_before_cursor[: len(document.text_before_cursor) - len(typed)]
         for word in dict.fromkeys(self.words(before)):
-            if word.lower().startswith(key) and word != typed:
+            if folded(word).startswith(key) and word != typed:
                 yield Completion(word, start_position=-len(typed))
 
 

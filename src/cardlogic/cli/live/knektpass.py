@@ -10,9 +10,8 @@ from rich.console import Console
 
 from cardlogic.cards import format_cards
 from cardlogic.cli.common import plural
-from cardlogic.cli.console import echo
 from cardlogic.cli.knektpass_advice import print_advice
-from cardlogic.cli.live import follow_game, open_game
+from cardlogic.cli.live import follow_game, greet, open_game
 from cardlogic.cli.live.session import LiveSession, say, with_lines_of
 from cardlogic.knektpass import Play, PlayerState
 from cardlogic.knektpass.match import describe_outcome
@@ -154,12 +153,6 @@ def follow(args: argparse.Namespace, saved: list[str]) -> int:
 def _greet(session: LiveSession) -> None:
     game = session.game
     assert isinstance(game, LiveMatch)
-    deal = game.deal
-    me = "" if game.observer is None else f"; I am {deal.game.players[game.observer]}"
-    echo(
-        f"{len(deal.game.players)} players, {len(deal.game.deck)} cards, {deal.game.rules}{me}. "
-        f"Deal {game.number}, {plural(len(game.events), 'event')} so far; {game.status().to_move()}.",
-        names=deal.game.players,
-    )
-    echo(f"Autosaving to {game.autosave}. Type 'help' for help.")
-    session.advise_if_deciding()
+    knektpass = game.deal.game
+    table = f"{len(knektpass.players)} players, {len(knektpass.deck)} cards, {knektpass.rules}"
+    greet(session, table, game.belief.prior, f"Deal {game.number}, {plural(len(game.events), 'event')} so far")

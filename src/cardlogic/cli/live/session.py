@@ -20,6 +20,7 @@ from rich.console import Console
 from cardlogic.cli.console import echo, wrap
 from cardlogic.cli.live.console import LEAVING, SlowNotice, TypedLines
 from cardlogic.inference import InferenceError
+from cardlogic.notation import folded
 from cardlogic.table.core import Incomplete, TableGame, Update
 
 REFUSED = (ValueError, IndexError, OSError, InferenceError)
@@ -38,6 +39,8 @@ COMMANDS_HELP = """Commands for every game:
                (save --force FILE: any file)
   help         this text
   quit         leave (also: exit, Ctrl-D); everything is already saved
+When live asks for the rest of a line, a command typed instead is carried out
+and the question asked again; undo, quit and an empty answer drop the line.
 On a terminal, Tab completes what may come next, Up/Down recall earlier lines
 (kept across resumes), and Ctrl-C drops the line being typed."""
 
@@ -85,10 +88,15 @@ class LiveSession:
         self.notice = notice or SlowNotice()
         self.console = console or Console(highlight=False)
         self.refused = 0
+        self.left = False
 
     def run(self) -> int:
-        """Handle every line until ``quit`` or the end of input; exit code 1 if some line was refused, else 0."""
-        while (line := self.lines.read(f"{self.game.status().to_move()}> ", self.status_bar)) is not None:
+        """Handle every line until ``quit`` (at the prompt or for a question) or the end of input; exit code 1 if
+        some line was refused, else 0."""
+        while not self.left:
+            line = self.lines.read(f"{self.game.status().to_move()}> ", self.status_bar)
+            if line is None:
+                break
             text = line.split("#", 1)[0].strip()
             if not text:
                 continue
@@ -120,20 +128,27 @@ class LiveSession:
         if command not in (*COMMANDS, *self.view.commands):
             return True
         too_long = len(tokens) > (3 if command == "save" else 2)
-        return too_long and any(name.lower().startswith(command) for name in self.game.status().players)
+        return too_long and any(folded(name).startswith(command) for name in self.game.status().players)
 
     def handle(self, text: str) -> None:
         """Carry out one line, an event or else a command; a refused one is reported, an event by its line."""
-        event = self.is_event(text)
-        where = self.next_line_prefix() if event else ""
+        if not self.is_event(text):
+            with self.notice.guard():
+                self.obey(text)
+            return
+        where = self.next_line_prefix()
         try:
             with self.notice.guard():
-                if event:
-                    self.push(text)
-                else:
-                    self.command(text)
+                self.push(text)
         except REFUSED as error:
             self.refuse(where, error)
+
+    def obey(self, text: str) -> None:
+        """Carry out the command ``text``; a refused one is reported by its message alone."""
+        try:
+            self.command(text)
+        except REFUSED as error:
+            self.refuse("", error)
 
     def command(self, text: str) -> None:
         """Carry out the command ``text``."""
@@ -181,15 +196,27 @@ class LiveSession:
     def complete(self, question: Incomplete) -> Update | None:
         """Ask ``question`` and push the event the answer completes; None (nothing recorded) on an empty answer.
         An answer refused, by the question or when its event is pushed, is reported as a refused event is and the
-        question asked again: the answer typed next is still the answer."""
+        question asked again: the answer typed next is still the answer.
+
+        A command typed for the answer is carried out as at the prompt, and the question asked again; ``undo``
+        first drops the line asked about (its question was of the game before the undo), and ``quit`` drops it
+        and leaves."""
         while True:
             self.say(question.question)
             with self.notice.paused():
                 answer = self.lines.read("> ")
             typed = "" if answer is None else answer.split("#", 1)[0].strip()
-            if not typed:
+            if not typed or typed.lower() in LEAVING:
                 self.say("dropped: nothing recorded")
+                self.left = bool(typed)
                 return None
+            if not self.is_event(typed):  # a command
+                if typed.split()[0].lower() == "undo":
+                    self.say("dropped: nothing recorded")
+                    self.obey(typed)
+                    return None
+                self.obey(typed)
+                continue
             try:
                 return self.game.push(question.complete(typed))
             except Incomplete as again:
