@@ -307,7 +307,8 @@ def test_certain_claims_are_always_correct(position):
 @given(positions(), st.booleans())
 def test_a_guess_is_made_in_a_set_the_asker_holds_the_most_of(position, thorough):
     """Where the recommendation is a guess, its set is one the asker holds the most cards of among the sets with an
-    ask that may succeed; with ``strongest_set`` off the thorough recommendation is the best guess by value."""
+    ask that may succeed; with ``strongest_set`` off the thorough recommendation is the best guess by value. Where
+    no ask may succeed, an ask recommended says so."""
     game, hands, history, events, _ = position
     state = State(game, hands)
     for event in history[:events]:
@@ -321,7 +322,9 @@ def test_a_guess_is_made_in_a_set_the_asker_holds_the_most_of(position, thorough
     advice = advise(belief, thorough=thorough, seed=events)
     event = advice.recommendation.event
     hopeful = [a for a in advice.asks if a.p_yes > 0]
-    if not isinstance(event, Ask) or any(a.p_yes >= CERTAIN for a in hopeful):
+    if isinstance(event, Ask) and not hopeful:  # not a guess: an ask to pass the turn on
+        assert "no ask can succeed" in advice.recommendation.reason
+    if not isinstance(event, Ask) or not hopeful or any(a.p_yes >= CERTAIN for a in hopeful):
         return
     hand = state.hands[mover]
 
