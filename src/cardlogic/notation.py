@@ -113,10 +113,19 @@ BYTE_ORDER_MARK = "\ufeff"
 """What Notepad and some other editors write at the start of a UTF-8 file; a record may start with it."""
 
 
+def uncommented(line: str) -> str:
+    """What ``line`` says, typed or in a record: the text before its ``#`` comment, without the blanks around it.
+
+    >>> uncommented("  Bob asks Ann for 5S: yes  # a bold one")
+    'Bob asks Ann for 5S: yes'
+    """
+    return line.split("#", 1)[0].strip()
+
+
 def _lines(text: str) -> Iterator[tuple[int, str]]:
     """``text``'s lines with their 1-based numbers, comments and surrounding blanks left out."""
     for number, raw in enumerate(text.removeprefix(BYTE_ORDER_MARK).splitlines(), start=1):
-        yield number, raw.split("#", 1)[0].strip()
+        yield number, uncommented(raw)
 
 
 def split_record(text: str, keys: Sequence[str], problems: list[Problem]) -> RecordLines:

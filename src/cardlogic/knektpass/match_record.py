@@ -56,7 +56,7 @@ from cardlogic.knektpass.record import (
 )
 from cardlogic.knektpass.rules import HAND_SIZE, Deal
 from cardlogic.knektpass.state import IllegalEventError, PublicState
-from cardlogic.notation import Problem, folded
+from cardlogic.notation import Problem, folded, uncommented
 
 _NEXT_DEAL = re.compile(
     r"deal\s+(?P<number>\d+)\s*:\s*trump\s+(?P<turned>\S+)\s*(?:;\s*hand\s+(?P<name>\S+)\s*:(?P<hand>.*))?",
@@ -212,7 +212,7 @@ def write_match(record: MatchRecord) -> str:
 
 def is_match(text: str) -> bool:
     """Whether ``text`` goes on past its first deal: it has a ``Deal N:`` line."""
-    return any(_NEXT_DEAL.fullmatch(" ".join(raw.split("#", 1)[0].split())) for raw in text.splitlines())
+    return any(_NEXT_DEAL.fullmatch(" ".join(uncommented(raw).split())) for raw in text.splitlines())
 
 
 def read_match(text: str, source: str = "<record>") -> MatchRecord:
@@ -221,7 +221,7 @@ def read_match(text: str, source: str = "<record>") -> MatchRecord:
     lines = text.removeprefix("\ufeff").splitlines()
     starts: dict[int, str] = {}
     for number, raw in enumerate(lines, 1):
-        content = raw.split("#", 1)[0].strip()
+        content = uncommented(raw)
         if _NEXT_DEAL.fullmatch(" ".join(content.split())):
             starts[number] = content
             lines[number - 1] = ""  # read apart: the deal record reader would take it for a late header

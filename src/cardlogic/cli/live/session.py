@@ -20,7 +20,7 @@ from rich.console import Console
 from cardlogic.cli.console import echo, wrap
 from cardlogic.cli.live.console import LEAVING, SlowNotice, TypedLines
 from cardlogic.inference import InferenceError
-from cardlogic.notation import folded
+from cardlogic.notation import folded, uncommented
 from cardlogic.table.core import Incomplete, TableGame, Update
 
 REFUSED = (ValueError, IndexError, OSError, InferenceError)
@@ -97,7 +97,7 @@ class LiveSession:
             line = self.lines.read(f"{self.game.status().to_move()}> ", self.status_bar)
             if line is None:
                 break
-            text = line.split("#", 1)[0].strip()
+            text = uncommented(line)
             if not text:
                 continue
             if text.lower() in LEAVING:
@@ -205,7 +205,7 @@ class LiveSession:
             self.say(question.question)
             with self.notice.paused():
                 answer = self.lines.read("> ")
-            typed = "" if answer is None else answer.split("#", 1)[0].strip()
+            typed = "" if answer is None else uncommented(answer)
             if not typed or typed.lower() in LEAVING:
                 self.say("dropped: nothing recorded")
                 self.left = bool(typed)

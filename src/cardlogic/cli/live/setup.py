@@ -22,6 +22,7 @@ from cardlogic.knektpass.shorthand import Notation as KnektpassNotation
 from cardlogic.literature import Game, Record, Rules
 from cardlogic.literature.decks import DECK_NAMES, Deck
 from cardlogic.literature.shorthand import Notation
+from cardlogic.notation import uncommented
 from cardlogic.table.literature import check_hand
 
 T = TypeVar("T")
@@ -82,7 +83,7 @@ def _ask(lines: TypedLines, question: str, answer: Callable[[str], T]) -> T:
         text = lines.read(question)
         if text is None:
             raise _InputEnded
-        typed = text.split("#", 1)[0].strip()
+        typed = uncommented(text)
         if typed.lower() in LEAVING:
             raise SetupLeft
         try:
