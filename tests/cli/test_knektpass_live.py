@@ -311,6 +311,22 @@ def test_both_games_open_alike_naming_their_prior(tmp_path, command, record, ope
     child.expect(pexpect.EOF)
 
 
+def test_the_players_prior_is_one_flag_as_for_knektpass_advise(tmp_path):
+    """``--prior players`` weighs each deal's deals by the other players' choices: the opening names it, and the
+    advice says which prior answered, as ``knektpass advise --prior players`` does."""
+    examples = Path(__file__).parents[2] / "examples"
+    child = spawn(
+        str(examples / "knektpass" / "bob.txt"), "--prior", "players", "--autosave", "game.live.txt", cwd=tmp_path
+    )
+    child.expect_exact("I am Bob; prior: players.")
+    child.expect_exact("Bob to move (me)>")
+    child.sendline("advise")
+    child.expect_exact("minus is good")
+    child.expect(r"prior: players \(effective sample size [\d,]+ of 4,000 deals\)")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
 def test_a_refused_answer_to_a_question_asks_it_again(tmp_path):
     """A wrong answer to live's question (a card I do not hold to put down, four cards of a new hand) says why and
     asks again, so the answer typed next is read as the answer: it dropped the event, and the corrected answer

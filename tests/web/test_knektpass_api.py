@@ -15,6 +15,7 @@ from starlette.testclient import TestClient
 from cardlogic.cards import format_cards
 from cardlogic.cli import main
 from cardlogic.knektpass import Exchange, KnektpassBelief, Play, Record
+from cardlogic.knektpass.belief import DEFAULT_PRIOR
 from cardlogic.knektpass.match_record import MatchRecord, NextDeal, read_match
 from cardlogic.table.knektpass import LiveMatch
 from cardlogic.web.app import MAX_BODY, create_app
@@ -44,9 +45,9 @@ def describe(event) -> str:
     return LiveMatch(MatchRecord(FIRST)).describe(event)
 
 
-def client_for(autosave: Path, game: LiveMatch | None = None) -> TestClient:
+def client_for(autosave: Path, game: LiveMatch | None = None, prior: str = DEFAULT_PRIOR) -> TestClient:
     def open_game(record):
-        match = LiveMatch(record, autosave=str(autosave))
+        match = LiveMatch(record, prior=prior, autosave=str(autosave))
         match.save(str(autosave))
         return match
 
@@ -255,6 +256,15 @@ def test_the_advice_is_that_of_knektpass_advise_on_the_autosave(client, autosave
     assert state["advice"] == cli_json("knektpass", "advise", str(autosave), "--json")
     state = push(client, state, 1)  # Cat to bid: nothing for me to decide
     assert state["advice"] is None and not state["my_turn"]
+
+
+def test_the_advice_under_the_players_prior_is_that_of_knektpass_advise_with_it(autosave):
+    """``serve --prior players`` reaches each deal's belief: the page's advice is what ``knektpass advise --prior
+    players`` says on the autosave, and names that prior."""
+    client = client_for(autosave, prior="players")
+    state = push(client, started(client), 1)
+    assert state["advice"]["prior"].startswith("players (")
+    assert state["advice"] == cli_json("knektpass", "advise", str(autosave), "--json", "--prior", "players")
 
 
 def test_my_exchange_names_its_cards_and_the_advice_names_what_to_put_down(client, autosave):

@@ -155,12 +155,13 @@ def test_sigterm_stops_the_server_as_ctrl_c_does_leaving_the_autosave_and_no_loc
     assert (tmp_path / "bob.live.txt").read_text() == text
 
 
-def test_the_prior_is_one_flag_as_for_live():
+def test_the_prior_is_one_flag_as_for_live_each_game_keeping_its_own_default():
     from cardlogic.cli import build_parser
-    from cardlogic.literature.belief import DEFAULT_PRIOR
 
-    assert build_parser().parse_args(["serve"]).prior == DEFAULT_PRIOR
+    assert build_parser().parse_args(["serve"]).prior is None  # Literature's players, Knektpass's rules
     assert build_parser().parse_args(["serve", "--prior", "players"]).prior == "players"
+    assert build_parser().parse_args(["knektpass", "live", "--prior", "players"]).prior == "players"
+    assert build_parser().parse_args(["knektpass", "live"]).prior == "rules"
 
 
 def test_serving_an_autosave_another_session_holds_says_why_it_goes_on_in_a_copy(tmp_path: Path):

@@ -287,15 +287,18 @@ def add_deals_argument(parser: argparse.ArgumentParser, default: int, game: str 
 def add_prior_argument(
     parser: argparse.ArgumentParser,
     priors: tuple[str, ...] = PRIORS,
-    default: str = DEFAULT_PRIOR,
+    default: str | None = DEFAULT_PRIOR,
     rules: str = "every consistent deal equally likely, exact",
     players: str = "how the players chose, docs/beliefs.md",
+    default_said: str | None = None,
 ) -> None:
     """``--prior rules|players``: the prior over deals, Literature's unless told (see
-    :mod:`cardlogic.literature.belief`); ``rules`` and ``players`` say what each means in the help."""
+    :mod:`cardlogic.literature.belief`); ``rules`` and ``players`` say what each means in the help, and
+    ``default_said`` what the default is where ``default`` (None: each game's own) does not."""
     parser.add_argument(
         "--prior",
         choices=priors,
         default=default,
-        help=f"prior over deals: rules ({rules}) or players (deals weighted by {players}); default {default}",
+        help=f"prior over deals: rules ({rules}) or players (deals weighted by {players}); "
+        f"default {default_said or default}",
     )

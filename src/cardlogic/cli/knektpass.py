@@ -149,6 +149,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="deals drawn and solved per decision (default 32)",
     )
     live.add_argument("--seed", type=SEED, default=0, help="random seed (default 0)")
+    _add_prior_argument(live)
     live.set_defaults(handler=run_live)
 
     tournament = commands.add_parser(
@@ -404,9 +405,7 @@ def run_advise(args: argparse.Namespace) -> int:
     from cardlogic.cli.console import CommandConsole
 
     console = CommandConsole()
-    print_advice(advice, deal, belief.hand, console)
-    if args.prior != "rules":
-        console.print(f"prior: {belief.prior_answered}")
+    print_advice(advice, deal, belief.hand, console, belief.prior_answered if args.prior != "rules" else None)
     return 0
 
 

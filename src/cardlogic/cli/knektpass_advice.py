@@ -14,9 +14,11 @@ from cardlogic.knektpass import Deal, format_event
 from cardlogic.knektpass.advice import Advice
 
 
-def print_advice(advice: Advice, deal: Deal, hand: Sequence[Card], console: Console) -> None:
+def print_advice(
+    advice: Advice, deal: Deal, hand: Sequence[Card], console: Console, prior_answered: str | None = None
+) -> None:
     """The advice table (every choice with its expected points, P(minimum) and expected tricks), the best
-    choice, and what the sign of the expected points means."""
+    choice, what the sign of the expected points means, and last the prior that answered where one is given."""
     name = deal.game.players[advice.player]
     cards = format_cards(deal.sorted_hand(card_mask(hand)))
     trumps = "SHDC"[deal.trump_suit]
@@ -29,6 +31,8 @@ def print_advice(advice: Advice, deal: Deal, hand: Sequence[Card], console: Cons
     console.print(out)
     console.print(f"best: {format_event(advice.best, deal)}")
     console.print(f"expected points: {name}'s change of points, counted down to 0: minus is good")
+    if prior_answered is not None:
+        console.print(f"prior: {prior_answered}")
 
 
 def as_json(advice: Advice, deal: Deal) -> dict[str, Any]:

@@ -71,7 +71,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(default 32)",
     )
     parser.add_argument("--seed", type=int, default=0, help="random seed for sampling (default 0)")
-    add_prior_argument(parser)
+    add_prior_argument(
+        parser,
+        default=None,
+        players="how the players chose, docs/beliefs.md and docs/knektpass.md",
+        default_said="players for Literature, rules for Knektpass (as live and knektpass live)",
+    )
     add_deals_argument(parser, FOLLOWED_DEALS, "Literature: ")
     parser.set_defaults(handler=run)
 
@@ -110,14 +115,16 @@ def _serve(args: argparse.Namespace) -> int:
 
     def open_game(record: Record | MatchRecord, text: str | None = None) -> TableGame:
         """The game of ``record`` (``text`` when read from RECORD), autosaving to a name claimed for it."""
-        samples = {} if args.samples is None else {"samples": args.samples}
+        options = {"method": args.method, "seed": args.seed, "text": text}
+        if args.samples is not None:
+            options["samples"] = args.samples
+        if args.prior is not None:
+            options["prior"] = args.prior
         game: TableGame
         if isinstance(record, MatchRecord):
-            game = LiveMatch(record, method=args.method, seed=args.seed, text=text, **samples)
+            game = LiveMatch(record, **options)
         else:
-            game = LiveGame(
-                record, method=args.method, seed=args.seed, prior=args.prior, deals=args.deals, text=text, **samples
-            )
+            game = LiveGame(record, deals=args.deals, **options)
         path, lock = claim_autosave(resumed if text is not None else None, named, game.is_own, stem=stem)
         try:
             start_autosave(game, path, resumed if text is not None else None)

@@ -14,7 +14,7 @@ from cardlogic.cards import Card, card_mask, format_cards
 from cardlogic.constraints import InconsistentError
 from cardlogic.knektpass import Bid, Deal, Exchange, Match, Outcome, Play, PublicState, TakeTrump
 from cardlogic.knektpass.advice import SAMPLES, Advice, AdviceError, advise
-from cardlogic.knektpass.belief import KnektpassBelief
+from cardlogic.knektpass.belief import DEFAULT_PRIOR, KnektpassBelief
 from cardlogic.knektpass.match_record import (
     MatchEvent,
     MatchRecord,
@@ -51,8 +51,9 @@ class LiveMatch(TableGame[MatchEvent]):
     """A Knektpass match at the table (see :class:`~cardlogic.table.core.TableGame`), as its observer (or a
     spectator) follows it: the events of the deal in play, and each next deal once a deal is over.
 
-    ``text`` is the record as its user wrote it (default: :func:`write_match`); its lines stay in what
-    :meth:`text` writes. Raises :class:`~cardlogic.knektpass.RecordError` when the record is a full one (every
+    ``prior`` is the prior of each deal's belief (``rules`` or ``players``, see
+    :class:`~cardlogic.knektpass.belief.KnektpassBelief`). ``text`` is the record as its user wrote it (default:
+    :func:`write_match`); its lines stay in what :meth:`text` writes. Raises :class:`~cardlogic.knektpass.RecordError` when the record is a full one (every
     hand: the table follows one player's view or a spectator's) or its events are illegal or leave no
     consistent deal.
     """
@@ -64,6 +65,7 @@ class LiveMatch(TableGame[MatchEvent]):
         method: str = "auto",
         samples: int = SAMPLES,
         seed: int = 0,
+        prior: str = DEFAULT_PRIOR,
         autosave: str | None = None,
         text: str | None = None,
     ) -> None:
@@ -84,6 +86,7 @@ class LiveMatch(TableGame[MatchEvent]):
         self._method = method
         self._samples = samples
         self._seed = seed
+        self._prior = prior
         self._events: list[MatchEvent] = []
         hand = () if self.observer is None else first.hands[self.observer]
         self._deals = [self._start(first.deal, card_mask(hand), 0)]
@@ -362,7 +365,7 @@ class LiveMatch(TableGame[MatchEvent]):
         self._apply(event)
 
     def _start(self, deal: Deal, hand: int, first_event: int) -> _DealInPlay:
-        belief = KnektpassBelief(deal, self.observer, hand, method=self._method, seed=self._seed)
+        belief = KnektpassBelief(deal, self.observer, hand, method=self._method, seed=self._seed, prior=self._prior)
         return _DealInPlay(deal, belief, first_event)
 
     def _next_deal(self, short: ShortDeal) -> NextDeal:

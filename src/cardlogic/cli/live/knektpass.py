@@ -60,7 +60,9 @@ class KnektpassView:
             if not game.observer_decides():
                 self.say(f"{game.status().to_move()}: nothing for me to decide")
                 return
-            print_advice(game.advice(), game.deal, game.hand(), self.console)
+            belief = game.belief
+            said = belief.prior_answered if belief.prior != "rules" else None  # as knektpass advise says it
+            print_advice(game.advice(), game.deal, game.hand(), self.console, said)
         elif name == "why":
             if len(arguments) != 1:
                 raise ValueError("why needs one card: why CARD")
@@ -139,7 +141,7 @@ def follow(args: argparse.Namespace, saved: list[str]) -> int:
         args,
         ask_knektpass_setup,
         lambda text: read_match(text, source=args.record),
-        lambda record, text: LiveMatch(record, samples=args.samples, seed=args.seed, text=text),
+        lambda record, text: LiveMatch(record, samples=args.samples, seed=args.seed, prior=args.prior, text=text),
         "knektpass live",
     )
     if isinstance(opened, int):
