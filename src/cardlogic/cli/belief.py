@@ -112,7 +112,7 @@ def print_table(
         table.add_column("set")
         table.add_column("card")
         for holder in page:
-            table.add_column(headers[holder], justify="right")
+            table.add_column(headers[holder], justify="right", max_width=HEADER_WIDTH, overflow="fold")
         previous_set = None
         for card, row in zip(marginals.cards, marginals.probabilities, strict=True):
             card_set = deck.set_of(card).name
@@ -122,11 +122,16 @@ def print_table(
         console.print(table)
 
 
+HEADER_WIDTH = 12
+"""The widest a player's column grows: a longer name folds onto more lines of its header, where it would push
+the others onto pages of their own."""
+
+
 def _pages(headers: list[str], belief: LiteratureBelief, width: int) -> list[list[int]]:
     """The players split into the fewest groups of near-equal size, in seat order, whose tables fit ``width``."""
     set_width = max(len("set"), *(len(card_set.name) for card_set in belief.game.deck.sets))
     room = width - 1 - (set_width + 3) - (len("card") + 3)  # a column takes its width, 2 of padding and a rule
-    needs = [max(len(header), len("0.000")) + 3 for header in headers]
+    needs = [min(max(len(header), len("0.000")), HEADER_WIDTH) + 3 for header in headers]
     players = len(headers)
     for count in range(1, players + 1):
         bounds = [round(players * page / count) for page in range(count + 1)]
