@@ -7,9 +7,10 @@ import json
 from pathlib import Path
 
 from cardlogic.cli import build_parser, main
-from cardlogic.literature import Game, Record, play_random_game, write_record
+from cardlogic.literature import Game, Record, play_random_game, read_record, write_record
 from cardlogic.literature.choices import DEFAULT_STYLES, ChoiceModel, PlayerStyles
 from cardlogic.literature.decks import Deck
+from cardlogic.table.literature import LiveGame
 
 MINI = str(Path(__file__).resolve().parents[2] / "examples" / "mini.txt")
 
@@ -45,8 +46,10 @@ def test_the_default_prior_is_the_players_and_says_so(capsys) -> None:
     assert capsys.readouterr().out == advice
     assert main(["advise", MINI]) == 0
     assert "prior: players" in capsys.readouterr().out
-    for command in ("belief", "advise", "live", "serve"):
+    for command in ("belief", "advise", "live"):
         assert build_parser([command]).parse_args([command, MINI]).prior == "players"
+    assert build_parser(["serve"]).parse_args(["serve", MINI]).prior is None  # each game's own: LiveGame's
+    assert LiveGame(read_record(Path(MINI).read_text(encoding="utf-8"))).belief.prior == "players"
 
 
 def full_records(folder: Path, count: int) -> list[str]:
