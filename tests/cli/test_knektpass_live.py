@@ -327,10 +327,8 @@ def test_the_players_prior_is_one_flag_as_for_knektpass_advise(tmp_path):
     child.expect(pexpect.EOF)
 
 
-def test_a_refused_answer_to_a_question_asks_it_again(tmp_path):
-    """A wrong answer to live's question (a card I do not hold to put down, four cards of a new hand) says why and
-    asks again, so the answer typed next is read as the answer: it dropped the event, and the corrected answer
-    was then read as an event of its own ("not an event", "nobody is to move")."""
+def taking_the_trump(tmp_path: Path) -> tuple[pexpect.spawn, Path]:
+    """Bob's live session of a new deal, asked which card he put down for the trump he takes; and its autosave."""
     record = tmp_path / "deal.txt"
     record.write_text("Players: Ann Bob Cat\nDealer: Bob\nTrump: KH\nMe: Bob\nHand Bob: 6H 7H 7C 8C 10C\n")
     autosave = tmp_path / "match.live.txt"
@@ -338,6 +336,14 @@ def test_a_refused_answer_to_a_question_asks_it_again(tmp_path):
     child.expect_exact("Bob to move (me)>")
     child.sendline("take")
     child.expect_exact("which card did I put down for the turned KH?")
+    return child, autosave
+
+
+def test_a_refused_answer_to_a_question_asks_it_again(tmp_path):
+    """A wrong answer to live's question (a card I do not hold to put down, four cards of a new hand) says why and
+    asks again, so the answer typed next is read as the answer: it dropped the event, and the corrected answer
+    was then read as an event of its own ("not an event", "nobody is to move")."""
+    child, autosave = taking_the_trump(tmp_path)
     child.sendline("as")
     child.expect_exact("Bob does not hold AS")
     child.expect_exact("which card did I put down for the turned KH?")
@@ -391,13 +397,7 @@ def test_score_names_each_player_once():
 def test_a_command_typed_for_a_question_is_carried_out_and_exit_leaves_at_once(tmp_path):
     """At live's question, a command (``hand``: which card to put down?) is carried out and the question asked
     again, and ``exit`` drops the line asked about and leaves, as in Literature: both were refused as a card."""
-    record = tmp_path / "deal.txt"
-    record.write_text("Players: Ann Bob Cat\nDealer: Bob\nTrump: KH\nMe: Bob\nHand Bob: 6H 7H 7C 8C 10C\n")
-    autosave = tmp_path / "match.live.txt"
-    child = spawn(str(record), "--autosave", str(autosave))
-    child.expect_exact("Bob to move (me)>")
-    child.sendline("take")
-    child.expect_exact("which card did I put down for the turned KH?")
+    child, autosave = taking_the_trump(tmp_path)
     child.sendline("hand")
     child.expect_exact("my hand: 7H 6H 10C 8C 7C (trumps H)")
     child.expect_exact("which card did I put down for the turned KH?")
