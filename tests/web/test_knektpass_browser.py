@@ -177,6 +177,7 @@ def desktop_tab(browser, server, events: int, shots: Path) -> None:
     page.goto(f"{server.url}?token={TOKEN}")
     page.wait_for_selector("#advice")
     logged(page, events)
+    assert page.inner_text("#prior") == "prior: rules"  # Knektpass's own default, said as for Literature
     page.screenshot(path=str(shots / "knektpass-table-desktop.png"), full_page=True)
     page.click("#trick button >> nth=0")
     page.wait_for_selector("#why")

@@ -464,6 +464,7 @@ function renderKnektpassAdvice() {
     box.append(choice ? choiceButton(choice, parts, attrs)
       : el("button", { ...attrs, onclick: () => exchangeSheet(S.exchange.advised[option.event]) }, ...parts));
   }
+  box.append(el("p", { class: "hint", id: "prior" }, `prior: ${advice.prior}`));  // which prior answered
   return box;
 }
 
