@@ -41,7 +41,8 @@ CLUSTER_EXTRA = "pip install 'cardlogic[cluster]'"
 CONNECT_TIMEOUT = 3.0
 """Seconds to wait for a scheduler to answer before :class:`ClusterError`."""
 SCHEDULER_SILENCE = 20.0
-"""Seconds a cluster's scheduler may leave a question unanswered before it is taken for gone (:class:`SchedulerLost`)."""
+"""Seconds a cluster's scheduler may leave a question unanswered before it is taken for gone
+(:class:`SchedulerLost`)."""
 WATCH_INTERVAL = 2.0
 """Seconds between two looks at a cluster's scheduler while no task finishes."""
 

@@ -76,8 +76,9 @@ def name_index(
     shorts: Sequence[str] = (),
     error: Callable[[str], Exception] = ValueError,
 ) -> int:
-    """The index of the name ``token`` gives, case and accents aside (:func:`folded`): in full (or one of ``shorts``
-    in full), else by a prefix no other name shares. Raises ``error(message)`` naming the candidates, or every ``kind`` there is.
+    """The index of the name ``token`` gives, case and accents aside (:func:`folded`): in full (or one of
+    ``shorts`` in full), else by a prefix no other name shares. Raises ``error(message)`` naming the candidates,
+    or every ``kind`` there is.
 
     >>> name_index("ca", ["Ann", "Cat", "Carl"], "player")
     Traceback (most recent call last):

@@ -1,4 +1,5 @@
-"""Every numeric flag rejects a bad value with a usage error (exit code 2) saying what it expected; help reads cleanly."""
+"""Every numeric flag rejects a bad value with a usage error (exit code 2) saying what it expected; help reads
+cleanly."""
 
 import io
 import json

@@ -176,7 +176,8 @@ depend on it."""
 
 
 def add_workers_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--jobs N`` or ``--scheduler ADDRESS``: where a command plays its games (see :class:`cardlogic.dispatch.Workers`)."""
+    """``--jobs N`` or ``--scheduler ADDRESS``: where a command plays its games (see
+    :class:`cardlogic.dispatch.Workers`)."""
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
         "--jobs",

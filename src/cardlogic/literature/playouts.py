@@ -15,10 +15,10 @@ fast policy in every seat, the counting bot's habits on public knowledge:
 
 A playout's score is the asker's team's points minus the opponents' from the candidate on: the sets claimed, and for
 every set left its value if one team holds all of it (the other cannot ask for its cards), else
-:data:`~cardlogic.literature.kernels.HOLDING` times each team's share of its cards. Stopping when the turn comes back keeps the noise small: played to the end of the
-game, playouts were as noisy as the differences between candidates. Every candidate is played on the same deals with
-the same random numbers (common random numbers), so the difference of two candidates is measured on paired
-playouts.
+:data:`~cardlogic.literature.kernels.HOLDING` times each team's share of its cards. Stopping when the turn comes
+back keeps the noise small: played to the end of the game, playouts were as noisy as the differences between
+candidates. Every candidate is played on the same deals with the same random numbers (common random numbers), so
+the difference of two candidates is measured on paired playouts.
 
 >>> from cardlogic.literature import read_record
 >>> from cardlogic.literature.belief import LiteratureBelief

@@ -53,9 +53,9 @@ class LiveMatch(TableGame[MatchEvent]):
 
     ``prior`` is the prior of each deal's belief (``rules`` or ``players``, see
     :class:`~cardlogic.knektpass.belief.KnektpassBelief`). ``text`` is the record as its user wrote it (default:
-    :func:`write_match`); its lines stay in what :meth:`text` writes. Raises :class:`~cardlogic.knektpass.RecordError` when the record is a full one (every
-    hand: the table follows one player's view or a spectator's) or its events are illegal or leave no
-    consistent deal.
+    :func:`write_match`); its lines stay in what :meth:`text` writes. Raises
+    :class:`~cardlogic.knektpass.RecordError` when the record is a full one (every hand: the table follows one
+    player's view or a spectator's) or its events are illegal or leave no consistent deal.
     """
 
     def __init__(

@@ -1,4 +1,5 @@
-"""Literature on the page of ``cardlogic serve``: its set-up, asks, claims and passes, the heat map and the claim sheet."""
+"""Literature on the page of ``cardlogic serve``: its set-up, asks, claims and passes, the heat map and the claim
+sheet."""
 
 from __future__ import annotations
 
