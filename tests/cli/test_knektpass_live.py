@@ -138,7 +138,7 @@ def test_a_next_deal_mid_deal_is_refused_before_my_cards_are_asked_for(tmp_path)
 
 
 NAMES = ("Annabel", "Bartholomew", "Cat", "Dan", "Evangeline")
-COMMANDS = ["help", "status", "score", "sizes", "log", "log 3", "advise", "hand", "trick"]
+COMMANDS = ["help", "status", "score", "sizes", "log", "log 3", "advise", "grid", "hand", "trick"]
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
@@ -165,6 +165,27 @@ def test_every_command_fits_the_width(players, width):
     assert not too_wide, f"{len(too_wide)} lines over {width} columns, e.g. {too_wide[0]!r}"
     assert "…" not in text
     assert not parted(text, game.players)
+
+
+def test_grid_shows_where_every_card_i_do_not_hold_may_be_in_pages_that_fit():
+    """``grid``: P(each holder has the card) for every card in play but mine, as ``knektpass belief`` gives it, in
+    pages of holders where they do not all fit (there was no such command)."""
+    game = Game(NAMES, Rules())
+    match = bobs_match(4, game, deals=1)
+    live = typed_in(match, 0)
+    out = io.StringIO()
+    console = Console(file=out, width=60, highlight=False, color_system=None, force_terminal=True)
+    LiveSession(live, KnektpassView(live, console), TypedLines(), console=console).handle("grid")
+    text = out.getvalue()
+    titles = [line.rstrip() for line in text.splitlines() if "where the cards lie" in line]
+    me = game.players[live.observer]
+    assert titles == [f"{me}'s view: where the cards lie, page {page} of 2" for page in (1, 2)]
+    rows = [line.split("│")[1].strip() for line in text.splitlines() if line.startswith("│")]
+    shown = [card for card in rows if card]
+    assert shown == 2 * [str(card) for card in live.chances()]
+    assert not set(map(str, live.hand())) & set(shown)
+    assert all(len(line) <= 60 for line in text.splitlines())
+    assert text.count("prior: rules") == 2
 
 
 TRIALS = 20

@@ -84,7 +84,8 @@ def test_belief_json_gives_each_card_in_play_a_distribution_over_the_holders(cap
 
 def test_belief_prints_a_table(capsys):
     code, out, _ = run(capsys, "belief", str(EXAMPLE))
-    assert code == 0 and "as Bob sees it" in out and "discards" in out
+    assert code == 0 and "Bob's view: where the cards lie" in out and "discards" in out and "Bob (me)" in out
+    assert "exact over 1,873,980,108,000 consistent deals" in out
 
 
 def test_belief_and_advise_say_which_prior_answered(capsys):

@@ -6,6 +6,7 @@ import argparse
 import itertools
 import json
 import sys
+from collections.abc import Sequence
 
 from rich.console import Console
 from rich.table import Table
@@ -103,7 +104,8 @@ def print_table(
                 source += " by an MCMC chain"
         source += f"; prior: {belief.prior_answered}"
     headers = [player + (" (me)" if player == observer else "") for player in marginals.holders]
-    pages = _pages(headers, belief, console.width)
+    set_width = max(len("set"), *(len(card_set.name) for card_set in belief.game.deck.sets))
+    pages = column_pages(headers, (set_width + 3) + (len("card") + 3), console.width)
     deck = belief.game.deck
     for number, page in enumerate(pages, start=1):
         count = f", page {number} of {len(pages)}" if len(pages) > 1 else ""
@@ -127,10 +129,10 @@ HEADER_WIDTH = 12
 the others onto pages of their own."""
 
 
-def _pages(headers: list[str], belief: LiteratureBelief, width: int) -> list[list[int]]:
-    """The players split into the fewest groups of near-equal size, in seat order, whose tables fit ``width``."""
-    set_width = max(len("set"), *(len(card_set.name) for card_set in belief.game.deck.sets))
-    room = width - 1 - (set_width + 3) - (len("card") + 3)  # a column takes its width, 2 of padding and a rule
+def column_pages(headers: Sequence[str], fixed: int, width: int) -> list[list[int]]:
+    """The holders' columns of ``headers`` (of probabilities) split into the fewest groups of near-equal size, in
+    order, whose tables fit ``width`` beside the columns that every page repeats, ``fixed`` characters wide."""
+    room = width - 1 - fixed  # a column takes its width, 2 of padding and a rule
     needs = [min(max(len(header), len("0.000")), HEADER_WIDTH) + 3 for header in headers]
     players = len(headers)
     for count in range(1, players + 1):

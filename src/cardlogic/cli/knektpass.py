@@ -356,22 +356,14 @@ def run_belief(args: argparse.Namespace) -> int:
         )
         print()
         return 0
-    from rich.table import Table
-
     from cardlogic.cli.console import CommandConsole
+    from cardlogic.cli.knektpass_advice import print_chances
 
-    title = f"Where the cards lie, as {observer or 'a spectator'} sees it ({method}" + (
-        f", {plural(count, 'consistent deal')})" if count is not None else ")"
-    )
+    source = method + (f" over {plural(count, 'consistent deal')}" if count is not None else "")
     if args.prior != "rules":
-        title += f"; prior: {belief.prior_answered}"
-    out = Table(title=title, title_justify="left")
-    out.add_column("card")
-    for holder in holders:
-        out.add_column(holder, justify="right")
-    for card, row in table.items():
-        out.add_row(str(card), *("" if p == 0 else "1" if p == 1 else f"{p:.3f}" for p in row))
-    CommandConsole().print(out)
+        source += f"; prior: {belief.prior_answered}"
+    headers = [holder + (" (me)" if index == belief.observer else "") for index, holder in enumerate(holders)]
+    print_chances(CommandConsole(), table, headers, observer, source)
     return 0
 
 

@@ -1,14 +1,16 @@
-"""How Knektpass advice is printed: every choice with its expected points, P(minimum) and expected tricks, shared
-by ``cardlogic knektpass advise`` and ``cardlogic knektpass live``."""
+"""How Knektpass advice is printed, every choice with its expected points, P(minimum) and expected tricks, and where
+the cards lie: shared by ``cardlogic knektpass advise``, ``knektpass belief`` and ``knektpass live``."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.console import Console
+from rich.table import Table
 
 from cardlogic.cards import Card, card_mask, format_cards
+from cardlogic.cli.belief import HEADER_WIDTH, column_pages
 from cardlogic.cli.console import print_title, titled_table
 from cardlogic.knektpass import Deal, format_event
 from cardlogic.knektpass.advice import Advice
@@ -48,3 +50,22 @@ def as_json(advice: Advice, deal: Deal) -> dict[str, Any]:
         "best": options[0]["event"],
         "options": options,
     }
+
+
+def print_chances(
+    console: Console, chances: Mapping[Card, Sequence[float]], holders: Sequence[str], me: str | None, source: str
+) -> None:
+    """P(each of ``holders`` has the card now) for every card of ``chances`` (blank where 0, 1 where certain), as
+    ``me`` (None: a spectator) sees it, ``source`` saying how it was worked out: in pages of holders where they do
+    not all fit the console's width, as ``cardlogic belief`` prints Literature's."""
+    pages = column_pages(holders, len("card") + 3, console.width)
+    for number, page in enumerate(pages, start=1):
+        count = f", page {number} of {len(pages)}" if len(pages) > 1 else ""
+        print_title(console, me or "Spectator", f"'s view: where the cards lie{count}")
+        out = Table(caption=source, caption_justify="left")
+        out.add_column("card")
+        for holder in page:
+            out.add_column(holders[holder], justify="right", max_width=HEADER_WIDTH, overflow="fold")
+        for card, row in chances.items():
+            out.add_row(str(card), *("" if row[h] == 0 else "1" if row[h] == 1 else f"{row[h]:.3f}" for h in page))
+        console.print(out)

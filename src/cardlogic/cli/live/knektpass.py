@@ -10,7 +10,7 @@ from rich.console import Console
 
 from cardlogic.cards import format_cards
 from cardlogic.cli.common import plural
-from cardlogic.cli.knektpass_advice import print_advice
+from cardlogic.cli.knektpass_advice import print_advice, print_chances
 from cardlogic.cli.live import follow_game, greet, open_game
 from cardlogic.cli.live.session import LiveSession, say, with_lines_of
 from cardlogic.knektpass import Play, PlayerState
@@ -36,6 +36,7 @@ Expected points are my change of points in the deal: points count down to 0,
 so minus is good.
 Knektpass commands:
   advise       every choice I have now: expected points, P(minimum), tricks
+  grid         where every card I do not hold may be: P(each holder has it)
   why CARD     where CARD is now and the fewest plays that force it, by line
   hand         my hand now, sorted (trumps highest first)
   trick        the cards on the table in this trick"""
@@ -48,7 +49,7 @@ class KnektpassView:
     """What ``cardlogic knektpass live`` shows of a :class:`LiveMatch`, and the commands particular to it."""
 
     help = HELP
-    commands = ("advise", "why", "hand", "trick")
+    commands = ("advise", "grid", "why", "hand", "trick")
 
     def __init__(self, game: LiveMatch, console: Console) -> None:
         self.game = game
@@ -63,6 +64,11 @@ class KnektpassView:
             belief = game.belief
             said = belief.prior_answered if belief.prior != "rules" else None  # as knektpass advise says it
             print_advice(game.advice(), game.deal, game.hand(), self.console, said)
+        elif name == "grid":
+            belief = game.belief
+            me = None if game.observer is None else game.deal.game.players[game.observer]
+            holders = [name + (" (me)" if index == game.observer else "") for index, name in enumerate(belief.holders)]
+            print_chances(self.console, game.chances(), holders, me, f"prior: {belief.prior_answered}")
         elif name == "why":
             if len(arguments) != 1:
                 raise ValueError("why needs one card: why CARD")
