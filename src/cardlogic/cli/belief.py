@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import sys
-from collections.abc import Sequence
 
 from rich.console import Console
 from rich.table import Table
@@ -23,7 +21,7 @@ from cardlogic.cli.common import (
     load_belief,
     plural,
 )
-from cardlogic.cli.console import CommandConsole, print_title
+from cardlogic.cli.console import HEADER_WIDTH, CommandConsole, column_pages, print_title
 from cardlogic.literature.belief import FIRST_DEALS, LiteratureBelief
 
 CSP_MAX_DEALS = 2_000_000
@@ -122,25 +120,6 @@ def print_table(
             table.add_row(card_set if card_set != previous_set else "", str(card), *cells, end_section=False)
             previous_set = card_set
         console.print(table)
-
-
-HEADER_WIDTH = 12
-"""The widest a player's column grows: a longer name folds onto more lines of its header, where it would push
-the others onto pages of their own."""
-
-
-def column_pages(headers: Sequence[str], fixed: int, width: int) -> list[list[int]]:
-    """The holders' columns of ``headers`` (of probabilities) split into the fewest groups of near-equal size, in
-    order, whose tables fit ``width`` beside the columns that every page repeats, ``fixed`` characters wide."""
-    room = width - 1 - fixed  # a column takes its width, 2 of padding and a rule
-    needs = [min(max(len(header), len("0.000")), HEADER_WIDTH) + 3 for header in headers]
-    players = len(headers)
-    for count in range(1, players + 1):
-        bounds = [round(players * page / count) for page in range(count + 1)]
-        pages = [list(range(start, end)) for start, end in itertools.pairwise(bounds)]
-        if all(sum(needs[p] for p in page) <= room for page in pages):
-            return pages
-    return [[player] for player in range(players)]
 
 
 SHADES = ((0.75, "green"), (0.5, "yellow"), (0.25, "default"), (0.0, "dim"))

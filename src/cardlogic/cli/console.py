@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import sys
@@ -53,6 +54,25 @@ def print_title(console: Console, name: str, rest: str) -> None:
     room = console.width - len(rest)
     shown = name if len(name) <= room or room < SHORTEST_NAME else name[: room - 1] + "…"
     console.print(Text(shown + rest, style="table.title"))
+
+
+HEADER_WIDTH = 12
+"""The widest a player's column grows: a longer name folds onto more lines of its header, where it would push
+the others onto pages of their own."""
+
+
+def column_pages(headers: Sequence[str], fixed: int, width: int) -> list[list[int]]:
+    """The holders' columns of ``headers`` (of probabilities) split into the fewest groups of near-equal size, in
+    order, whose tables fit ``width`` beside the columns that every page repeats, ``fixed`` characters wide."""
+    room = width - 1 - fixed  # a column takes its width, 2 of padding and a rule
+    needs = [min(max(len(header), len("0.000")), HEADER_WIDTH) + 3 for header in headers]
+    players = len(headers)
+    for count in range(1, players + 1):
+        bounds = [round(players * page / count) for page in range(count + 1)]
+        pages = [list(range(start, end)) for start, end in itertools.pairwise(bounds)]
+        if all(sum(needs[p] for p in page) <= room for page in pages):
+            return pages
+    return [[player] for player in range(players)]
 
 
 _NO_BREAK = "\u00a0"

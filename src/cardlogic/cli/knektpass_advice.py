@@ -10,8 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from cardlogic.cards import Card, card_mask, format_cards
-from cardlogic.cli.belief import HEADER_WIDTH, column_pages
-from cardlogic.cli.console import print_title, titled_table
+from cardlogic.cli.console import HEADER_WIDTH, column_pages, print_title, titled_table
 from cardlogic.knektpass import Deal, format_event
 from cardlogic.knektpass.advice import Advice
 
