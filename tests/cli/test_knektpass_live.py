@@ -159,7 +159,7 @@ def test_every_command_fits_the_width(players, width):
         session.handle(line)
     session.advise_if_deciding()
     session.say(session.status_bar())
-    print_advice(live.advice(), live.deal, live.hand(), console)
+    print_advice(live.advice(), live.deal, live.hand(), console, live.belief.prior_answered)
     text = out.getvalue()
     too_wide = [line for line in text.splitlines() if len(line) > width]
     assert not too_wide, f"{len(too_wide)} lines over {width} columns, e.g. {too_wide[0]!r}"

@@ -89,6 +89,9 @@ def test_belief_prints_a_table(capsys):
 
 
 def test_belief_and_advise_say_which_prior_answered(capsys):
+    for command in ("belief", "advise"):  # the rules' too, the default
+        code, out, _ = run(capsys, command, str(EXAMPLE), *(("--samples", "8") if command == "advise" else ()))
+        assert code == 0 and "prior: rules" in out
     code, out, _ = run(capsys, "belief", str(EXAMPLE), "--json")
     assert code == 0 and json.loads(out)["prior"] == "rules"
     code, out, _ = run(capsys, "belief", str(EXAMPLE), "--prior", "players")

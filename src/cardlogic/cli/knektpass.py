@@ -360,8 +360,7 @@ def run_belief(args: argparse.Namespace) -> int:
     from cardlogic.cli.knektpass_advice import print_chances
 
     source = method + (f" over {plural(count, 'consistent deal')}" if count is not None else "")
-    if args.prior != "rules":
-        source += f"; prior: {belief.prior_answered}"
+    source += f"; prior: {belief.prior_answered}"
     headers = [holder + (" (me)" if index == belief.observer else "") for index, holder in enumerate(holders)]
     print_chances(CommandConsole(), table, headers, observer, source)
     return 0
@@ -397,7 +396,7 @@ def run_advise(args: argparse.Namespace) -> int:
     from cardlogic.cli.console import CommandConsole
 
     console = CommandConsole()
-    print_advice(advice, deal, belief.hand, console, belief.prior_answered if args.prior != "rules" else None)
+    print_advice(advice, deal, belief.hand, console, belief.prior_answered)
     return 0
 
 

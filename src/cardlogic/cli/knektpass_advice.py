@@ -15,11 +15,9 @@ from cardlogic.knektpass import Deal, format_event
 from cardlogic.knektpass.advice import Advice
 
 
-def print_advice(
-    advice: Advice, deal: Deal, hand: Sequence[Card], console: Console, prior_answered: str | None = None
-) -> None:
+def print_advice(advice: Advice, deal: Deal, hand: Sequence[Card], console: Console, prior_answered: str) -> None:
     """The advice table (every choice with its expected points, P(minimum) and expected tricks), the best
-    choice, what the sign of the expected points means, and last the prior that answered where one is given."""
+    choice, what the sign of the expected points means, and last the prior that answered."""
     name = deal.game.players[advice.player]
     cards = format_cards(deal.sorted_hand(card_mask(hand)))
     trumps = "SHDC"[deal.trump_suit]
@@ -32,8 +30,7 @@ def print_advice(
     console.print(out)
     console.print(f"best: {format_event(advice.best, deal)}")
     console.print(f"expected points: {name}'s change of points, counted down to 0: minus is good")
-    if prior_answered is not None:
-        console.print(f"prior: {prior_answered}")
+    console.print(f"prior: {prior_answered}")
 
 
 def as_json(advice: Advice, deal: Deal) -> dict[str, Any]:
@@ -61,10 +58,11 @@ def print_chances(
     for number, page in enumerate(pages, start=1):
         count = f", page {number} of {len(pages)}" if len(pages) > 1 else ""
         print_title(console, me or "Spectator", f"'s view: where the cards lie{count}")
-        out = Table(caption=source, caption_justify="left")
+        out = Table()
         out.add_column("card")
         for holder in page:
             out.add_column(holders[holder], justify="right", max_width=HEADER_WIDTH, overflow="fold")
         for card, row in chances.items():
             out.add_row(str(card), *("" if row[h] == 0 else "1" if row[h] == 1 else f"{row[h]:.3f}" for h in page))
         console.print(out)
+        console.print(source)  # at the console's width: a caption wraps at the table's, however narrow

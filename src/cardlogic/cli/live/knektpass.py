@@ -61,9 +61,7 @@ class KnektpassView:
             if not game.observer_decides():
                 self.say(f"{game.status().to_move()}: nothing for me to decide")
                 return
-            belief = game.belief
-            said = belief.prior_answered if belief.prior != "rules" else None  # as knektpass advise says it
-            print_advice(game.advice(), game.deal, game.hand(), self.console, said)
+            print_advice(game.advice(), game.deal, game.hand(), self.console, game.belief.prior_answered)
         elif name == "grid":
             belief = game.belief
             me = None if game.observer is None else game.deal.game.players[game.observer]
