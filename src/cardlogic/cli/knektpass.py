@@ -361,8 +361,7 @@ def run_belief(args: argparse.Namespace) -> int:
 
     source = method + (f" over {plural(count, 'consistent deal')}" if count is not None else "")
     source += f"; prior: {belief.prior_answered}"
-    headers = [holder + (" (me)" if index == belief.observer else "") for index, holder in enumerate(holders)]
-    print_chances(CommandConsole(), table, headers, observer, source)
+    print_chances(CommandConsole(), table, holders, observer, source)
     return 0
 
 

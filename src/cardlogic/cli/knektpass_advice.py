@@ -52,16 +52,18 @@ def print_chances(
     console: Console, chances: Mapping[Card, Sequence[float]], holders: Sequence[str], me: str | None, source: str
 ) -> None:
     """P(each of ``holders`` has the card now) for every card of ``chances`` (blank where 0, 1 where certain), as
-    ``me`` (None: a spectator) sees it, ``source`` saying how it was worked out: in pages of holders where they do
-    not all fit the console's width, as ``cardlogic belief`` prints Literature's."""
-    pages = column_pages(holders, len("card") + 3, console.width)
+    ``me`` (None: a spectator; else marked ``(me)`` among the holders) sees it, ``source`` saying how it was worked
+    out: in pages of holders where they do not all fit the console's width, as ``cardlogic belief`` prints
+    Literature's."""
+    headers = [holder + (" (me)" if holder == me else "") for holder in holders]
+    pages = column_pages(headers, len("card") + 3, console.width)
     for number, page in enumerate(pages, start=1):
         count = f", page {number} of {len(pages)}" if len(pages) > 1 else ""
         print_title(console, me or "Spectator", f"'s view: where the cards lie{count}")
         out = Table()
         out.add_column("card")
         for holder in page:
-            out.add_column(holders[holder], justify="right", max_width=HEADER_WIDTH, overflow="fold")
+            out.add_column(headers[holder], justify="right", max_width=HEADER_WIDTH, overflow="fold")
         for card, row in chances.items():
             out.add_row(str(card), *("" if row[h] == 0 else "1" if row[h] == 1 else f"{row[h]:.3f}" for h in page))
         console.print(out)

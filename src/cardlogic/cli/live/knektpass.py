@@ -65,8 +65,7 @@ class KnektpassView:
         elif name == "grid":
             belief = game.belief
             me = None if game.observer is None else game.deal.game.players[game.observer]
-            holders = [name + (" (me)" if index == game.observer else "") for index, name in enumerate(belief.holders)]
-            print_chances(self.console, game.chances(), holders, me, f"prior: {belief.prior_answered}")
+            print_chances(self.console, game.chances(), belief.holders, me, f"prior: {belief.prior_answered}")
         elif name == "why":
             if len(arguments) != 1:
                 raise ValueError("why needs one card: why CARD")
