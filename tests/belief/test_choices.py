@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardlogic.arguments import MAX_SEED, ArgumentError, ArgumentTypeError
-from cardlogic.cards import Card, iter_cards
+from cardlogic.cards import Card, card_mask, iter_cards
 from cardlogic.literature import Ask, Claim, Game, IllegalEventError, Pass, State, actor, play_random_game
 from cardlogic.literature import belief as belief_module
 from cardlogic.literature.belief import LiteratureBelief, effective_size, tempering_for
@@ -115,6 +115,21 @@ def model_chance(model: ChoiceModel, state: State, ask: Ask) -> float:
         most = max(private_estimate(state, a, sharpened=False) for a in asks)
         score += model.likeliest_plain * (plain >= most - 1e-9)
     return math.exp(score)
+
+
+def ask_chance(model: ChoiceModel, state: State, ask: Ask) -> float:
+    """P(the asker chose ``ask``) under ``model`` from the referee's state, worked out apart from the kernel: not to
+    claim (a logistic on whether the asker's hand and the cards publicly at teammates cover a set), then this ask
+    among the legal ones, each mixed with the rules."""
+    game = state.game
+    team = game.team_of(ask.asker)
+    covered = state.hands[ask.asker] | card_mask(c for c, h in state.public.known.items() if game.team_of(h) == team)
+    certain = any(game.deck.sets[i].mask & ~covered == 0 for i in state.public.unclaimed)
+    claim = (1 - model.mix) / (1 + math.exp(-(model.claim_bias + model.claim_certain * certain))) + model.mix / 2
+    asks = [e for e in state.legal_events() if isinstance(e, Ask) and e.asker == ask.asker]
+    weights = [model_chance(model, state, a) for a in asks]
+    chosen = weights[[(a.card, a.target) for a in asks].index((ask.card, ask.target))]
+    return (1 - claim) * ((1 - model.mix) * chosen / sum(weights) + model.mix / len(asks))
 
 
 def anti_model_game(game: Game, seed: int) -> tuple[tuple[int, ...], list]:
@@ -267,6 +282,38 @@ def synthetic_games(truth: ChoiceModel, seed: int) -> list[tuple[History, np.nda
         history = History(game, events)
         games.append((history, deal_row(history, hands)))
     return games
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), players=st.sampled_from([4, 6]))
+def test_the_kernel_gives_each_ask_the_chance_worked_out_from_the_referees_state(seed: int, players: int) -> None:
+    """Every ask's likelihood under the true deal, from the kernel, is the chance the model gives it read from the
+    referee's state apart from the kernel (:func:`ask_chance`)."""
+    model = ChoiceModel(
+        held=1.5,
+        sure=-0.5,
+        claim_bias=-3.0,
+        claim_certain=6.0,
+        estimate=2.0,
+        inferred=1.0,
+        likeliest=1.5,
+        likeliest_plain=0.7,
+    )
+    game = small_game(players, ["LS", "HS", "LH", "HH"], dealer=seed % players)
+    hands, events = synthetic_game(model, game, random.Random(seed))
+    history = History(game, events)
+    deal = deal_row(history, hands)
+    styles = PlayerStyles.of(model)
+    state = State(game, hands)
+    checked = 0
+    for k, event in enumerate(events):
+        if isinstance(event, Ask) and state.public.team_cards(1 - game.team_of(event.asker)):
+            here = styles.player_log_likelihoods(history, deal, first=k)[0, 0, event.asker]
+            later = styles.player_log_likelihoods(history, deal, first=k + 1)[0, 0, event.asker]
+            assert here - later == pytest.approx(math.log(ask_chance(model, state, event)), abs=1e-9), k
+            checked += 1
+        state.push(event)
+    assert checked
 
 
 def test_fitting_recovers_the_weights_that_played() -> None:
