@@ -258,9 +258,14 @@ class PublicState:
 
     def push(self, event: Event) -> Event:
         """Check and apply ``event``; return it as recorded in :attr:`history`."""
-        event = _complete(self._check(event, self))
+        event = self.check(event)
         self._apply(event)
         return event
+
+    def check(self, event: Event) -> Event:
+        """``event`` as :meth:`push` would record it, changing nothing; :class:`IllegalEventError` where
+        :meth:`push` would refuse it."""
+        return _complete(self._check(event, self))
 
     def pop(self) -> Event:
         """Undo the last event and return it; ``IndexError`` when there is none."""
