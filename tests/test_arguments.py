@@ -15,16 +15,22 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardlogic.arguments import MAX_DRAWN_DEALS, MAX_SAMPLES, MAX_SEED, ArgumentError, ArgumentTypeError
-from cardlogic.cards import CARD_COUNT, Card
-from cardlogic.knektpass import Bid
+from cardlogic.cards import CARD_COUNT, Card, card_mask
+from cardlogic.knektpass import Bid, Deal, KnektpassBelief
+from cardlogic.knektpass import Game as KnektpassGame
+from cardlogic.knektpass import PlayerState as KnektpassPlayerState
 from cardlogic.knektpass import Rules as KnektpassRules
+from cardlogic.knektpass import parse_event as parse_knektpass_event
+from cardlogic.knektpass import read_record as read_knektpass_record
 from cardlogic.knektpass.advice import advise as advise_knektpass
-from cardlogic.literature import Ask, Claim, Deck, Pass, State, read_record
+from cardlogic.literature import Ask, Claim, Deck, Game, Pass, PlayerState, Rules, State, parse_event, read_record
 from cardlogic.literature.advice import advise
 from cardlogic.literature.belief import LiteratureBelief
 from cardlogic.literature.tournament import Match
 
-MINI = read_record((Path(__file__).resolve().parents[1] / "examples" / "mini.txt").read_text())
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+MINI = read_record((EXAMPLES / "mini.txt").read_text())
+BOB = read_knektpass_record((EXAMPLES / "knektpass" / "bob.txt").read_text())
 BELIEF = LiteratureBelief.from_record(MINI)
 
 JUNK = st.one_of(
@@ -145,8 +151,56 @@ def test_the_messages_name_the_argument():
         (lambda: BELIEF.sample(10**8), ArgumentError, "n must be from 1 to 1000000, not 100000000"),
         (lambda: Card(2.9), ArgumentTypeError, "card must be an integer, not 2.9"),
         (lambda: Match(("random", "counting"), players=13), ArgumentError, "players must be from 4 to 12, not 13"),
+        (
+            lambda: KnektpassBelief(BOB.deal, prior="uniform"),
+            ArgumentError,
+            "unknown prior 'uniform'; expected one of rules, players",
+        ),
+        (lambda: Rules(bluff="off"), ArgumentTypeError, "bluff must be True or False, not 'off'"),
     ]
     for call, kind, message in cases:
         with pytest.raises(kind) as error:
             call()
         assert str(error.value) == message
+
+
+@settings(max_examples=150, deadline=None)
+@given(JUNK)
+def test_a_games_set_up_takes_only_values_of_its_types(value):
+    players = ("Ann", "Bob", "Cat", "Dan")
+    game = attempt(Game, players, dealer=value)
+    assert (game is not None) == (value is None or (is_int(value) and 0 <= value < 4))
+    for switch in ("bluff", "must_declare", "high_double", "claim_anytime"):  # "off" would be a truthy on
+        assert (attempt(Rules, **{switch: value}) is not None) == isinstance(value, bool)
+    deal = attempt(Deal, KnektpassGame(players[:3]), dealer=value, turned=Card.parse("9H"))
+    assert (deal is not None) == (is_int(value) and 0 <= value < 3)
+    deal = attempt(Deal, KnektpassGame(players[:3]), dealer=0, turned=value)
+    assert deal is None or deal.turned == value
+    deal = attempt(Deal, KnektpassGame(players[:3]), dealer=0, turned=Card.parse("9H"), points=(12, 12, value))
+    assert (deal is not None) == is_int(value)
+    for parse in (Rules.parse, KnektpassRules.parse):
+        assert attempt(parse, value) is None or isinstance(value, str)
+    assert attempt(parse_event, value, MINI.game) is None or isinstance(value, str)
+    assert attempt(parse_knektpass_event, value, BOB.deal) is None or isinstance(value, str)
+
+
+@settings(max_examples=100, deadline=None)
+@given(JUNK)
+def test_an_observer_is_a_seat_and_a_hand_is_what_each_game_takes(value):
+    game, deal = MINI.game, BOB.deal
+    ann = MINI.hands[0]
+    made = attempt(PlayerState, game, value, card_mask(ann))
+    assert (made is not None) == (is_int(value) and 0 <= value < 4 and game.sizes[value] == len(ann))
+    made = attempt(PlayerState, game, 0, value)
+    assert made is None or (is_int(value) and made.hand == value and int(value).bit_count() == len(ann))
+    made = attempt(KnektpassPlayerState, deal, value, card_mask(BOB.hands[1]))
+    assert (made is not None) == (is_int(value) and 0 <= value < 3)
+    assert attempt(LiteratureBelief, game, 0, value, prior="rules") is None or sorted(value) == sorted(ann)
+    assert attempt(KnektpassBelief, deal, 1, value) is None or value == card_mask(BOB.hands[1])
+
+
+def test_a_hand_given_in_the_other_games_form_says_which_form_it_takes():
+    with pytest.raises(ArgumentTypeError, match=r"the observer's cards .*iter_cards"):
+        LiteratureBelief(MINI.game, 0, card_mask(MINI.hands[0]))
+    with pytest.raises(ArgumentTypeError, match=r"hand must be an integer"):
+        KnektpassBelief(BOB.deal, 1, list(BOB.hands[1]))

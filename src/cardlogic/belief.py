@@ -653,7 +653,7 @@ class WeightedBelief(Belief, ABC, Generic[Weighed, Choices]):
 
     def __init__(self, tracker: Tracker, *, prior: str, choices: Choices, **options: Any) -> None:
         if prior not in PRIORS:
-            raise ValueError(f"unknown prior {prior!r}; expected one of {', '.join(PRIORS)}")
+            raise ArgumentError(f"unknown prior {prior!r}; expected one of {', '.join(PRIORS)}")
         self.prior, self.choices = prior, choices
         self._rules_only = False
         super().__init__(tracker, **options)

@@ -16,6 +16,8 @@ import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple, Protocol, TypeVar
 
+from cardlogic import arguments
+
 
 class Problem(NamedTuple):
     """What is wrong at ``line`` (1-based; 0 for the record as a whole)."""
@@ -194,7 +196,7 @@ def check_player_names(names: Sequence[str], error: Callable[[str], Exception], 
 def seat_of(name: str, players: Sequence[str], error: Callable[[str], Exception]) -> int:
     """The seat of the player called ``name`` (case and accents aside: :func:`folded`) among ``players``;
     ``error(message)`` raised if none is."""
-    key = folded(name)
+    key = folded(arguments.text("name", name))
     for index, player in enumerate(players):
         if folded(player) == key:
             return index
@@ -226,7 +228,7 @@ def rule_words(
     [('bluff', 'bluff', 'on'), ('wrong-claim', 'wrong_claim', 'split')]
     """
     seen: set[str] = set()
-    for word in text.split():
+    for word in arguments.text("rules", text).split():
         key, sep, value = word.lower().partition("=")
         attribute = key.replace("-", "_")
         if not sep or attribute not in keys:

@@ -621,6 +621,38 @@ def test_the_chance_of_yes_of_an_illegal_ask_is_refused_and_changes_nothing() ->
     assert np.array_equal(belief.marginals().probabilities, before)
 
 
+@pytest.mark.parametrize("prior", ["rules", "players"])
+def test_the_chance_of_yes_of_an_ask_not_yet_answered_is_that_of_the_ask_answered_either_way(prior: str) -> None:
+    game = small_game(4, ["LS", "HS"], dealer=1)
+    _, events = play_random_game(game, 11)
+    belief = LiteratureBelief(game, prior=prior, samples=2_000)
+    for event in events[:3]:
+        belief.push(event)
+    ask = next(event for event in events[3:] if isinstance(event, Ask) and belief.public.holder_of(event.card) is None)
+    heard = [belief.chance_of_yes(replace(ask, yes=answer)) for answer in (True, False)]
+    assert belief.chance_of_yes(replace(ask, yes=None)) == heard[0] == heard[1]
+    assert belief.public.history == tuple(events[:3])
+
+
+def test_the_chance_of_yes_of_what_is_not_a_legal_ask_is_an_illegal_event_and_changes_nothing() -> None:
+    game = small_game(4, ["LS", "HS"], dealer=1)
+    _, events = play_random_game(game, 11)
+    belief = LiteratureBelief(game, prior="players", samples=2_000)
+    for event in events[:3]:
+        belief.push(event)
+    before = belief.marginals().probabilities
+    mover = belief.public.movers[0]
+    for wrong, message in [
+        (Ask(9, 1, Card.parse("2S")), "no player has index 9"),
+        ("Ann asks Bob for 2S", "not an ask"),
+        (Pass(mover, mover), "not an ask"),
+    ]:
+        with pytest.raises(IllegalEventError, match=message):
+            belief.chance_of_yes(wrong)  # type: ignore[arg-type]
+    assert belief.public.history == tuple(events[:3])
+    assert np.array_equal(belief.marginals().probabilities, before)
+
+
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), players=st.sampled_from([4, 6]))
 def test_a_history_extended_and_taken_back_gives_the_likelihoods_of_one_built_at_once(seed: int, players: int) -> None:

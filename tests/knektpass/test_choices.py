@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from cardlogic import inference
 from cardlogic.cards import Card
-from cardlogic.knektpass import Bid, Deal, Exchange, Play, State, TakeTrump
+from cardlogic.knektpass import Bid, Deal, Exchange, IllegalEventError, Play, State, TakeTrump
 from cardlogic.knektpass import belief as belief_module
 from cardlogic.knektpass.belief import KnektpassBelief
 from cardlogic.knektpass.choices import (
@@ -153,6 +153,17 @@ def test_the_players_prior_survives_pops_and_pushes_as_a_fresh_belief_would_answ
         again.push(event)
     assert fresh.prior_answered == again.prior_answered
     assert fresh.probability(card, 0) == again.probability(card, 0)
+
+
+def test_an_illegal_event_is_refused_by_a_history_and_leaves_it_as_it_was():
+    deal = deal_of(3)
+    history = History(deal, [TakeTrump(2, False), Bid(0, True)])
+    kinds = history.kinds().tolist()
+    with pytest.raises(IllegalEventError, match="it is Bob's turn, not Cat's"):
+        history.push(Bid(2, True))
+    assert history.events == 2 and history.kinds().tolist() == kinds
+    history.push(Bid(1, True))
+    assert history.events == 3 and len(history.recorded) == 3
 
 
 def test_an_unknown_prior_is_refused():

@@ -161,7 +161,8 @@ class History:
         return self._state.history
 
     def push(self, event: Event) -> None:
-        """Add the next event of the deal (legal in the public position)."""
+        """Add the next event of the deal (legal in the public position); an illegal one raises
+        :class:`~cardlogic.knektpass.IllegalEventError` and leaves the history as it was."""
         state = self._state
         kind, card, count, led, best = kernels.KIND_SKIP, 0, 0, -1, -1
         if isinstance(event, Play):
@@ -171,8 +172,9 @@ class History:
                 led, best = self.deal.suit_of(state.trick[0][1]), winning[1]
         elif isinstance(event, Bid):
             kind, card = kernels.KIND_BID, int(event.plays)
-        self._rows.append((kind, event.player, card, state.played, count, led, best))
+        row = (kind, event.player, card, state.played, count, led, best)  # read off the position before the event
         state.push(event.seen_by(None))
+        self._rows.append(row)
 
     def kinds(self, skip: int | None = None) -> np.ndarray:
         """Each event's kind for the kernel: the choices of ``skip``, and the bids of those who have exchanged

@@ -55,6 +55,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from cardlogic import arguments
 from cardlogic.cards import Card, CardError, card_mask, format_cards
 from cardlogic.knektpass.events import Bid, Event, Exchange, Play, TakeTrump
 from cardlogic.knektpass.rules import HAND_SIZE, Deal, Game, GameError, Rules
@@ -91,7 +92,7 @@ def parse_event(text: str, deal: Deal) -> Event:
     >>> parse_event("Cat plays", deal), parse_event("Cat plays JC", deal)
     (Bid(player=2, plays=True), Play(player=2, card=Card('JC')))
     """
-    text = " ".join(text.split())
+    text = " ".join(arguments.text("text", text).split())
     game = deal.game
     if match := _TAKE.fullmatch(text):
         card = match["card"]

@@ -217,12 +217,14 @@ class Deal:
 
     def __post_init__(self) -> None:
         n = len(self.game.players)
-        if not 0 <= self.dealer < n:
+        if not 0 <= integer("dealer", self.dealer) < n:
             raise GameError(f"no player has index {self.dealer}", "dealer")
-        if not self.game.deck_mask >> self.turned & 1:
-            raise GameError(f"{CARDS[self.turned]} is not in the deck", "turned")
-        object.__setattr__(self, "turned", CARDS[self.turned])
-        points = tuple(self.points) or (self.game.rules.points,) * n
+        turned = Card(self.turned)
+        if not self.game.deck_mask >> turned & 1:
+            raise GameError(f"{turned} is not in the deck", "turned")
+        object.__setattr__(self, "turned", turned)
+        points = tuple(integer("points", player_points) for player_points in self.points)
+        points = points or (self.game.rules.points,) * n
         if len(points) != n:
             raise GameError(f"{len(points)} points for {n} players", "points")
         object.__setattr__(self, "points", points)

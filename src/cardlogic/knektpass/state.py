@@ -53,8 +53,8 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import NamedTuple
 
-from cardlogic.arguments import ArgumentTypeError
-from cardlogic.cards import CARDS, Card, card_mask, format_cards, iter_cards
+from cardlogic.arguments import ArgumentTypeError, integer
+from cardlogic.cards import CARD_COUNT, CARDS, Card, card_mask, format_cards, iter_cards
 from cardlogic.knektpass.events import Bid, Event, Exchange, Play, TakeTrump
 from cardlogic.knektpass.rules import HAND_SIZE, Deal, GameError
 
@@ -558,9 +558,10 @@ class PlayerState(PublicState):
 
     def __init__(self, deal: Deal, player: int, hand: int) -> None:
         super().__init__(deal)
+        player = integer("player", player)
         if not 0 <= player < len(deal.game.players):
             raise GameError(f"no player has index {player}")
-        _check_hand(deal, player, hand)
+        hand = _check_hand(deal, player, hand)
         self.player = player
         self._seers = frozenset((player,))
         hands: list[int | None] = [None] * len(deal.game.players)
@@ -608,8 +609,8 @@ class State(PublicState):
         if len(hands) != n:
             raise GameError(f"{len(hands)} hands for {n} players")
         seen = deal.turned.mask
-        for player, hand in enumerate(hands):
-            _check_hand(deal, player, hand)
+        hands = [_check_hand(deal, player, hand) for player, hand in enumerate(hands)]
+        for hand in hands:
             if hand & seen:
                 raise GameError(f"{format_cards(iter_cards(hand & seen))} dealt twice")
             seen |= hand
@@ -653,10 +654,13 @@ class State(PublicState):
         return [] if self.to_move is None else self._legal_for(self.to_move)
 
 
-def _check_hand(deal: Deal, player: int, hand: int) -> None:
+def _check_hand(deal: Deal, player: int, hand: int) -> int:
+    """``hand`` as an ``int``, if it is five cards of the deck other than the turned card; else a typed error."""
+    hand = integer("hand", hand, 0, (1 << CARD_COUNT) - 1)  # a mask of the 54 cards
     if hand & ~deal.game.deck_mask:
         raise GameError(f"{format_cards(iter_cards(hand & ~deal.game.deck_mask))} not in this deck")
     if hand >> deal.turned & 1:
         raise GameError(f"{deal.turned} is the turned card, not in a hand")
     if hand.bit_count() != HAND_SIZE:
         raise GameError(f"{deal.game.players[player]} was dealt {HAND_SIZE} cards, not {hand.bit_count()}")
+    return hand

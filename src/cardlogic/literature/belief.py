@@ -49,7 +49,17 @@ from cardlogic.choices import effective_size, in_step
 from cardlogic.constraints import InconsistentError
 from cardlogic.inference.base import Posterior
 from cardlogic.inference.sampler import posterior_of
-from cardlogic.literature import Ask, Event, Game, PlayerState, PublicState, Record, RecordError, format_event
+from cardlogic.literature import (
+    Ask,
+    Event,
+    Game,
+    IllegalEventError,
+    PlayerState,
+    PublicState,
+    Record,
+    RecordError,
+    format_event,
+)
 from cardlogic.literature.choices import DEFAULT_STYLES, ChoiceModel, History, PlayerStyles
 from cardlogic.literature.tracking import LiteratureTracker
 
@@ -355,8 +365,12 @@ class LiteratureBelief(WeightedBelief[Weighting, PlayerStyles]):
         at the table the ask is seen before the answer, and it is evidence. Under either prior the asker holds a card
         of the set (and, unless bluffing is allowed, not the card); under the players' prior each deal is weighted,
         besides, by the chance that the asker chose this ask. For the asker's own belief this is
-        :meth:`probability`. Raises :class:`~cardlogic.literature.IllegalEventError` where the ask is not legal in the
-        public position."""
+        :meth:`probability`. The ask may come with its answer or without (``yes`` None). Raises
+        :class:`~cardlogic.literature.IllegalEventError` where it is not an ask legal in the public position."""
+        if not isinstance(ask, Ask):
+            raise IllegalEventError(f"not an ask: {ask!r}")
+        if ask.yes is None:  # the answer weighs no deal: one the public position allows stands in for it
+            ask = dataclasses.replace(ask, yes=self.public.holder_of(ask.card) == ask.target)
         weighting = self.weighting
         history = self._choices_history()
         history.push(ask)  # raises where the ask is illegal

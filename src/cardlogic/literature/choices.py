@@ -365,6 +365,7 @@ class History:
         """Add the next event of the game (legal in the public position, as the referee recorded it); an illegal
         one raises :class:`~cardlogic.literature.IllegalEventError` and leaves the history as it was."""
         game, deck, denied = self.game, self.game.deck, self._denied
+        event = self._state.check(event)  # an illegal event is refused before it is described
         row = self._describe(event, self._state, self._gone, denied)
         self._state.push(event)
         self._rows.append(row)

@@ -57,6 +57,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from cardlogic import arguments
 from cardlogic.cards import Card, CardError, card_mask, format_cards
 from cardlogic.literature.decks import CardSet, Deck, DeckError
 from cardlogic.literature.events import OUTCOMES, Ask, Claim, Event, Pass
@@ -95,7 +96,7 @@ def parse_event(text: str, game: Game) -> Event:
     >>> parse_event("dan asks ann for ts: yes", game)
     Ask(asker=3, target=0, card=Card('10S'), yes=True)
     """
-    text = text.strip()
+    text = arguments.text("text", text).strip()
     if match := _ASK.fullmatch(text):
         answer = match["answer"]
         if answer is not None and answer.lower() not in ("yes", "no"):

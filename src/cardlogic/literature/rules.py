@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from cardlogic import arguments
 from cardlogic.literature.decks import Deck
 from cardlogic.notation import check_player_names, rule_words, seat_of
 
@@ -70,6 +71,8 @@ class Rules:
     claim_anytime: bool = False
 
     def __post_init__(self) -> None:
+        for switch in ("bluff", "must_declare", "high_double", "claim_anytime"):
+            arguments.boolean(switch, getattr(self, switch))  # "off" would be a truthy on
         if self.wrong_claim not in WRONG_CLAIM_RULES:
             raise GameError(
                 f"wrong-claim must be one of {', '.join(WRONG_CLAIM_RULES)}, not {self.wrong_claim!r}", "rules"
@@ -179,7 +182,7 @@ class Game:
             raise GameError("teams must give team 0 or 1 for every player", "teams")
         if 0 not in teams or 1 not in teams:
             raise GameError("both teams need at least one player", "teams")
-        if self.dealer is not None and not 0 <= self.dealer < n:
+        if self.dealer is not None and not 0 <= arguments.integer("dealer", self.dealer) < n:
             raise GameError(f"no player has index {self.dealer}", "dealer")
         cards = len(self.deck.cards)
         if cards < n:

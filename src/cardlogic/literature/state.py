@@ -37,8 +37,9 @@ from dataclasses import replace
 from types import MappingProxyType
 from typing import NamedTuple, Protocol
 
+from cardlogic import arguments
 from cardlogic.arguments import ArgumentTypeError
-from cardlogic.cards import CARDS, Card, format_cards, iter_cards
+from cardlogic.cards import CARD_COUNT, CARDS, Card, format_cards, iter_cards
 from cardlogic.literature.decks import CardSet
 from cardlogic.literature.events import Ask, Claim, Event, Pass, actor
 from cardlogic.literature.rules import Game, GameError
@@ -257,9 +258,14 @@ class PublicState:
 
     def push(self, event: Event) -> Event:
         """Check and apply ``event``; return it as recorded in :attr:`history`."""
-        event = _complete(self._check(event, self))
+        event = self.check(event)
         self._apply(event)
         return event
+
+    def check(self, event: Event) -> Event:
+        """``event`` as :meth:`push` would record it, changing nothing; :class:`IllegalEventError` where
+        :meth:`push` would refuse it."""
+        return _complete(self._check(event, self))
 
     def pop(self) -> Event:
         """Undo the last event and return it; ``IndexError`` when there is none."""
@@ -624,8 +630,10 @@ class PlayerState(_HandsState):
     """
 
     def __init__(self, game: Game, player: int, hand: int) -> None:
+        player = arguments.integer("player", player)
         if not 0 <= player < len(game.players):
             raise GameError(f"no player has index {player}")
+        hand = arguments.integer("hand", hand, 0, (1 << CARD_COUNT) - 1)  # a mask of the 54 cards
         if hand & ~game.deck.mask:
             raise GameError(f"{format_cards(iter_cards(hand & ~game.deck.mask))} not in play in this deck")
         if hand.bit_count() != game.sizes[player]:

@@ -33,6 +33,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Mapping
 
+from cardlogic.arguments import ArgumentTypeError
 from cardlogic.cards import CARDS, Card, card_mask
 from cardlogic.constraints import DealModel, InconsistentError
 from cardlogic.literature import Ask, Claim, Event, Game, PlayerState, PublicState
@@ -65,7 +66,7 @@ class LiteratureTracker:
         self.model = DealModel(game.players, game.sizes, game.deck.cards)
         self._undo: list[DealModel] = []
         self._before: list[tuple[dict[Card, int], set[int]]] = []  # per event: the cards known, sets claimed before it
-        mask = card_mask(hand)
+        mask = _hand_mask(hand)
         if observer is None:
             if mask:
                 raise ValueError("a spectator has no hand")
@@ -237,3 +238,13 @@ def _require_somewhere(model: DealModel, known: dict[Card, int], cards: Iterable
     """At least one of ``cards`` is now at a holder in ``holders``."""
     if not any(c in known and holders >> known[c] & 1 for c in cards):
         model.require((c, holders) for c in cards if c not in known)
+
+
+def _hand_mask(hand: Iterable[int]) -> int:
+    """The mask of ``hand``, the observer's cards; a typed error for anything else, a mask included (the hand a
+    :class:`PlayerState` and a Knektpass belief take)."""
+    if isinstance(hand, int) or not isinstance(hand, Iterable):
+        raise ArgumentTypeError(
+            f"hand must be the observer's cards (Card values), not {hand!r}: iter_cards(mask) lists a mask's cards"
+        )
+    return card_mask(Card(card) for card in hand)
