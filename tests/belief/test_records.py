@@ -3,6 +3,7 @@ change nothing; the belief command's errors, JSON and table."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -11,11 +12,22 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardlogic import inference
-from cardlogic.cards import Card
+from cardlogic.cards import Card, iter_cards
 from cardlogic.cli import main
 from cardlogic.constraints import InconsistentError
-from cardlogic.literature import Ask, Claim, IllegalEventError, Record, RecordError, read_record, write_record
+from cardlogic.literature import (
+    Ask,
+    Claim,
+    Game,
+    IllegalEventError,
+    Record,
+    RecordError,
+    play_random_game,
+    read_record,
+    write_record,
+)
 from cardlogic.literature.belief import LiteratureBelief
+from cardlogic.literature.decks import Deck
 from cardlogic.literature.tracking import LiteratureTracker
 
 from .games import Truth, games, seeds
@@ -238,6 +250,21 @@ class TestRejectedPush:
         untouched.push(good)
         assert snapshot(belief) == snapshot(untouched)
         assert belief.prior_answered == untouched.prior_answered
+
+    def test_a_rejected_event_leaves_the_players_prior_as_it_was_where_it_drew_fewer_deals_than_it_may(self):
+        """A game of 12 players followed event by event, as at the table: the players' prior refills its deals
+        after each event within a quarter of its budget, short of all it may draw. Asked again after a refusal, it
+        answers from the same deals, drawing none."""
+        game = Game(tuple("ABCDEFGHIJKL"), deck=Deck.named("jokers"), dealer=0)
+        hands, events = play_random_game(game, 0)
+        belief = LiteratureBelief(game, 0, list(iter_cards(hands[0])), samples=2000)
+        for event in events[:56]:
+            belief.push(event)
+            belief.marginals()
+        before = snapshot(belief)
+        with pytest.raises(InconsistentError):
+            belief.push(dataclasses.replace(events[56], yes=not events[56].yes))
+        assert snapshot(belief) == before
 
     def test_an_answer_the_observers_hand_contradicts(self):
         belief = LiteratureBelief.from_record(record(MINI + ANN, "Dan asks Ann for 4S: no\nAnn asks Bob for 4S: no\n"))

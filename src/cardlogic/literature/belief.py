@@ -235,6 +235,8 @@ class LiteratureBelief(WeightedBelief[Weighting, PlayerStyles]):
         allows, weighed by the events since, or none; then more drawn while their effective sample size is under
         :data:`ENOUGH_EFFECTIVE`, within :data:`WEIGHING_BUDGET` (both in proportion to ``deals``)."""
         history, pool = self._choices_history(), self._pool
+        if pool is not None and pool.history is history and pool.events == history.events:
+            return pool  # asked again in its state (an event was refused): the same deals, the same answers
         budget = int(self._in_proportion(WEIGHING_BUDGET))
         if pool is not None and pool.history is history and pool.events < history.events:
             kept = self.model.consistent_rows(pool.deals)
