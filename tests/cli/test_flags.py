@@ -15,6 +15,7 @@ from cardlogic.cli import main
 from cardlogic.inference.csp import CspBackend
 
 MINI = str(Path(__file__).resolve().parents[2] / "examples" / "mini.txt")
+BOB = str(Path(__file__).resolve().parents[2] / "examples" / "knektpass" / "bob.txt")
 
 # Each command with its required arguments, then the numeric flags it takes.
 COMMANDS = {
@@ -53,6 +54,14 @@ def test_a_bad_number_is_a_usage_error(capsys, command, flag, value):
     arguments, _ = COMMANDS[command]
     err = usage_error(capsys, [command, *arguments, flag, value])
     assert f"cardlogic {command}: error: argument {flag}: expected " in err and err.endswith(f", not '{value}'\n")
+
+
+@pytest.mark.parametrize("command", ["advise", "live"])
+@pytest.mark.parametrize("value", ["0", "1000001", "many"])
+def test_knektpass_samples_are_as_many_deals_as_the_advice_can_draw(capsys, command, value):
+    """The advice draws its deals whole, at most MAX_DRAWN_DEALS: more was a traceback once it drew them."""
+    err = usage_error(capsys, ["knektpass", command, BOB, "--samples", value])
+    assert err.endswith(f"argument --samples: expected a number of deals from 1 to 1,000,000, not '{value}'\n")
 
 
 def test_view_events_says_what_it_expected(capsys):

@@ -11,7 +11,7 @@ import textwrap
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, TypeVar
 
-from cardlogic.arguments import MAX_SAMPLES, MAX_SEED
+from cardlogic.arguments import MAX_DRAWN_DEALS, MAX_SAMPLES, MAX_SEED
 from cardlogic.cli.console import echo
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Record, RecordError, read_record
@@ -144,6 +144,9 @@ def at_least(minimum: int, what: str, maximum: int | None = None) -> Callable[[s
 SEED = at_least(0, f"a seed from 0 to {MAX_SEED}", MAX_SEED)
 PLAYERS = at_least(MIN_PLAYERS, f"a number of players from {MIN_PLAYERS} to {MAX_PLAYERS}", MAX_PLAYERS)
 SAMPLES = at_least(1, f"a number of deals from 1 to {MAX_SAMPLES:,}", MAX_SAMPLES)
+DRAWN_DEALS = at_least(1, f"a number of deals from 1 to {MAX_DRAWN_DEALS:,}", MAX_DRAWN_DEALS)
+"""The deals a command draws whole, to solve each (Knektpass advice's ``--samples``): as many as
+:meth:`~cardlogic.belief.Belief.sample` returns at most."""
 
 
 class HelpFormatter(argparse.HelpFormatter):

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from cardlogic.cards import iter_cards
 from cardlogic.cli.common import (
+    DRAWN_DEALS,
     RECORD_HELP,
     SAMPLES,
     SEED,
@@ -117,7 +118,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     advise.add_argument("record", metavar="RECORD", help=RECORD_HELP)
     advise.add_argument(
         "--samples",
-        type=at_least(1, "a number of deals, 1 or more"),
+        type=DRAWN_DEALS,
         default=None,
         metavar="N",
         help="deals drawn and solved per choice (default 32)",
@@ -143,7 +144,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_autosave_arguments(live)
     live.add_argument(
         "--samples",
-        type=at_least(1, "a number of deals, 1 or more"),
+        type=DRAWN_DEALS,
         default=32,
         metavar="N",
         help="deals drawn and solved per decision (default 32)",
