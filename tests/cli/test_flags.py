@@ -64,6 +64,14 @@ def test_knektpass_samples_are_as_many_deals_as_the_advice_can_draw(capsys, comm
     assert err.endswith(f"argument --samples: expected a number of deals from 1 to 1,000,000, not '{value}'\n")
 
 
+@pytest.mark.parametrize("flag", ["--elo0", "--elo1"])
+@pytest.mark.parametrize("value", ["inf", "-inf", "nan", "strong"])
+def test_sprt_elo_is_a_finite_number(capsys, flag, value):
+    """An infinite H1 was accepted at once ("stronger by inf Elo or more"), and a NaN said elo1 was not above elo0."""
+    err = usage_error(capsys, ["sprt", "--bots", "advisor,counting", f"{flag}={value}"])
+    assert err.endswith(f"argument {flag}: expected an Elo difference, a finite number, not '{value}'\n")
+
+
 def test_view_events_says_what_it_expected(capsys):
     err = usage_error(capsys, ["view", MINI, "--as", "Ann", "--events", "abc"])
     assert err.endswith("argument --events: expected a number of events, 0 or more, not 'abc'\n")

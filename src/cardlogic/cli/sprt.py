@@ -26,6 +26,17 @@ def _rate(text: str) -> float:
     return value
 
 
+def _elo(text: str) -> float:
+    """An Elo difference: a finite number (an infinite one made every bound meaningless: "by inf Elo or more")."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"expected an Elo difference, a finite number, not {text!r}")
+    return value
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "sprt",
@@ -39,8 +50,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "on a Dask cluster, and read in order, so the result depends only on the seed. Bots: " + BOTS_HELP + ".",
     )
     add_match_arguments(parser)
-    parser.add_argument("--elo0", type=float, default=0.0, help="H0: A's Elo advantage (default 0)")
-    parser.add_argument("--elo1", type=float, default=20.0, help="H1: A's Elo advantage (default 20)")
+    parser.add_argument("--elo0", type=_elo, default=0.0, help="H0: A's Elo advantage (default 0)")
+    parser.add_argument("--elo1", type=_elo, default=20.0, help="H1: A's Elo advantage (default 20)")
     parser.add_argument("--alpha", type=_rate, default=0.05, help="P(accept H1 | H0) (default 0.05)")
     parser.add_argument("--beta", type=_rate, default=0.05, help="P(accept H0 | H1) (default 0.05)")
     parser.add_argument(
