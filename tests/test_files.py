@@ -54,7 +54,10 @@ def test_the_game_s_own_file_is_replaced_keeping_its_mode(tmp_path):
             lambda p: p.write_text("my notes\n"),
             "holds something other than this game.s record: not written; --force replaces it",
         ),
-        (lambda p: p.write_bytes(b"\xff\xfe\x00binary"), "is not a game record: not written; --force replaces it"),
+        (
+            lambda p: p.write_bytes(b"\xff\xfe\x00binary"),
+            "holds something other than this game.s record: not written; --force replaces it",
+        ),
         (lambda p: p.mkdir(), "is a folder"),
         (lambda p: p.symlink_to(p.with_name("elsewhere.txt")), "is a symbolic link"),
     ],

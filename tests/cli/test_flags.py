@@ -145,6 +145,20 @@ def test_bench_without_a_scenario_directory_exits_1(capsys, tmp_path):
     assert "no scenario directory" in capsys.readouterr().err
 
 
+def test_bench_refuses_a_folder_without_scenarios_before_measuring(capsys, tmp_path):
+    """In one line, where it raised FileNotFoundError or ValueError."""
+    assert main(["bench", "--smoke", "--scenarios", str(tmp_path)]) == 1
+    assert (
+        capsys.readouterr().err
+        == f"cardlogic bench: no scenario files in {tmp_path} (run benchmarks/make_scenarios.py)\n"
+    )
+    (tmp_path / "notes.txt").write_text("my notes\n")
+    assert main(["bench", "--smoke", "--scenarios", str(tmp_path)]) == 1
+    assert capsys.readouterr().err == (
+        f"cardlogic bench: {tmp_path / 'notes.txt'}:1: not a benchmark scenario (no '# bench:' line)\n"
+    )
+
+
 def test_bench_messages_keep_the_extra_in_brackets():
     console = Console(file=io.StringIO(), width=200)
     console.print(_colour("ImportError: ... (pip install 'cardlogic[test]')"))
