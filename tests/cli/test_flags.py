@@ -135,6 +135,16 @@ def test_version(capsys):
     assert info.value.code == 0 and capsys.readouterr().out == f"cardlogic {__version__}\n"
 
 
+def test_belief_says_how_it_worked_out_below_its_table_at_the_console_s_width(capsys, monkeypatch):
+    """As ``knektpass belief`` does: a table's caption wrapped at the narrow table's width, in three lines here."""
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["belief", MINI]) == 0
+    out = capsys.readouterr().out
+    below = out[out.rindex("┘\n") + 2 :].splitlines()
+    assert below[0].startswith("prior: players (effective sample size")
+    assert len(below[0].rstrip()) > len(out.splitlines()[1]) and len(below) == 3
+
+
 def test_csp_is_named_in_the_caption(capsys):
     assert main(["belief", MINI, "--method", "csp", "--prior", "rules"]) == 0
     assert "csp over 8,655 consistent deals" in capsys.readouterr().out

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, TypeVar
 
 from cardlogic.arguments import MAX_DRAWN_DEALS, MAX_SAMPLES, MAX_SEED
+from cardlogic.belief import Marginals
 from cardlogic.cli.console import echo
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Record, RecordError, read_record
@@ -120,6 +121,15 @@ def plural(count: int, noun: str) -> str:
     ('1 consistent deal', '8,655 consistent deals')
     """
     return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
+def how_worked_out(marginals: Marginals) -> str:
+    """How ``marginals`` were worked out, for the line under their table: counted exactly over the consistent deals,
+    or sampled (by an MCMC chain where the exact tables would not fit)."""
+    if marginals.count is not None:
+        return f"{marginals.method} over {plural(marginals.count, 'consistent deal')}"
+    chain = " by an MCMC chain" if marginals.method == "mcmc" else ""
+    return f"sampled from {plural(marginals.samples, 'deal')}{chain}"
 
 
 def at_least(minimum: int, what: str, maximum: int | None = None) -> Callable[[str], int]:

@@ -25,6 +25,7 @@ from cardlogic.cli.common import (
     add_prior_argument,
     add_workers_arguments,
     at_least,
+    how_worked_out,
     play_with_progress,
     plural,
     read_text,
@@ -360,8 +361,7 @@ def run_belief(args: argparse.Namespace) -> int:
     from cardlogic.cli.console import CommandConsole
     from cardlogic.cli.knektpass_advice import print_chances
 
-    source = method + (f" over {plural(count, 'consistent deal')}" if count is not None else "")
-    source += f"; prior: {belief.prior_answered}"
+    source = f"{how_worked_out(marginals)}; prior: {belief.prior_answered}"
     print_chances(CommandConsole(), table, holders, observer, source)
     return 0
 
