@@ -46,8 +46,11 @@ def read_text(path: str) -> str | None:
         else:
             with open(path, encoding="utf-8") as handle:
                 text = handle.read(MAX_RECORD_CHARACTERS + 1)
-    except (OSError, UnicodeDecodeError) as error:
-        print(f"{source_name(path)}: {getattr(error, 'strerror', None) or error}", file=sys.stderr)
+    except UnicodeDecodeError as error:
+        print(_not_utf8(path, error), file=sys.stderr)
+        return None
+    except OSError as error:
+        print(f"{source_name(path)}: {error.strerror or error}", file=sys.stderr)
         return None
     if len(text) > MAX_RECORD_CHARACTERS:
         print(
@@ -56,6 +59,22 @@ def read_text(path: str) -> str | None:
         )
         return None
     return text
+
+
+def _not_utf8(path: str, error: UnicodeDecodeError) -> str:
+    """``path:LINE: message`` for the first byte of ``path`` that is not UTF-8, as Notepad's "ANSI" or a binary file
+    has (``error``'s position counts from the block being decoded, not from the file's start)."""
+    line = 0
+    if path != STDIN:
+        with contextlib.suppress(OSError):
+            with open(path, "rb") as handle:
+                data = handle.read(4 * MAX_RECORD_CHARACTERS)  # a character is at most 4 bytes
+            try:
+                data.decode("utf-8")
+            except UnicodeDecodeError as found:
+                error, line = found, data.count(b"\n", 0, found.start) + 1
+    where = f"{source_name(path)}:{line}" if line else source_name(path)
+    return f"{where}: not UTF-8 text (byte 0x{error.object[error.start]:02x}): save the record as UTF-8"
 
 
 def parse_record(path: str) -> Record | None:
