@@ -169,6 +169,21 @@ def test_bench_refuses_a_folder_without_scenarios_before_measuring(capsys, tmp_p
     )
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["tournament", "--bots", "counting,random", "--players", "4", "--games", "2"],
+        ["sprt", "--bots", "counting,random", "--players", "4", "--elo1", "400", "--max-games", "20"],
+        ["knektpass", "tournament", "--bots", "greedy,random", "--games", "2"],
+    ],
+)
+def test_a_match_writes_nothing_to_standard_error_off_a_terminal(capsys, argv):
+    """The progress bar is for a person: into a log file or a pipe rich wrote an empty line where it had been."""
+    assert main([*argv, "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out) and err == ""
+
+
 def test_bench_messages_keep_the_extra_in_brackets():
     console = Console(file=io.StringIO(), width=200)
     console.print(_colour("ImportError: ... (pip install 'cardlogic[test]')"))

@@ -20,7 +20,7 @@ from cardlogic.literature.belief import DEFAULT_PRIOR, PRIORS, LiteratureBelief,
 from cardlogic.literature.rules import MAX_PLAYERS, MIN_PLAYERS
 
 if TYPE_CHECKING:
-    from rich.progress import ProgressColumn
+    from rich.progress import Progress, ProgressColumn
 
 STDIN = "-"
 """The RECORD argument that means standard input."""
@@ -255,6 +255,16 @@ def cluster_logs_silenced(scheduler: str | None) -> Iterator[None]:
             logger.setLevel(level)
 
 
+def progress_bar(*columns: ProgressColumn) -> Progress:
+    """A progress bar of ``columns`` on standard error, gone once done; none where standard error is not a
+    terminal (a log file, a pipe), where rich would leave an empty line."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    console = Console(stderr=True)
+    return Progress(*columns, console=console, transient=True, disable=not console.is_terminal)
+
+
 Held = TypeVar("Held")
 Played = TypeVar("Played")
 
@@ -274,16 +284,13 @@ def play_with_progress(
     the cluster's logs silenced (:func:`cluster_logs_silenced`), and ``show`` the result; the exit code. A
     :class:`~cardlogic.dispatch.ClusterError` is printed as ``cardlogic COMMAND: error`` (and the games finished
     before a lost scheduler shown): exit code 1."""
-    from rich.console import Console
-    from rich.progress import Progress
-
     from cardlogic.dispatch import ClusterError, SchedulerLost
 
     try:
         with (
             cluster_logs_silenced(scheduler),
             within as held,
-            Progress(*columns, console=Console(stderr=True), transient=True) as progress,
+            progress_bar(*columns) as progress,
         ):
             task = progress.add_task(description, total=games)
             result = play(held, lambda n: progress.advance(task, n))

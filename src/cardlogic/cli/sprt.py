@@ -7,10 +7,9 @@ import json
 import math
 import sys
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
-from cardlogic.cli.common import at_least, cluster_logs_silenced
+from cardlogic.cli.common import at_least, cluster_logs_silenced, progress_bar
 from cardlogic.cli.tournament import BOTS_HELP, add_match_arguments, match_from, print_result
 from cardlogic.dispatch import ClusterError, Workers
 from cardlogic.rating import MIN_PAIRS, SPRT, SPRTResult
@@ -85,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         with (
             cluster_logs_silenced(args.scheduler),
             Workers(args.jobs, args.scheduler) as workers,
-            Progress(*columns, console=Console(stderr=True), transient=True) as progress,
+            progress_bar(*columns) as progress,
         ):
             task = progress.add_task(
                 f"{args.bots[0]} v {args.bots[1]}", total=args.max_games, llr=0.0, lower=lower, upper=upper
