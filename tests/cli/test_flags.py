@@ -72,6 +72,13 @@ def test_sprt_elo_is_a_finite_number(capsys, flag, value):
     assert err.endswith(f"argument {flag}: expected an Elo difference, a finite number, not '{value}'\n")
 
 
+@pytest.mark.parametrize("value", ["1", "11"])
+def test_knektpass_simulate_players_are_as_many_as_a_deal_takes(capsys, value):
+    """2 to 10, as --help says: 11 was refused after parsing, in other words ("at most 10 players")."""
+    err = usage_error(capsys, ["knektpass", "simulate", "--players", value])
+    assert err.endswith(f"argument --players: expected a number of players from 2 to 10, not '{value}'\n")
+
+
 def test_view_events_says_what_it_expected(capsys):
     err = usage_error(capsys, ["view", MINI, "--as", "Ann", "--events", "abc"])
     assert err.endswith("argument --events: expected a number of events, 0 or more, not 'abc'\n")

@@ -55,6 +55,8 @@ if TYPE_CHECKING:
 BOT_NAMES = ("random", "greedy", "advisor", "advisor-players")  # knektpass.bots.BOTS, without numba for --help
 PRIORS = ("rules", "players")  # cardlogic.knektpass.belief.PRIORS, without importing numba for --help
 DEFAULT_PRIOR = "rules"  # cardlogic.knektpass.belief.DEFAULT_PRIOR
+NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon")
+"""The players of ``knektpass simulate``, in seat order: as many as a deal of 52 cards takes."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -73,10 +75,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     simulate = commands.add_parser("simulate", help="play one deal with bots and write its full record")
     simulate.add_argument(
         "--players",
-        type=at_least(MIN_PLAYERS, f"a number of players, {MIN_PLAYERS} or more"),
+        type=at_least(MIN_PLAYERS, f"a number of players from {MIN_PLAYERS} to {len(NAMES)}", len(NAMES)),
         default=3,
         metavar="N",
-        help="players (default 3)",
+        help=f"players, {MIN_PLAYERS} to {len(NAMES)} (default 3)",
     )
     simulate.add_argument(
         "--bots",
@@ -287,10 +289,7 @@ def run_simulate(args: argparse.Namespace) -> int:
 
     try:
         rules = Rules.parse(args.rules)
-        names = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon")
-        if args.players > len(names):
-            raise GameError(f"at most {len(names)} players")
-        game = Game(names[: args.players], rules)
+        game = Game(NAMES[: args.players], rules)
     except GameError as error:
         print(f"cardlogic knektpass simulate: {error}", file=sys.stderr)
         return 2
