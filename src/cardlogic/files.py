@@ -24,6 +24,7 @@ import signal
 import stat
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -305,10 +306,18 @@ def _holder(lock: Path) -> int | None:
     return pid if pid > 0 else None
 
 
+LOCK_BEING_MADE_SECONDS = 10.0
+"""How long a lock file without a process id yet is taken as held: its session creates it, then writes its id, and
+one started at the same moment must not take that moment's empty file for a crash's and take the name too."""
+
+
 def _holder_alive(lock: Path) -> bool:
     pid = _holder(lock)
     if pid is None:
-        return False
+        try:
+            return time.time() - lock.stat().st_mtime < LOCK_BEING_MADE_SECONDS
+        except OSError:
+            return False
     if pid == os.getpid():
         return True
     try:
