@@ -168,6 +168,44 @@ def test_the_results_page_names_its_run_and_is_written_again_from_the_json(resul
     assert "cannot read" in capsys.readouterr().err
 
 
+def test_from_json_reads_only_a_run_s_json_and_json_writes_a_copy(results, tmp_path, capsys):
+    """JSON that is not a run (an empty object, a list) is refused in one line, where it raised a KeyError or a
+    TypeError; a run's is written again where --json names, which it ignored."""
+    saved, copy = tmp_path / "bench.json", tmp_path / "copy.json"
+    saved.write_text(json.dumps(results), encoding="utf-8")
+    for text in ("{}", "[]", '{"figures": 1}'):
+        other = tmp_path / "other.json"
+        other.write_text(text, encoding="utf-8")
+        assert bench_main(["--from-json", str(other), "--markdown"]) == 1
+        out, err = capsys.readouterr()
+        assert (out, err) == ("", f"cardlogic bench: {other} is not the JSON of a run of the suite\n")
+    assert bench_main(["--from-json", str(saved), "--json", str(copy), "--markdown"]) == 0
+    assert json.loads(copy.read_text(encoding="utf-8")) == results
+    capsys.readouterr()
+    assert bench_main(["--from-json", str(saved), "--json", str(other), "--markdown"]) == 1
+    assert capsys.readouterr().err == (
+        f"cardlogic bench: {other} already exists and holds something other than the JSON of a run of the suite: "
+        "not written; --force replaces it\n"
+    )
+
+
+def test_the_report_ends_quietly_when_its_reader_leaves_early(results, tmp_path):
+    """``cardlogic bench --from-json FILE | head -1``: exit code 0 and nothing on standard error, as every other
+    command; rich's own console exited 1."""
+    saved = tmp_path / "bench.json"
+    saved.write_text(json.dumps(results), encoding="utf-8")
+    command = subprocess.Popen(
+        [sys.executable, "-m", "cardlogic", "bench", "--from-json", str(saved)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert command.stdout is not None
+    command.stdout.close()  # the reader leaves before the first line
+    _, errors = command.communicate(timeout=120)
+    assert (command.returncode, errors) == (0, "")
+
+
 def test_the_advise_command_target_is_the_warm_figure_with_the_resident_server_up():
     def row(players: int, new: float, resident: float | None) -> dict:
         found = {"players": players, "stage": "early", "seconds": {"median": new}, "peak_mb": 150.0}

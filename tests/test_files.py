@@ -8,10 +8,12 @@ import stat
 import subprocess
 import sys
 import tempfile
+import time
 
 import pytest
 
 from cardlogic.files import (
+    LOCK_BEING_MADE_SECONDS,
     NameLock,
     RecordText,
     WriteRefusedError,
@@ -54,7 +56,10 @@ def test_the_game_s_own_file_is_replaced_keeping_its_mode(tmp_path):
             lambda p: p.write_text("my notes\n"),
             "holds something other than this game.s record: not written; --force replaces it",
         ),
-        (lambda p: p.write_bytes(b"\xff\xfe\x00binary"), "is not a game record: not written; --force replaces it"),
+        (
+            lambda p: p.write_bytes(b"\xff\xfe\x00binary"),
+            "holds something other than this game.s record: not written; --force replaces it",
+        ),
         (lambda p: p.mkdir(), "is a folder"),
         (lambda p: p.symlink_to(p.with_name("elsewhere.txt")), "is a symbolic link"),
     ],
@@ -98,6 +103,20 @@ def test_a_lock_holds_a_name_for_one_session_and_a_dead_session_s_lock_is_taken_
     assert not (tmp_path / ".game.live.txt.abc123.tmp").exists()
     third.release()
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_lock_file_its_session_has_just_made_is_held_before_its_process_id_is_in_it(tmp_path):
+    """Two sessions starting together: the second read the first's lock while still empty, took it for a crash's,
+    removed it and took the name too (both autosaving to one file, each removing the other's temporary file)."""
+    name = tmp_path / "game.live.txt"
+    lock = tmp_path / ".game.live.txt.lock"
+    lock.touch()  # created, its process id not yet written
+    assert not NameLock(name).acquire() and lock.exists()
+    made = time.time() - LOCK_BEING_MADE_SECONDS - 1
+    os.utime(lock, (made, made))  # a crash between creating it and writing the id: stale once that long ago
+    taken = NameLock(name)
+    assert taken.acquire() and lock.read_text() == f"{os.getpid()}\n"
+    taken.release()
 
 
 def test_claim_name_skips_names_held_or_taken(tmp_path):

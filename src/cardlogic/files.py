@@ -24,6 +24,7 @@ import signal
 import stat
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,13 +38,18 @@ UNWRITABLE_FOLDER = "is in a folder I may not write to"
 
 
 def refusal(
-    path: str | os.PathLike[str], is_own: Callable[[str], bool] | None = None, *, force: bool = False
+    path: str | os.PathLike[str],
+    is_own: Callable[[str], bool] | None = None,
+    *,
+    force: bool = False,
+    own: str = "this game's record",
 ) -> str | None:
     """Why ``path`` may not be written, or None when it may: it is missing from a folder that exists and may be
     written to, or a regular file ``is_own`` accepts.
 
-    ``is_own`` gets the file's text; without it only a missing path may be written. ``force`` accepts any regular
-    file; a link, a folder or a device is refused even then.
+    ``is_own`` gets the file's text (a file that is not UTF-8 text is never its own); ``own`` says in the refusal
+    what it accepts. Without ``is_own`` only a missing path may be written. ``force`` accepts any regular file; a
+    link, a folder or a device is refused even then.
     """
     target = Path(path)
     try:
@@ -65,12 +71,12 @@ def refusal(
     if is_own is None:
         return "already exists"
     try:
-        text = target.read_text(encoding="utf-8")
+        text: str | None = target.read_text(encoding="utf-8")
     except UnicodeDecodeError:
-        return "already exists and is not a game record"
+        text = None
     except OSError as error:
         return error.strerror or str(error)
-    return None if is_own(text) else "already exists and holds something other than this game's record"
+    return None if text is not None and is_own(text) else f"already exists and holds something other than {own}"
 
 
 def check_writable(
@@ -78,11 +84,12 @@ def check_writable(
     is_own: Callable[[str], bool] | None = None,
     *,
     force: bool = False,
+    own: str = "this game's record",
     exists_hint: str = "--force replaces it",
 ) -> None:
-    """Raise :class:`WriteRefusedError` unless ``path`` may be written (see :func:`refusal`); a file refused for
-    being there already is refused with ``exists_hint``, the way on."""
-    reason = refusal(path, is_own, force=force)
+    """Raise :class:`WriteRefusedError` unless ``path`` may be written (see :func:`refusal`, and ``own`` there); a
+    file refused for being there already is refused with ``exists_hint``, the way on."""
+    reason = refusal(path, is_own, force=force, own=own)
     if reason is not None:
         raise _refused(path, reason, exists_hint if reason.startswith("already exists") else None)
 
@@ -152,10 +159,15 @@ def sigint_deferred() -> Iterator[None]:
 
 
 def write_owned(
-    path: str | os.PathLike[str], text: str, is_own: Callable[[str], bool] | None = None, *, force: bool = False
+    path: str | os.PathLike[str],
+    text: str,
+    is_own: Callable[[str], bool] | None = None,
+    *,
+    force: bool = False,
+    own: str = "this game's record",
 ) -> None:
     """:func:`check_writable`, then :func:`replace_text`: the one way a command writes a file a user named."""
-    check_writable(path, is_own, force=force)
+    check_writable(path, is_own, force=force, own=own)
     replace_text(path, text)
 
 
@@ -294,10 +306,18 @@ def _holder(lock: Path) -> int | None:
     return pid if pid > 0 else None
 
 
+LOCK_BEING_MADE_SECONDS = 10.0
+"""How long a lock file without a process id yet is taken as held: its session creates it, then writes its id, and
+one started at the same moment must not take that moment's empty file for a crash's and take the name too."""
+
+
 def _holder_alive(lock: Path) -> bool:
     pid = _holder(lock)
     if pid is None:
-        return False
+        try:
+            return time.time() - lock.stat().st_mtime < LOCK_BEING_MADE_SECONDS
+        except OSError:
+            return False
     if pid == os.getpid():
         return True
     try:

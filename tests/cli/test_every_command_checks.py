@@ -166,3 +166,18 @@ def test_a_file_longer_than_a_record_may_be_is_refused_in_one_line(capsys, tmp_p
             "",
             f"{path}: longer than {MAX_RECORD_CHARACTERS:,} characters, the most a record may have\n",
         )
+
+
+@pytest.mark.parametrize("game", ["literature", "knektpass"])
+def test_a_record_not_in_utf_8_is_refused_at_the_line_of_its_first_such_byte(capsys, tmp_path, game):
+    """As Notepad saves "ANSI" (Latin-1): past the first block read, too; it was Python's codec error, with no
+    line and the byte's place in the block."""
+    path = tmp_path / "latin-1.txt"
+    path.write_bytes(b"Players: Ann Bob Cat Dan\n" + b"# a long comment\n" * 1000 + "# Zoë\n".encode("latin-1"))
+    prefix = ("knektpass",) if game == "knektpass" else ()
+    for argv in [("check", str(path)), ("belief", str(path)), ("view", str(path), "--as", "Ann")]:
+        assert run(capsys, *prefix, *argv) == (
+            1,
+            "",
+            f"{path}:1002: not UTF-8 text (byte 0xeb): save the record as UTF-8\n",
+        )

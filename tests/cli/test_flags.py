@@ -15,6 +15,7 @@ from cardlogic.cli import main
 from cardlogic.inference.csp import CspBackend
 
 MINI = str(Path(__file__).resolve().parents[2] / "examples" / "mini.txt")
+BOB = str(Path(__file__).resolve().parents[2] / "examples" / "knektpass" / "bob.txt")
 
 # Each command with its required arguments, then the numeric flags it takes.
 COMMANDS = {
@@ -53,6 +54,29 @@ def test_a_bad_number_is_a_usage_error(capsys, command, flag, value):
     arguments, _ = COMMANDS[command]
     err = usage_error(capsys, [command, *arguments, flag, value])
     assert f"cardlogic {command}: error: argument {flag}: expected " in err and err.endswith(f", not '{value}'\n")
+
+
+@pytest.mark.parametrize("command", ["advise", "live"])
+@pytest.mark.parametrize("value", ["0", "1000001", "many"])
+def test_knektpass_samples_are_as_many_deals_as_the_advice_can_draw(capsys, command, value):
+    """The advice draws its deals whole, at most MAX_DRAWN_DEALS: more was a traceback once it drew them."""
+    err = usage_error(capsys, ["knektpass", command, BOB, "--samples", value])
+    assert err.endswith(f"argument --samples: expected a number of deals from 1 to 1,000,000, not '{value}'\n")
+
+
+@pytest.mark.parametrize("flag", ["--elo0", "--elo1"])
+@pytest.mark.parametrize("value", ["inf", "-inf", "nan", "strong"])
+def test_sprt_elo_is_a_finite_number(capsys, flag, value):
+    """An infinite H1 was accepted at once ("stronger by inf Elo or more"), and a NaN said elo1 was not above elo0."""
+    err = usage_error(capsys, ["sprt", "--bots", "advisor,counting", f"{flag}={value}"])
+    assert err.endswith(f"argument {flag}: expected an Elo difference, a finite number, not '{value}'\n")
+
+
+@pytest.mark.parametrize("value", ["1", "11"])
+def test_knektpass_simulate_players_are_as_many_as_a_deal_takes(capsys, value):
+    """2 to 10, as --help says: 11 was refused after parsing, in other words ("at most 10 players")."""
+    err = usage_error(capsys, ["knektpass", "simulate", "--players", value])
+    assert err.endswith(f"argument --players: expected a number of players from 2 to 10, not '{value}'\n")
 
 
 def test_view_events_says_what_it_expected(capsys):
@@ -118,6 +142,16 @@ def test_version(capsys):
     assert info.value.code == 0 and capsys.readouterr().out == f"cardlogic {__version__}\n"
 
 
+def test_belief_says_how_it_worked_out_below_its_table_at_the_console_s_width(capsys, monkeypatch):
+    """As ``knektpass belief`` does: a table's caption wrapped at the narrow table's width, in three lines here."""
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["belief", MINI]) == 0
+    out = capsys.readouterr().out
+    below = out[out.rindex("┘\n") + 2 :].splitlines()
+    assert below[0].startswith("prior: players (effective sample size")
+    assert len(below[0].rstrip()) > len(out.splitlines()[1]) and len(below) == 3
+
+
 def test_csp_is_named_in_the_caption(capsys):
     assert main(["belief", MINI, "--method", "csp", "--prior", "rules"]) == 0
     assert "csp over 8,655 consistent deals" in capsys.readouterr().out
@@ -126,6 +160,35 @@ def test_csp_is_named_in_the_caption(capsys):
 def test_bench_without_a_scenario_directory_exits_1(capsys, tmp_path):
     assert main(["bench", "--smoke", "--scenarios", str(tmp_path / "none")]) == 1
     assert "no scenario directory" in capsys.readouterr().err
+
+
+def test_bench_refuses_a_folder_without_scenarios_before_measuring(capsys, tmp_path):
+    """In one line, where it raised FileNotFoundError or ValueError."""
+    assert main(["bench", "--smoke", "--scenarios", str(tmp_path)]) == 1
+    assert (
+        capsys.readouterr().err
+        == f"cardlogic bench: no scenario files in {tmp_path} (run benchmarks/make_scenarios.py)\n"
+    )
+    (tmp_path / "notes.txt").write_text("my notes\n")
+    assert main(["bench", "--smoke", "--scenarios", str(tmp_path)]) == 1
+    assert capsys.readouterr().err == (
+        f"cardlogic bench: {tmp_path / 'notes.txt'}:1: not a benchmark scenario (no '# bench:' line)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["tournament", "--bots", "counting,random", "--players", "4", "--games", "2"],
+        ["sprt", "--bots", "counting,random", "--players", "4", "--elo1", "400", "--max-games", "20"],
+        ["knektpass", "tournament", "--bots", "greedy,random", "--games", "2"],
+    ],
+)
+def test_a_match_writes_nothing_to_standard_error_off_a_terminal(capsys, argv):
+    """The progress bar is for a person: into a log file or a pipe rich wrote an empty line where it had been."""
+    assert main([*argv, "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out) and err == ""
 
 
 def test_bench_messages_keep_the_extra_in_brackets():

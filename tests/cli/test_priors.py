@@ -102,3 +102,19 @@ def test_fit_names_a_record_it_cannot_use(tmp_path, capsys) -> None:
     assert main(["fit", path, "-o", str(output)]) == 1
     assert capsys.readouterr().err.startswith(f"{path}:{first + 1}: ")
     assert not output.exists()
+
+
+def test_fit_says_in_one_line_why_it_cannot_read_its_start(tmp_path, capsys) -> None:
+    """A --start that is missing, a folder, not UTF-8 or not JSON is refused naming it, before any fitting and with
+    nothing written."""
+    records = full_records(tmp_path, 1)
+    output = tmp_path / "model.json"
+    binary = tmp_path / "binary.json"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\xff")
+    broken = tmp_path / "broken.json"
+    broken.write_text("{")
+    for start in (tmp_path / "missing.json", tmp_path, binary, broken):
+        assert main(["fit", *records, "-o", str(output), "--start", str(start)]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith(f"{start}:") and err.count("\n") == 1 and "Traceback" not in err
+    assert not output.exists()

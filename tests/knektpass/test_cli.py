@@ -88,6 +88,11 @@ def test_belief_prints_a_table(capsys):
     assert "exact over 1,873,980,108,000 consistent deals" in out
 
 
+def test_belief_says_from_how_many_deals_it_sampled_as_literature_s_does(capsys):
+    code, out, _ = run(capsys, "belief", str(EXAMPLE), "--method", "sample", "--samples", "500")
+    assert code == 0 and "\nsampled from 500 deals; prior: rules\n" in out  # it said "sample; prior: rules"
+
+
 def test_belief_and_advise_say_which_prior_answered(capsys):
     for command in ("belief", "advise"):  # the rules' too, the default
         code, out, _ = run(capsys, command, str(EXAMPLE), *(("--samples", "8") if command == "advise" else ()))

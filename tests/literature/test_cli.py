@@ -56,8 +56,11 @@ Dan asks Cat for 6S
     def test_a_binary_file(self, capsys, tmp_path):
         path = tmp_path / "binary.txt"
         path.write_bytes(b"\xff\xfe\x00")
-        code, _, err = run(capsys, "check", str(path))
-        assert code == 1 and err.startswith(f"{path}: ")
+        assert run(capsys, "check", str(path)) == (
+            1,
+            "",
+            f"{path}:1: not UTF-8 text (byte 0xff): save the record as UTF-8\n",
+        )
 
     @pytest.mark.parametrize("name", ["six-players.txt", "ann-view.txt", "mini.txt"])
     def test_the_examples(self, capsys, name):

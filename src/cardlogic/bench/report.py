@@ -799,12 +799,13 @@ def _footer(results: dict[str, Any]) -> str:
 
 def print_report(results: dict[str, Any]) -> None:
     """The tables in the terminal, with rich."""
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console()
+    from cardlogic.cli.console import CommandConsole  # a reader who leaves early (| head) ends it quietly
+
+    console = CommandConsole()
     if not console.is_terminal:
-        console = Console(width=170)
+        console = CommandConsole(width=170)
     for title, columns, rows in sections(results):
         table = Table(title=title, title_justify="left")
         for column in columns:

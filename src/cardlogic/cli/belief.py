@@ -18,6 +18,7 @@ from cardlogic.cli.common import (
     WEIGHED,
     add_deals_argument,
     add_prior_argument,
+    how_worked_out,
     load_belief,
     plural,
 )
@@ -94,13 +95,7 @@ def print_table(
     if belief.weighting is not None:
         source = f"prior: {belief.prior_answered}, {WEIGHED}; the table: {plural(marginals.samples, 'deal')} {DRAWN}"
     else:
-        if marginals.count is not None:
-            source = f"{marginals.method} over {plural(marginals.count, 'consistent deal')}"
-        else:
-            source = f"sampled from {plural(marginals.samples, 'deal')}"
-            if marginals.method == "mcmc":
-                source += " by an MCMC chain"
-        source += f"; prior: {belief.prior_answered}"
+        source = f"{how_worked_out(marginals)}; prior: {belief.prior_answered}"
     headers = [player + (" (me)" if player == observer else "") for player in marginals.holders]
     set_width = max(len("set"), *(len(card_set.name) for card_set in belief.game.deck.sets))
     pages = column_pages(headers, (set_width + 3) + (len("card") + 3), console.width)
@@ -108,7 +103,7 @@ def print_table(
     for number, page in enumerate(pages, start=1):
         count = f", page {number} of {len(pages)}" if len(pages) > 1 else ""
         print_title(console, observer or "Spectator", f"'s view: P(player holds card){count}")
-        table = Table(caption=source, caption_justify="left")
+        table = Table()
         table.add_column("set")
         table.add_column("card")
         for holder in page:
@@ -120,6 +115,7 @@ def print_table(
             table.add_row(card_set if card_set != previous_set else "", str(card), *cells, end_section=False)
             previous_set = card_set
         console.print(table)
+        console.print(source)  # at the console's width: a caption wraps at the table's, however narrow
 
 
 SHADES = ((0.75, "green"), (0.5, "yellow"), (0.25, "default"), (0.0, "dim"))

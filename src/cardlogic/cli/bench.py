@@ -71,35 +71,46 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from cardlogic.bench.report import markdown, print_report, results_page
+    from cardlogic.bench.scenarios import load_scenarios
     from cardlogic.bench.suite import PLANS, run_suite
 
     if args.from_json:
         try:
-            results = json.loads(Path(args.from_json).read_text(encoding="utf-8"))
+            text = Path(args.from_json).read_text(encoding="utf-8")
         except (OSError, ValueError) as error:
             print(f"cardlogic bench: cannot read {args.from_json}: {error}", file=sys.stderr)
             return 1
+        if not _earlier_results(text):
+            print(f"cardlogic bench: {args.from_json} is not {RESULTS}", file=sys.stderr)
+            return 1
+        results = json.loads(text)
     elif not args.scenarios.is_dir():
         print(
             f"cardlogic bench: no scenario directory {args.scenarios} (run from a checkout, or give --scenarios)",
             file=sys.stderr,
         )
         return 1
-    outputs: list[tuple[str, Callable[[str], bool], Callable[[dict], str]]] = []  # path, owned by us, contents
-    if args.json and not args.from_json:
-        outputs.append((args.json, _earlier_results, lambda found: json.dumps(found, indent=1) + "\n"))
+    else:
+        try:  # before minutes of measuring: a folder without scenarios, or a file in it that is not one
+            load_scenarios(args.scenarios)
+        except (OSError, ValueError) as error:
+            print(f"cardlogic bench: {error}", file=sys.stderr)
+            return 1
+    outputs: list[tuple[str, Callable[[str], bool], str, Callable[[dict], str]]] = []  # path, owned by us, contents
+    if args.json:
+        outputs.append((args.json, _earlier_results, RESULTS, lambda found: json.dumps(found, indent=1) + "\n"))
     if args.results:
-        outputs.append((args.results, _earlier_page, results_page))
+        outputs.append((args.results, _earlier_page, "an earlier results page", results_page))
     try:  # before minutes of measuring, not after
-        for path, owned, _ in outputs:
-            check_writable(path, owned, force=args.force)
+        for path, owned, own, _ in outputs:
+            check_writable(path, owned, force=args.force, own=own)
     except WriteRefusedError as error:
         print(f"cardlogic bench: {error}", file=sys.stderr)
         return 1
     if not args.from_json:
         results = run_suite(args.scenarios, PLANS[args.mode], progress=not args.no_progress)
-    for path, owned, contents in outputs:
-        write_owned(path, contents(results), owned, force=args.force)
+    for path, owned, own, contents in outputs:
+        write_owned(path, contents(results), owned, force=args.force, own=own)
     if args.markdown:
         sys.stdout.write(markdown(results))
     else:
@@ -113,6 +124,10 @@ def main(argv: list[str] | None = None) -> int:
     add_arguments(parser)
     args = parser.parse_args(argv)
     return args.handler(args)
+
+
+RESULTS = "the JSON of a run of the suite"
+"""What ``--json`` writes, and the only JSON ``--from-json`` reads or ``--json`` replaces."""
 
 
 def _earlier_results(text: str) -> bool:

@@ -11,7 +11,8 @@ import textwrap
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, TypeVar
 
-from cardlogic.arguments import MAX_SAMPLES, MAX_SEED
+from cardlogic.arguments import MAX_DRAWN_DEALS, MAX_SAMPLES, MAX_SEED
+from cardlogic.belief import Marginals
 from cardlogic.cli.console import echo
 from cardlogic.inference import InferenceError
 from cardlogic.literature import Record, RecordError, read_record
@@ -19,7 +20,7 @@ from cardlogic.literature.belief import DEFAULT_PRIOR, PRIORS, LiteratureBelief,
 from cardlogic.literature.rules import MAX_PLAYERS, MIN_PLAYERS
 
 if TYPE_CHECKING:
-    from rich.progress import ProgressColumn
+    from rich.progress import Progress, ProgressColumn
 
 STDIN = "-"
 """The RECORD argument that means standard input."""
@@ -45,8 +46,11 @@ def read_text(path: str) -> str | None:
         else:
             with open(path, encoding="utf-8") as handle:
                 text = handle.read(MAX_RECORD_CHARACTERS + 1)
-    except (OSError, UnicodeDecodeError) as error:
-        print(f"{source_name(path)}: {getattr(error, 'strerror', None) or error}", file=sys.stderr)
+    except UnicodeDecodeError as error:
+        print(_not_utf8(path, error), file=sys.stderr)
+        return None
+    except OSError as error:
+        print(f"{source_name(path)}: {error.strerror or error}", file=sys.stderr)
         return None
     if len(text) > MAX_RECORD_CHARACTERS:
         print(
@@ -55,6 +59,22 @@ def read_text(path: str) -> str | None:
         )
         return None
     return text
+
+
+def _not_utf8(path: str, error: UnicodeDecodeError) -> str:
+    """``path:LINE: message`` for the first byte of ``path`` that is not UTF-8, as Notepad's "ANSI" or a binary file
+    has (``error``'s position counts from the block being decoded, not from the file's start)."""
+    line = 0
+    if path != STDIN:
+        with contextlib.suppress(OSError):
+            with open(path, "rb") as handle:
+                data = handle.read(4 * MAX_RECORD_CHARACTERS)  # a character is at most 4 bytes
+            try:
+                data.decode("utf-8")
+            except UnicodeDecodeError as found:
+                error, line = found, data.count(b"\n", 0, found.start) + 1
+    where = f"{source_name(path)}:{line}" if line else source_name(path)
+    return f"{where}: not UTF-8 text (byte 0x{error.object[error.start]:02x}): save the record as UTF-8"
 
 
 def parse_record(path: str) -> Record | None:
@@ -122,6 +142,15 @@ def plural(count: int, noun: str) -> str:
     return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
+def how_worked_out(marginals: Marginals) -> str:
+    """How ``marginals`` were worked out, for the line under their table: counted exactly over the consistent deals,
+    or sampled (by an MCMC chain where the exact tables would not fit)."""
+    if marginals.count is not None:
+        return f"{marginals.method} over {plural(marginals.count, 'consistent deal')}"
+    chain = " by an MCMC chain" if marginals.method == "mcmc" else ""
+    return f"sampled from {plural(marginals.samples, 'deal')}{chain}"
+
+
 def at_least(minimum: int, what: str, maximum: int | None = None) -> Callable[[str], int]:
     """An argparse type: an integer from ``minimum`` (to ``maximum``), else a usage error saying ``what`` was expected.
 
@@ -144,6 +173,9 @@ def at_least(minimum: int, what: str, maximum: int | None = None) -> Callable[[s
 SEED = at_least(0, f"a seed from 0 to {MAX_SEED}", MAX_SEED)
 PLAYERS = at_least(MIN_PLAYERS, f"a number of players from {MIN_PLAYERS} to {MAX_PLAYERS}", MAX_PLAYERS)
 SAMPLES = at_least(1, f"a number of deals from 1 to {MAX_SAMPLES:,}", MAX_SAMPLES)
+DRAWN_DEALS = at_least(1, f"a number of deals from 1 to {MAX_DRAWN_DEALS:,}", MAX_DRAWN_DEALS)
+"""The deals a command draws whole, to solve each (Knektpass advice's ``--samples``): as many as
+:meth:`~cardlogic.belief.Belief.sample` returns at most."""
 
 
 class HelpFormatter(argparse.HelpFormatter):
@@ -223,6 +255,16 @@ def cluster_logs_silenced(scheduler: str | None) -> Iterator[None]:
             logger.setLevel(level)
 
 
+def progress_bar(*columns: ProgressColumn) -> Progress:
+    """A progress bar of ``columns`` on standard error, gone once done; none where standard error is not a
+    terminal (a log file, a pipe), where rich would leave an empty line."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    console = Console(stderr=True)
+    return Progress(*columns, console=console, transient=True, disable=not console.is_terminal)
+
+
 Held = TypeVar("Held")
 Played = TypeVar("Played")
 
@@ -242,16 +284,13 @@ def play_with_progress(
     the cluster's logs silenced (:func:`cluster_logs_silenced`), and ``show`` the result; the exit code. A
     :class:`~cardlogic.dispatch.ClusterError` is printed as ``cardlogic COMMAND: error`` (and the games finished
     before a lost scheduler shown): exit code 1."""
-    from rich.console import Console
-    from rich.progress import Progress
-
     from cardlogic.dispatch import ClusterError, SchedulerLost
 
     try:
         with (
             cluster_logs_silenced(scheduler),
             within as held,
-            Progress(*columns, console=Console(stderr=True), transient=True) as progress,
+            progress_bar(*columns) as progress,
         ):
             task = progress.add_task(description, total=games)
             result = play(held, lambda n: progress.advance(task, n))

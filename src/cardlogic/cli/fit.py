@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from cardlogic.cli.common import parse_record, plural, report, source_name
+from cardlogic.cli.common import parse_record, plural, read_text, report, source_name
 from cardlogic.files import WriteRefusedError, check_writable, write_owned
 from cardlogic.literature import RecordError
 from cardlogic.literature.choices import DEFAULT_STYLES, ChoiceModelError, PlayerStyles, fit, fitting_game
@@ -36,10 +36,13 @@ def run(args: argparse.Namespace) -> int:
         return 1
     start = DEFAULT_STYLES
     if args.start:
+        text = read_text(args.start)  # says why a file cannot be read, one that is not UTF-8 too
+        if text is None:
+            return 1
         try:
-            start = PlayerStyles.read(args.start)
-        except (OSError, ChoiceModelError) as error:
-            print(error if isinstance(error, ChoiceModelError) else f"{args.start}: {error.strerror}", file=sys.stderr)
+            start = PlayerStyles.from_json(text, source_name(args.start))
+        except ChoiceModelError as error:
+            print(error, file=sys.stderr)
             return 1
     games = []
     events = 0

@@ -18,12 +18,14 @@ from typing import TYPE_CHECKING
 
 from cardlogic.cards import iter_cards
 from cardlogic.cli.common import (
+    DRAWN_DEALS,
     RECORD_HELP,
     SAMPLES,
     SEED,
     add_prior_argument,
     add_workers_arguments,
     at_least,
+    how_worked_out,
     play_with_progress,
     plural,
     read_text,
@@ -53,6 +55,8 @@ if TYPE_CHECKING:
 BOT_NAMES = ("random", "greedy", "advisor", "advisor-players")  # knektpass.bots.BOTS, without numba for --help
 PRIORS = ("rules", "players")  # cardlogic.knektpass.belief.PRIORS, without importing numba for --help
 DEFAULT_PRIOR = "rules"  # cardlogic.knektpass.belief.DEFAULT_PRIOR
+NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon")
+"""The players of ``knektpass simulate``, in seat order: as many as a deal of 52 cards takes."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -71,10 +75,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     simulate = commands.add_parser("simulate", help="play one deal with bots and write its full record")
     simulate.add_argument(
         "--players",
-        type=at_least(MIN_PLAYERS, f"a number of players, {MIN_PLAYERS} or more"),
+        type=at_least(MIN_PLAYERS, f"a number of players from {MIN_PLAYERS} to {len(NAMES)}", len(NAMES)),
         default=3,
         metavar="N",
-        help="players (default 3)",
+        help=f"players, {MIN_PLAYERS} to {len(NAMES)} (default 3)",
     )
     simulate.add_argument(
         "--bots",
@@ -117,7 +121,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     advise.add_argument("record", metavar="RECORD", help=RECORD_HELP)
     advise.add_argument(
         "--samples",
-        type=at_least(1, "a number of deals, 1 or more"),
+        type=DRAWN_DEALS,
         default=None,
         metavar="N",
         help="deals drawn and solved per choice (default 32)",
@@ -143,7 +147,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_autosave_arguments(live)
     live.add_argument(
         "--samples",
-        type=at_least(1, "a number of deals, 1 or more"),
+        type=DRAWN_DEALS,
         default=32,
         metavar="N",
         help="deals drawn and solved per decision (default 32)",
@@ -285,10 +289,7 @@ def run_simulate(args: argparse.Namespace) -> int:
 
     try:
         rules = Rules.parse(args.rules)
-        names = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon")
-        if args.players > len(names):
-            raise GameError(f"at most {len(names)} players")
-        game = Game(names[: args.players], rules)
+        game = Game(NAMES[: args.players], rules)
     except GameError as error:
         print(f"cardlogic knektpass simulate: {error}", file=sys.stderr)
         return 2
@@ -359,8 +360,7 @@ def run_belief(args: argparse.Namespace) -> int:
     from cardlogic.cli.console import CommandConsole
     from cardlogic.cli.knektpass_advice import print_chances
 
-    source = method + (f" over {plural(count, 'consistent deal')}" if count is not None else "")
-    source += f"; prior: {belief.prior_answered}"
+    source = f"{how_worked_out(marginals)}; prior: {belief.prior_answered}"
     print_chances(CommandConsole(), table, holders, observer, source)
     return 0
 

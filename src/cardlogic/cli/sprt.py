@@ -7,10 +7,9 @@ import json
 import math
 import sys
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
-from cardlogic.cli.common import at_least, cluster_logs_silenced
+from cardlogic.cli.common import at_least, cluster_logs_silenced, progress_bar
 from cardlogic.cli.tournament import BOTS_HELP, add_match_arguments, match_from, print_result
 from cardlogic.dispatch import ClusterError, Workers
 from cardlogic.rating import MIN_PAIRS, SPRT, SPRTResult
@@ -23,6 +22,17 @@ def _rate(text: str) -> float:
         value = None
     if value is None or not 0.0 < value < 0.5:
         raise argparse.ArgumentTypeError(f"expected an error rate between 0 and 0.5, not {text!r}")
+    return value
+
+
+def _elo(text: str) -> float:
+    """An Elo difference: a finite number (an infinite one made every bound meaningless: "by inf Elo or more")."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"expected an Elo difference, a finite number, not {text!r}")
     return value
 
 
@@ -39,8 +49,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "on a Dask cluster, and read in order, so the result depends only on the seed. Bots: " + BOTS_HELP + ".",
     )
     add_match_arguments(parser)
-    parser.add_argument("--elo0", type=float, default=0.0, help="H0: A's Elo advantage (default 0)")
-    parser.add_argument("--elo1", type=float, default=20.0, help="H1: A's Elo advantage (default 20)")
+    parser.add_argument("--elo0", type=_elo, default=0.0, help="H0: A's Elo advantage (default 0)")
+    parser.add_argument("--elo1", type=_elo, default=20.0, help="H1: A's Elo advantage (default 20)")
     parser.add_argument("--alpha", type=_rate, default=0.05, help="P(accept H1 | H0) (default 0.05)")
     parser.add_argument("--beta", type=_rate, default=0.05, help="P(accept H0 | H1) (default 0.05)")
     parser.add_argument(
@@ -74,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         with (
             cluster_logs_silenced(args.scheduler),
             Workers(args.jobs, args.scheduler) as workers,
-            Progress(*columns, console=Console(stderr=True), transient=True) as progress,
+            progress_bar(*columns) as progress,
         ):
             task = progress.add_task(
                 f"{args.bots[0]} v {args.bots[1]}", total=args.max_games, llr=0.0, lower=lower, upper=upper
