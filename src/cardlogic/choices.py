@@ -24,6 +24,15 @@ class ChoiceModelError(ValueError):
     """A choice model file that cannot be read: not JSON, a missing or unknown field, a value out of range."""
 
 
+def model_text(path: str | Path) -> str:
+    """The text of the model file ``path``, read as UTF-8 whatever the locale; :class:`ChoiceModelError` where it
+    is not UTF-8 text."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise ChoiceModelError(f"{path}: not UTF-8 text (byte {error.object[error.start]:#04x})") from None
+
+
 def decode_json(text: str, source: str) -> Any:
     """``text`` decoded from JSON; :class:`ChoiceModelError` names ``source``, the line and the problem."""
     try:
@@ -77,7 +86,7 @@ class WeightedChoices:
 
     @classmethod
     def read(cls, path: str | Path) -> Self:
-        return cls.from_json(Path(path).read_text(), str(path))
+        return cls.from_json(model_text(path), str(path))
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=2) + "\n"

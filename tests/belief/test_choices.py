@@ -408,6 +408,17 @@ def test_the_model_file_round_trips_and_refuses_bad_input() -> None:
     assert all(model.fitted_on for model in DEFAULT_STYLES.models)
 
 
+@pytest.mark.parametrize("kind", [ChoiceModel, PlayerStyles])
+def test_a_model_file_is_read_as_utf_8_and_one_that_is_not_is_refused_naming_it(tmp_path, kind) -> None:
+    path = tmp_path / "m.json"
+    path.write_text('{"held": 1.5, "fitted_on": "Zoë\'s games"}', encoding="utf-8")
+    model = ChoiceModel(held=1.5, fitted_on="Zoë's games")
+    assert kind.read(path) == (PlayerStyles.of(model) if kind is PlayerStyles else model)
+    path.write_bytes('{"held": 1.5, "fitted_on": "Zoë\'s games"}'.encode("latin-1"))
+    with pytest.raises(ChoiceModelError, match=r"m\.json: not UTF-8 text \(byte 0xeb\)"):
+        kind.read(path)
+
+
 def test_a_styles_file_round_trips_reads_a_single_model_and_refuses_bad_input() -> None:
     styles = PlayerStyles((ChoiceModel(held=1.0, modelled=0.4), ChoiceModel(sure=2.0, modelled=0.5)), ("a", "b"))
     assert PlayerStyles.from_json(styles.to_json()) == styles

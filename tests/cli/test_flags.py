@@ -22,7 +22,7 @@ COMMANDS = {
     "belief": ([MINI], ["--samples", "--seed", "--deals"]),
     "advise": ([MINI], ["--deals"]),
     "live": ([MINI], ["--deals"]),
-    "serve": ([MINI], ["--deals"]),
+    "serve": ([MINI], ["--deals", "--seed"]),
     "simulate": ([], ["--players", "--seed"]),
     "view": ([MINI, "--as", "Ann"], ["--events"]),
     "tournament": (["--bots", "advisor,random"], ["--players", "--games", "--seed", "--jobs"]),

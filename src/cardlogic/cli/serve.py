@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cardlogic.cli import stopped_by_sigterm_as_by_ctrl_c
-from cardlogic.cli.common import add_deals_argument, add_prior_argument, at_least, read_text, report
+from cardlogic.cli.common import SEED, add_deals_argument, add_prior_argument, at_least, read_text, report
 from cardlogic.files import NameLock, WriteRefusedError, check_writable
 from cardlogic.inference import InferenceError
 from cardlogic.knektpass.match_record import MatchRecord, read_match
@@ -70,7 +70,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="Literature: deals to draw when sampling (default 20000); Knektpass: deals solved per decision "
         "(default 32)",
     )
-    parser.add_argument("--seed", type=int, default=0, help="random seed for sampling (default 0)")
+    parser.add_argument("--seed", type=SEED, default=0, help="random seed for sampling (default 0)")
     add_prior_argument(
         parser,
         default=None,

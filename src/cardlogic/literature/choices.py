@@ -58,7 +58,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from cardlogic.cards import card_mask
-from cardlogic.choices import ChoiceModelError, WeightedChoices, decode_json
+from cardlogic.choices import ChoiceModelError, WeightedChoices, decode_json, model_text
 from cardlogic.choices import fit as choices_fit
 from cardlogic.literature import kernels
 from cardlogic.literature.events import Ask, Claim, Event, Pass, actor
@@ -169,7 +169,7 @@ class PlayerStyles:
 
     @classmethod
     def read(cls, path: str | Path) -> PlayerStyles:
-        return cls.from_json(Path(path).read_text(), str(path))
+        return cls.from_json(model_text(path), str(path))
 
     def to_json(self) -> str:
         return json.dumps({name: asdict(model) for name, model in zip(self.names, self.models)}, indent=2) + "\n"
