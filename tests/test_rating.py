@@ -41,6 +41,9 @@ def test_bounds_and_decisions():
         SPRT(10, 0)
     with pytest.raises(ValueError):
         SPRT(0, 10, alpha=0.5)
+    for elo0, elo1 in ((0, math.inf), (-math.inf, 0), (0, math.nan)):
+        with pytest.raises(ValueError, match="finite"):
+            SPRT(elo0, elo1)
 
 
 def test_a_run_stops_at_the_first_pair_past_a_bound():

@@ -167,9 +167,10 @@ NAME_FORBIDDEN = frozenset(":;=|()#,")
 
 
 def check_player_names(names: Sequence[str], error: Callable[[str], Exception], holders: Sequence[str] = ()) -> None:
-    """Raise ``error(message)`` at the first of ``names`` that is empty, holds whitespace or any of
-    :data:`NAME_FORBIDDEN`, is an earlier name as typed (:func:`folded`: case and accents aside), or is one of
-    ``holders`` (lower case: the names of the game's holders of cards other than players).
+    """Raise ``error(message)`` at the first of ``names`` that is empty, holds whitespace, a character that does not
+    print (a control or zero-width one) or any of :data:`NAME_FORBIDDEN`, is an earlier name as typed
+    (:func:`folded`: case and accents aside), or is one of ``holders`` (lower case: the names of the game's holders
+    of cards other than players).
 
     >>> check_player_names(["Ann", "ann"], ValueError)
     Traceback (most recent call last):
@@ -180,8 +181,9 @@ def check_player_names(names: Sequence[str], error: Callable[[str], Exception], 
     """
     seen: dict[str, str] = {}
     for name in names:
-        if not name or any(ch.isspace() or ch in NAME_FORBIDDEN for ch in name):
-            raise error(f"bad player name {name!r} (no spaces or any of {''.join(sorted(NAME_FORBIDDEN))})")
+        if not name or any(ch.isspace() or not ch.isprintable() or ch in NAME_FORBIDDEN for ch in name):
+            forbidden = "".join(sorted(NAME_FORBIDDEN))
+            raise error(f"bad player name {name!r} (no spaces, control characters or any of {forbidden})")
         key = folded(name)
         if key in seen:
             earlier = seen[key]

@@ -96,6 +96,8 @@ class SPRT:
     beta: float = 0.05
 
     def __post_init__(self) -> None:
+        if not (math.isfinite(self.elo0) and math.isfinite(self.elo1)):
+            raise ValueError(f"elo0 and elo1 must be finite numbers, not {self.elo0!r} and {self.elo1!r}")
         if not self.elo1 > self.elo0:
             raise ValueError("elo1 must be greater than elo0")
         if not (0.0 < self.alpha < 0.5 and 0.0 < self.beta < 0.5):

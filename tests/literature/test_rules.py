@@ -113,6 +113,8 @@ class TestGame:
             ({"players": ("Ann", "Bob", "ann", "Dan")}, "players", "two players are called"),
             ({"players": ("Ann", "Bob", "C:t", "Dan")}, "players", "bad player name"),
             ({"players": ("Ann", "Bob", "", "Dan")}, "players", "bad player name"),
+            ({"players": ("Ann", "Bob", "Cat\x00", "Dan")}, "players", "bad player name"),
+            ({"players": ("Ann", "Bob", "Ca\u200bt", "Dan")}, "players", "bad player name"),
             ({"players": SIX, "teams": (0, 0, 0, 0, 0, 0)}, "teams", "both teams"),
             ({"players": SIX, "teams": (0, 1, 2, 0, 1, 0)}, "teams", "team 0 or 1"),
             ({"players": SIX, "teams": (0, 1)}, "teams", "team 0 or 1"),
